@@ -1,0 +1,136 @@
+package decide
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Permission is a hook's verdict on a gated operation. The empty value means "no opinion".
+type Permission string
+
+// The permissions, from weakest to strongest.
+const (
+	None  Permission = ""
+	Allow Permission = "allow"
+	Ask   Permission = "ask"
+	Deny  Permission = "deny"
+)
+
+// rank orders permissions for the merge: deny beats ask beats allow.
+func (p Permission) rank() int {
+	switch p {
+	case Allow:
+		return 1
+	case Ask:
+		return 2
+	case Deny:
+		return 3
+	}
+	return 0
+}
+
+// Answer is what one hook said, already validated and translated into the canonical vocabulary.
+// Index is the hook's place in the ordered list of hooks for the event.
+type Answer struct {
+	Index                int               `json:"index"`
+	Permission           Permission        `json:"permission,omitempty"`
+	UserMessage          string            `json:"user_message,omitempty"`
+	AgentMessage         string            `json:"agent_message,omitempty"`
+	Followup             string            `json:"followup_message,omitempty"`
+	UpdatedInput         json.RawMessage   `json:"updated_input,omitempty"`
+	AdditionalContext    string            `json:"additional_context,omitempty"`
+	Env                  map[string]string `json:"env,omitempty"`
+	PluginPaths          []string          `json:"plugin_paths,omitempty"`
+	UpdatedMCPToolOutput json.RawMessage   `json:"updated_mcp_tool_output,omitempty"`
+}
+
+// Mode selects how answers are merged.
+type Mode string
+
+// The merge modes.
+const (
+	// MergeAll considers every answer: deny beats ask beats allow, and the messages of every
+	// answer with the winning permission are kept in hook order.
+	MergeAll Mode = "all"
+	// MergeFirst is Cursor's older rule: the first answer, in hook order, decides alone.
+	MergeFirst Mode = "first"
+)
+
+// Decision is the merged outcome. Permission is None when no hook expressed one; the caller
+// applies its own default (allow, for Cursor).
+type Decision struct {
+	Permission           Permission        `json:"permission,omitempty"`
+	UserMessage          string            `json:"user_message,omitempty"`
+	AgentMessage         string            `json:"agent_message,omitempty"`
+	Followup             string            `json:"followup_message,omitempty"`
+	UpdatedInput         json.RawMessage   `json:"updated_input,omitempty"`
+	AdditionalContext    string            `json:"additional_context,omitempty"`
+	Env                  map[string]string `json:"env,omitempty"`
+	PluginPaths          []string          `json:"plugin_paths,omitempty"`
+	UpdatedMCPToolOutput json.RawMessage   `json:"updated_mcp_tool_output,omitempty"`
+	// DecidedBy lists the Index of every answer whose permission is the decision's, in order.
+	DecidedBy []int `json:"decided_by,omitempty"`
+}
+
+// Merge combines answers, which must be sorted by Index. It never looks at completion order.
+func Merge(answers []Answer, mode Mode) Decision {
+	if mode == MergeFirst && len(answers) > 0 {
+		answers = answers[:1]
+	}
+	var d Decision
+	for _, a := range answers {
+		if a.Permission.rank() > d.Permission.rank() {
+			d.Permission = a.Permission
+		}
+	}
+	var users, agents, followups, contexts []string
+	for _, a := range answers {
+		if a.Permission != None && a.Permission == d.Permission {
+			d.DecidedBy = append(d.DecidedBy, a.Index)
+			users = appendNonEmpty(users, a.UserMessage)
+			agents = appendNonEmpty(agents, a.AgentMessage)
+		}
+		followups = appendNonEmpty(followups, a.Followup)
+		contexts = appendNonEmpty(contexts, a.AdditionalContext)
+		if a.UpdatedInput != nil {
+			d.UpdatedInput = a.UpdatedInput // the last rewrite in hook order wins
+		}
+		if a.UpdatedMCPToolOutput != nil {
+			d.UpdatedMCPToolOutput = a.UpdatedMCPToolOutput
+		}
+		for k, v := range a.Env {
+			if d.Env == nil {
+				d.Env = map[string]string{}
+			}
+			if _, set := d.Env[k]; !set { // a higher-priority hook's value stands
+				d.Env[k] = v
+			}
+		}
+		for _, p := range a.PluginPaths {
+			if !contains(d.PluginPaths, p) {
+				d.PluginPaths = append(d.PluginPaths, p)
+			}
+		}
+	}
+	d.UserMessage = strings.Join(users, "\n")
+	d.AgentMessage = strings.Join(agents, "\n")
+	d.Followup = strings.Join(followups, "\n\n")
+	d.AdditionalContext = strings.Join(contexts, "\n\n")
+	return d
+}
+
+func appendNonEmpty(list []string, s string) []string {
+	if s = strings.TrimSpace(s); s != "" {
+		list = append(list, s)
+	}
+	return list
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,152 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/decide"
+	"github.com/agenthooks/agenthooks/dialect/cursor"
+	"github.com/agenthooks/agenthooks/runner"
+)
+
+// Options configures an Engine. The zero value reads the real machine's layers for the current
+// user, trusts no workspace, and merges with decide.MergeAll.
+type Options struct {
+	// Env says where the layers are: home, enterprise folder, workspaces.
+	Env config.Env
+	// Files are explicit config files. One whose Layer is empty becomes a CLI layer, ranked just
+	// below enterprise; one with a Layer replaces every file the discovery found for that layer.
+	Files []ConfigFile
+	// Default is a hooks.json used only when no layer has a file (the embedded example).
+	Default []byte
+	// Trusted says whether a workspace's project hooks may run. Nil consults TrustStore.
+	Trusted func(workspace string) bool
+	// TrustAll trusts every workspace for this engine (the CLI's --trust).
+	TrustAll bool
+	// Merge selects the merge rule; empty means decide.MergeAll.
+	Merge decide.Mode
+	// Sequential runs every event's hooks one after another, in order.
+	Sequential bool
+	// MaxParallel bounds how many hooks of one event run at once; 0 means 8.
+	MaxParallel int
+	// Self is the executable a hook command naming "agenthooks" as its program runs.
+	Self string
+	// Environ is the base environment of hooks; nil means the process's own.
+	Environ []string
+	// HookTimeout is the timeout of a hook that sets none; 0 means 10 s.
+	HookTimeout time.Duration
+	// KillGrace is the time between SIGTERM and SIGKILL for a hook past its timeout.
+	KillGrace time.Duration
+	// Logger receives diagnostics; nil discards them.
+	Logger *slog.Logger
+}
+
+// ConfigFile is a config file named explicitly.
+type ConfigFile struct {
+	Layer config.Layer
+	Path  string
+}
+
+// Engine runs hooks for events. It is safe for concurrent use; its Config never changes.
+type Engine struct {
+	cfg  *config.Config
+	opts Options
+	log  *slog.Logger
+}
+
+// ErrUnknownEvent is returned by Fire for an event name the dialect does not define.
+var ErrUnknownEvent = errors.New("unknown event")
+
+// Load gathers the config layers that opts describe and returns an Engine over them. Config
+// problems do not make Load fail: invalid files are kept with their problems (see
+// Engine.Config().Problems()) and none of their hooks run, so that one broken file never turns
+// off the hooks of the others.
+func Load(opts Options) (*Engine, error) {
+	cands := config.Candidates(opts.Env)
+	for _, f := range opts.Files {
+		if f.Layer != "" {
+			cands = replaceLayer(cands, f.Layer)
+		}
+	}
+	for _, f := range opts.Files {
+		layer := f.Layer
+		if layer == "" {
+			layer = config.CLI
+		}
+		cands = append(cands, config.Candidate{Layer: layer, Path: f.Path})
+	}
+	trusted := opts.Trusted
+	if opts.TrustAll {
+		trusted = func(string) bool { return true }
+	} else if trusted == nil {
+		store := config.NewTrustStore(opts.Env.Home)
+		trusted = store.Trusted
+	}
+	cfg := config.Load(cands, trusted)
+	for _, f := range opts.Files {
+		if !cfgHas(cfg, f.Path) {
+			return nil, fmt.Errorf("config %s: %w", f.Path, os.ErrNotExist)
+		}
+	}
+	if len(cfg.Files) == 0 && len(opts.Default) > 0 {
+		cfg.Files = append(cfg.Files, config.Decode(config.Source{Layer: config.Default, File: "(embedded default)", Trusted: true}, opts.Default))
+	}
+	return New(cfg, opts), nil
+}
+
+// New returns an Engine over an already loaded Config.
+func New(cfg *config.Config, opts Options) *Engine {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opts.Merge == "" {
+		opts.Merge = decide.MergeAll
+	}
+	if opts.MaxParallel <= 0 {
+		opts.MaxParallel = 8
+	}
+	if opts.HookTimeout <= 0 {
+		opts.HookTimeout = runner.DefaultTimeout
+	}
+	if opts.Environ == nil {
+		opts.Environ = os.Environ()
+	}
+	return &Engine{cfg: cfg, opts: opts, log: log}
+}
+
+// Config returns the loaded configuration.
+func (e *Engine) Config() *config.Config { return e.cfg }
+
+func replaceLayer(cands []config.Candidate, layer config.Layer) []config.Candidate {
+	out := cands[:0:0]
+	for _, c := range cands {
+		if c.Layer != layer {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func cfgHas(cfg *config.Config, path string) bool {
+	for _, f := range cfg.Files {
+		if f.Source.File == path {
+			return true
+		}
+	}
+	return false
+}
+
+// lookup returns the Cursor event named name.
+func lookup(name string) (*cursor.Event, error) {
+	ev, ok := cursor.Lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("%w %q (known events: %v)", ErrUnknownEvent, name, cursor.Names())
+	}
+	return ev, nil
+}

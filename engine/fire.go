@@ -1,0 +1,471 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/decide"
+	"github.com/agenthooks/agenthooks/dialect/cursor"
+	"github.com/agenthooks/agenthooks/runner"
+)
+
+// MaxPayload bounds the size of an event payload.
+const MaxPayload = 64 << 20
+
+// Event is one event from the agent: its name in the agent's dialect and its JSON payload.
+type Event struct {
+	Name    string
+	Payload []byte
+}
+
+// Verdict says how one hook run ended, for people reading tables and logs.
+type Verdict string
+
+// The verdicts of a run.
+const (
+	VerdictAllow        Verdict = "allow"
+	VerdictAsk          Verdict = "ask"
+	VerdictDeny         Verdict = "deny"
+	VerdictAnswer       Verdict = "answer"  // answered, with no permission (follow-ups, context)
+	VerdictNoAnswer     Verdict = "none"    // exit 0 and nothing on stdout
+	VerdictError        Verdict = "error"   // failed; treated as no answer (fail open)
+	VerdictFailedClosed Verdict = "failed-closed"
+	VerdictSkipped      Verdict = "skipped"
+	VerdictRefused      Verdict = "refused" // the hook's own command failed the safety check
+)
+
+// Run is what happened to one hook during a Fire.
+type Run struct {
+	Hook    *config.Hook   `json:"hook"`
+	Command string         `json:"command"` // as run, after path resolution
+	Verdict Verdict        `json:"verdict"`
+	Skipped string         `json:"skipped,omitempty"`
+	Errors  []string       `json:"errors,omitempty"`
+	Notes   []string       `json:"notes,omitempty"`
+	Result  *runner.Result `json:"result,omitempty"`
+	Answer  *decide.Answer `json:"answer,omitempty"`
+}
+
+// Decision is the outcome of one Fire.
+type Decision struct {
+	decide.Decision
+	Event string `json:"event"`
+	// Permission is the effective permission: allow when no hook expressed one on an event
+	// that gates. It is empty for events that cannot block.
+	Permission decide.Permission `json:"permission,omitempty"`
+	// ClientMessage and ModelMessage are what the agent shows the user and the model.
+	ClientMessage string `json:"client_message,omitempty"`
+	ModelMessage  string `json:"model_message,omitempty"`
+	// Reason says in one sentence why the decision is what it is.
+	Reason   string   `json:"reason"`
+	Runs     []Run    `json:"runs"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Fire runs the hooks configured for ev and returns the merged decision. Hooks run concurrently
+// (bounded) unless the config or Options ask for sequential; results are ordered by hook.
+func (e *Engine) Fire(ctx context.Context, ev Event) (*Decision, error) {
+	spec, err := lookup(ev.Name)
+	if err != nil {
+		return nil, err
+	}
+	payload, err := e.preparePayload(spec, ev.Payload)
+	if err != nil {
+		return nil, err
+	}
+	d := &Decision{Event: spec.Name}
+	for _, f := range e.cfg.Untrusted() {
+		d.Warnings = append(d.Warnings, fmt.Sprintf("%s: project hooks not run: workspace %s is not trusted (agenthooks trust %s)", f.Source.File, f.Source.Workspace, f.Source.Workspace))
+	}
+	for _, p := range e.cfg.Problems().Errors() {
+		d.Warnings = append(d.Warnings, p.String())
+	}
+	hooks := e.cfg.Hooks(spec.Name)
+	d.Runs = make([]Run, len(hooks))
+	env := e.environ(spec, payload)
+	sequential := e.opts.Sequential || e.cfg.Sequential(spec.Name)
+	if sequential {
+		for i, h := range hooks {
+			d.Runs[i] = e.runHook(ctx, spec, h, payload.bytes(), env)
+			if a := d.Runs[i].Answer; a != nil && a.UpdatedInput != nil && a.Permission != decide.Deny {
+				payload.set("tool_input", a.UpdatedInput) // the next hook sees the rewrite
+			}
+		}
+	} else {
+		body := payload.bytes()
+		g := new(errgroup.Group)
+		g.SetLimit(e.opts.MaxParallel)
+		for i, h := range hooks {
+			g.Go(func() error {
+				d.Runs[i] = e.runHook(ctx, spec, h, body, env)
+				return nil
+			})
+		}
+		_ = g.Wait() // runHook never fails: failures are Runs
+	}
+	var answers []decide.Answer
+	for i := range d.Runs {
+		if a := d.Runs[i].Answer; a != nil {
+			a.Index = i
+			answers = append(answers, *a)
+		}
+	}
+	d.Decision = decide.Merge(answers, e.opts.Merge)
+	e.finish(spec, d)
+	return d, nil
+}
+
+func (e *Engine) finish(spec *cursor.Event, d *Decision) {
+	if !spec.Gates() {
+		d.Reason = fmt.Sprintf("%s cannot block; %d hook(s) ran", spec.Name, countRan(d.Runs))
+		return
+	}
+	d.Permission = d.Decision.Permission
+	if d.Permission == decide.None {
+		d.Permission = decide.Allow
+		d.Reason = "no hook expressed a permission; the default is allow"
+	} else {
+		var by []string
+		for _, i := range d.DecidedBy {
+			by = append(by, d.Runs[i].Hook.String())
+		}
+		d.Reason = fmt.Sprintf("%s by %s", d.Permission, strings.Join(by, ", "))
+	}
+	d.ClientMessage, d.ModelMessage = cursor.Messages(spec, decide.Decision{
+		Permission: d.Permission, UserMessage: d.UserMessage, AgentMessage: d.AgentMessage})
+}
+
+func countRan(runs []Run) int {
+	n := 0
+	for _, r := range runs {
+		if r.Result != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// runHook runs one hook and reads its answer. It never returns an error: every failure is
+// recorded in the Run, and the hook's fail mode turns it into a deny or into no answer.
+func (e *Engine) runHook(ctx context.Context, spec *cursor.Event, h *config.Hook, payload []byte, env []string) Run {
+	run := Run{Hook: h, Command: e.resolveCommand(h)}
+	if why := skipReason(spec, h, payload); why != "" {
+		run.Verdict, run.Skipped = VerdictSkipped, why
+		return run
+	}
+	if h.Refused != "" {
+		run.Verdict = VerdictRefused
+		run.Errors = []string{fmt.Sprintf("%s: hook refused before it ran: its command fails the safety check (%s)", h.Pos, h.Refused)}
+		return e.failed(spec, h, run)
+	}
+	timeout := h.Timeout
+	if timeout <= 0 {
+		timeout = e.opts.HookTimeout
+	}
+	res := runner.Run(ctx, runner.Spec{
+		Command:   run.Command,
+		Dir:       e.hookDir(h),
+		Env:       env,
+		Stdin:     payload,
+		Timeout:   timeout,
+		KillGrace: e.opts.KillGrace,
+	})
+	run.Result = &res
+	e.log.Debug("hook ran", "hook", h.String(), "event", spec.Name, "exit_code", res.ExitCode, "duration", res.Duration, "timed_out", res.TimedOut)
+	switch {
+	case res.Err != nil:
+		run.Errors = []string{"hook could not start: " + res.Err.Error()}
+		return e.failed(spec, h, run)
+	case res.TimedOut:
+		run.Errors = []string{fmt.Sprintf("hook timed out after %s and was killed", timeout)}
+		return e.failed(spec, h, run)
+	case res.Canceled:
+		run.Errors = []string{"hook was canceled: " + context.Cause(ctx).Error()}
+		return e.failed(spec, h, run)
+	case res.Signal != "":
+		run.Errors = []string{"hook was killed by signal " + res.Signal}
+		return e.failed(spec, h, run)
+	}
+	out := cursor.Interpret(spec, res.ExitCode, res.Stdout, res.Stderr, res.StdoutCut)
+	run.Errors, run.Notes = out.Errors, out.Notes
+	if out.Failed {
+		return e.failed(spec, h, run)
+	}
+	if !out.Answered {
+		run.Verdict = VerdictNoAnswer
+		return run
+	}
+	a := out.Answer
+	run.Answer = &a
+	switch a.Permission {
+	case decide.Allow, decide.Ask, decide.Deny:
+		run.Verdict = Verdict(a.Permission)
+	default:
+		run.Verdict = VerdictAnswer
+	}
+	return run
+}
+
+// failed applies the hook's fail mode to a run that did not produce a usable answer.
+func (e *Engine) failed(spec *cursor.Event, h *config.Hook, run Run) Run {
+	if run.Verdict == "" {
+		run.Verdict = VerdictError
+	}
+	if !h.FailClosed || !spec.Gates() {
+		return run
+	}
+	why := strings.Join(run.Errors, "; ")
+	msg := fmt.Sprintf("the guard %s failed and is fail-closed, so this is denied: %s", h.Pos, why)
+	run.Answer = &decide.Answer{Permission: decide.Deny, UserMessage: msg, AgentMessage: msg}
+	if run.Verdict != VerdictRefused {
+		run.Verdict = VerdictFailedClosed
+	}
+	return run
+}
+
+// skipReason says why a hook does not run for this payload, or "".
+func skipReason(spec *cursor.Event, h *config.Hook, payload []byte) string {
+	if h.Matcher != "" && spec.Target != cursor.NoTarget {
+		target, text := matchTarget(spec, payload)
+		if !h.Matches(target, text) {
+			return "matcher " + fmt.Sprintf("%q", h.Matcher) + " does not match " + fmt.Sprintf("%q", target)
+		}
+	}
+	if spec.Loop && h.LoopLimit >= 0 {
+		if n, ok := loopCount(payload); ok && n >= h.LoopLimit {
+			return fmt.Sprintf("loop_count %d reached the hook's loop_limit %d", n, h.LoopLimit)
+		}
+	}
+	return ""
+}
+
+func matchTarget(spec *cursor.Event, payload []byte) (string, bool) {
+	switch spec.Target {
+	case cursor.Constant:
+		return spec.MatchConst, false
+	case cursor.FieldName, cursor.FieldText:
+		var fields map[string]json.RawMessage
+		_ = json.Unmarshal(payload, &fields)
+		var s string
+		_ = json.Unmarshal(fields[spec.MatchField], &s)
+		return s, spec.Target == cursor.FieldText
+	}
+	return "", false
+}
+
+func loopCount(payload []byte) (int, bool) {
+	var p struct {
+		LoopCount *float64 `json:"loop_count"`
+	}
+	if json.Unmarshal(payload, &p) != nil || p.LoopCount == nil {
+		return 0, false
+	}
+	return int(*p.LoopCount), true
+}
+
+// hookDir is the working directory of a hook: the workspace root for project hooks (as Cursor
+// runs them), the folder of the config file otherwise.
+func (e *Engine) hookDir(h *config.Hook) string {
+	if h.Source.Layer == config.Project && h.Source.Workspace != "" {
+		return h.Source.Workspace
+	}
+	if h.Source.Layer == config.Default {
+		if ws := e.opts.Env.Workspaces; len(ws) > 0 {
+			return ws[0]
+		}
+		return ""
+	}
+	if dir := h.Source.Dir(); dirExists(dir) {
+		return dir
+	}
+	return ""
+}
+
+func dirExists(dir string) bool {
+	st, err := os.Stat(dir)
+	return err == nil && st.IsDir()
+}
+
+// resolveCommand makes a hook's command runnable from any working directory: a program given as
+// a path relative to the config file (./x, ../x) becomes absolute, a command that is wholly the
+// path of an existing file is quoted (paths with spaces), and a program named "agenthooks" is
+// this executable when Options.Self says where it is.
+func (e *Engine) resolveCommand(h *config.Hook) string {
+	cmd := strings.TrimSpace(h.Command)
+	dir := h.Source.Dir()
+	if filepath.IsAbs(cmd) && fileExists(cmd) {
+		return shellQuote(cmd)
+	}
+	if isRelativePath(cmd) && dir != "" && fileExists(filepath.Join(dir, cmd)) {
+		return shellQuote(filepath.Join(dir, cmd))
+	}
+	prog, rest, _ := strings.Cut(cmd, " ")
+	if rest != "" {
+		rest = " " + rest
+	}
+	switch {
+	case isRelativePath(prog) && dir != "" && h.Source.Layer != config.Default:
+		return shellQuote(filepath.Join(dir, prog)) + rest
+	case prog == "agenthooks" && e.opts.Self != "":
+		return shellQuote(e.opts.Self) + rest
+	}
+	return cmd
+}
+
+func isRelativePath(s string) bool {
+	return strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../")
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
+}
+
+// shellQuote quotes s for a POSIX shell.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// environ builds the hooks' environment: the base environment plus Cursor's variables and the
+// execution context (HOOK_EVENT, HOOK_TOOL_NAME, HOOK_PROJECT_DIR).
+func (e *Engine) environ(spec *cursor.Event, p *payload) []string {
+	project := p.workspace()
+	if project == "" && len(e.opts.Env.Workspaces) > 0 {
+		project = e.opts.Env.Workspaces[0]
+	}
+	vars := [][2]string{
+		{"CURSOR_PROJECT_DIR", project},
+		{"CLAUDE_PROJECT_DIR", project},
+		{"CURSOR_VERSION", p.str("cursor_version")},
+		{"HOOK_EVENT", spec.Name},
+		{"HOOK_TOOL_NAME", p.str("tool_name")},
+		{"HOOK_PROJECT_DIR", project},
+	}
+	if v := p.str("user_email"); v != "" {
+		vars = append(vars, [2]string{"CURSOR_USER_EMAIL", v})
+	}
+	if v := p.str("transcript_path"); v != "" {
+		vars = append(vars, [2]string{"CURSOR_TRANSCRIPT_PATH", v})
+	}
+	return mergeEnv(e.opts.Environ, vars)
+}
+
+// mergeEnv sets vars over base, replacing any earlier value of the same name.
+func mergeEnv(base []string, vars [][2]string) []string {
+	out := make([]string, 0, len(base)+len(vars))
+	set := make(map[string]bool, len(vars))
+	for _, v := range vars {
+		set[v[0]] = true
+	}
+	for _, kv := range base {
+		name, _, _ := strings.Cut(kv, "=")
+		if !set[name] {
+			out = append(out, kv)
+		}
+	}
+	for _, v := range vars {
+		out = append(out, v[0]+"="+v[1])
+	}
+	return out
+}
+
+// payload is the event's JSON object, with the fields the engine adds.
+type payload struct {
+	raw     []byte
+	fields  map[string]json.RawMessage
+	changed bool
+}
+
+func (p *payload) bytes() []byte {
+	if !p.changed {
+		return p.raw
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(p.fields) // raw messages that were decoded from JSON always encode
+	p.raw, p.changed = bytes.TrimRight(buf.Bytes(), "\n"), false
+	return p.raw
+}
+
+func (p *payload) set(key string, v json.RawMessage) {
+	p.fields[key] = v
+	p.changed = true
+}
+
+func (p *payload) str(key string) string {
+	var s string
+	_ = json.Unmarshal(p.fields[key], &s)
+	return s
+}
+
+func (p *payload) workspace() string {
+	var roots []string
+	_ = json.Unmarshal(p.fields["workspace_roots"], &roots)
+	if len(roots) > 0 {
+		return roots[0]
+	}
+	return ""
+}
+
+// preparePayload decodes the event payload and adds the common fields Cursor sends that the
+// caller left out. A payload that needs nothing added is passed on byte for byte.
+func (e *Engine) preparePayload(spec *cursor.Event, raw []byte) (*payload, error) {
+	if len(raw) > MaxPayload {
+		return nil, fmt.Errorf("payload is %d bytes, more than the limit of %d", len(raw), MaxPayload)
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		raw = []byte("{}")
+	}
+	p := &payload{raw: raw}
+	if err := json.Unmarshal(raw, &p.fields); err != nil || p.fields == nil {
+		if err == nil {
+			err = fmt.Errorf("null")
+		}
+		return nil, fmt.Errorf("payload must be a JSON object: %w", err)
+	}
+	defaults := []struct {
+		key string
+		val string
+	}{
+		{"hook_event_name", mustJSON(spec.Name)},
+		{"cursor_version", `""`},
+		{"workspace_roots", mustJSON(e.workspaces())},
+		{"user_email", "null"},
+	}
+	if spec.Name != "workspaceOpen" {
+		defaults = append(defaults, []struct {
+			key string
+			val string
+		}{{"conversation_id", `""`}, {"generation_id", `""`}, {"model", `""`}, {"transcript_path", "null"}}...)
+	}
+	for _, d := range defaults {
+		if _, ok := p.fields[d.key]; !ok {
+			p.set(d.key, json.RawMessage(d.val))
+		}
+	}
+	if p.str("hook_event_name") != spec.Name {
+		p.set("hook_event_name", json.RawMessage(mustJSON(spec.Name)))
+	}
+	return p, nil
+}
+
+func (e *Engine) workspaces() []string {
+	if ws := e.opts.Env.Workspaces; len(ws) > 0 {
+		return ws
+	}
+	return []string{}
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}

@@ -1,0 +1,178 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/internal/srcpos"
+)
+
+type lintParams struct {
+	layerFlags
+	files []string
+	json  bool
+}
+
+func newLintCmd(e *env) *cobra.Command {
+	var p lintParams
+	c := &cobra.Command{
+		Use:   "lint [FILE...]",
+		Short: "Check hooks.json files and print file:line:col: message for each problem",
+		Long: `Check the named hooks.json files, or every layer's file (trusted or not) when none is named.
+Each problem is printed as file:line:col: message; warnings say "warning:". Exit status 1 when
+any file has an error, 0 otherwise.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p.files = args
+			return runLint(e, p)
+		},
+	}
+	p.register(c)
+	c.Flags().BoolVar(&p.json, "json", false, "print the problems as a JSON array")
+	return c
+}
+
+func runLint(e *env, p lintParams) error {
+	var cfg *config.Config
+	if len(p.files) > 0 {
+		var cands []config.Candidate
+		for _, f := range p.files {
+			if _, err := os.Stat(f); err != nil {
+				return fmt.Errorf("lint %s: %w", f, err)
+			}
+			cands = append(cands, config.Candidate{Layer: config.CLI, Path: f})
+		}
+		cfg = config.Load(cands, nil)
+	} else {
+		opts, err := p.options(e, p.workspaces(e, nil))
+		if err != nil {
+			return err
+		}
+		cands := config.Candidates(opts.Env)
+		for _, f := range opts.Files {
+			cands = append(cands, config.Candidate{Layer: f.Layer, Path: f.Path})
+		}
+		cfg = config.Load(cands, func(string) bool { return true })
+	}
+	problems := cfg.Problems()
+	if p.json {
+		if problems == nil {
+			problems = srcpos.List{}
+		}
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(problems); err != nil {
+			return err
+		}
+	} else {
+		for _, pr := range problems {
+			fmt.Fprintln(e.stdout, pr)
+		}
+		if len(cfg.Files) == 0 {
+			fmt.Fprintln(e.stderr, "agenthooks: no hooks config found")
+		}
+	}
+	if problems.HasErrors() {
+		return silentExit{code: 1}
+	}
+	return nil
+}
+
+type listParams struct {
+	layerFlags
+	json bool
+}
+
+func newListCmd(e *env) *cobra.Command {
+	var p listParams
+	c := &cobra.Command{
+		Use:   "list",
+		Short: "Show the effective hooks per event with their layer, file and trust state",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runList(e, p)
+		},
+	}
+	p.register(c)
+	c.Flags().BoolVar(&p.json, "json", false, "print the files and hooks as JSON")
+	return c
+}
+
+func runList(e *env, p listParams) error {
+	opts, err := p.options(e, p.workspaces(e, nil))
+	if err != nil {
+		return err
+	}
+	eng, err := engine.Load(opts)
+	if err != nil {
+		return err
+	}
+	cfg := eng.Config()
+	if p.json {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(cfg.Files)
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "LAYER\tFILE\tSTATE")
+	for _, f := range cfg.Files {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Source.Layer, f.Source.File, fileState(f))
+	}
+	tw.Flush()
+	fmt.Fprintln(e.stdout)
+	tw = tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "EVENT\tLAYER\tSOURCE\tCOMMAND\tOPTIONS\tRUNS")
+	for _, f := range cfg.Files {
+		for _, h := range f.Hooks {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", h.Event, f.Source.Layer, h.Pos, clip(h.Command, 60), hookOptions(h), runsState(f, h))
+		}
+	}
+	return tw.Flush()
+}
+
+func fileState(f *config.File) string {
+	switch {
+	case !f.Usable:
+		return fmt.Sprintf("invalid: %d error(s), none of its hooks run (agenthooks lint %s)", len(f.Problems.Errors()), f.Source.File)
+	case !f.Source.Trusted:
+		return "untrusted: not run (agenthooks trust " + f.Source.Workspace + ")"
+	}
+	return "ok"
+}
+
+func runsState(f *config.File, h *config.Hook) string {
+	switch {
+	case !f.Usable:
+		return "no (invalid file)"
+	case !f.Source.Trusted:
+		return "no (untrusted)"
+	case h.Refused != "":
+		return "no (refused: " + h.Refused + ")"
+	}
+	return "yes"
+}
+
+func hookOptions(h *config.Hook) string {
+	var opts []string
+	if h.Matcher != "" {
+		opts = append(opts, fmt.Sprintf("matcher=%q", h.Matcher))
+	}
+	if h.Timeout > 0 {
+		opts = append(opts, "timeout="+h.Timeout.String())
+	}
+	if h.FailClosed {
+		opts = append(opts, "fail-closed")
+	}
+	if h.LoopLimit != config.DefaultLoopLimit && (h.Event == "stop" || h.Event == "subagentStop") {
+		opts = append(opts, fmt.Sprintf("loop_limit=%d", h.LoopLimit))
+	}
+	if len(opts) == 0 {
+		return "-"
+	}
+	return fmt.Sprint(opts)
+}

@@ -1,0 +1,290 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/decide"
+	"github.com/agenthooks/agenthooks/dialect/cursor"
+	"github.com/agenthooks/agenthooks/engine"
+)
+
+// layerFlags are the flags shared by run, list and lint that say where the configs are.
+type layerFlags struct {
+	configs   []string
+	workspace string
+	trust     bool
+}
+
+func (f *layerFlags) register(c *cobra.Command) {
+	c.Flags().StringArrayVar(&f.configs, "config", nil, "config `[LAYER=]FILE`: add FILE as a layer, or with LAYER (enterprise, team, project, user) replace that layer (repeatable)")
+	c.Flags().StringVar(&f.workspace, "workspace", "", "workspace root (default: the payload's workspace_roots, else $CURSOR_PROJECT_DIR, else the current directory)")
+	c.Flags().BoolVar(&f.trust, "trust", false, "trust the workspace's project hooks for this call")
+}
+
+// options turns the layer flags into engine options; workspaces come from the caller.
+func (f *layerFlags) options(e *env, workspaces []string) (engine.Options, error) {
+	opts := engine.Options{
+		Env: config.Env{
+			Home:          e.home(),
+			EnterpriseDir: e.getenv("AGENTHOOKS_ENTERPRISE_DIR"),
+			Workspaces:    workspaces,
+		},
+		TrustAll: f.trust,
+		Default:  DefaultHooks,
+	}
+	for _, c := range f.configs {
+		cf := engine.ConfigFile{Path: c}
+		if layer, path, ok := strings.Cut(c, "="); ok && isLayer(layer) {
+			cf = engine.ConfigFile{Layer: config.Layer(layer), Path: path}
+		}
+		if cf.Path == "" {
+			return opts, fmt.Errorf("--config %q names no file", c)
+		}
+		opts.Files = append(opts.Files, cf)
+	}
+	if self, err := os.Executable(); err == nil {
+		opts.Self = self
+	}
+	return opts, nil
+}
+
+func isLayer(s string) bool {
+	switch config.Layer(s) {
+	case config.Enterprise, config.Team, config.Project, config.User:
+		return true
+	}
+	return false
+}
+
+// workspaces picks the workspace roots: the flag, the payload's, the environment's, the cwd.
+func (f *layerFlags) workspaces(e *env, roots []string) []string {
+	var out []string
+	switch {
+	case f.workspace != "":
+		out = []string{f.workspace}
+	case len(roots) > 0:
+		out = roots
+	case e.getenv("CURSOR_PROJECT_DIR") != "":
+		out = []string{e.getenv("CURSOR_PROJECT_DIR")}
+	default:
+		if wd, err := os.Getwd(); err == nil {
+			out = []string{wd}
+		}
+	}
+	for i, w := range out {
+		if c, err := config.Canonical(w); err == nil {
+			out[i] = c
+		}
+	}
+	return out
+}
+
+type runParams struct {
+	layerFlags
+	event      string
+	agent      string
+	format     string
+	merge      string
+	sequential bool
+	failClosed bool
+	verbose    bool
+}
+
+func newRunCmd(e *env) *cobra.Command {
+	var p runParams
+	c := &cobra.Command{
+		Use:   "run EVENT",
+		Short: "Run the hooks of one event: payload on stdin, the agent's answer on stdout",
+		Long: `Run every configured hook of EVENT (a Cursor hook event such as beforeShellExecution) with the
+JSON payload read from stdin, merge their answers and print the result as Cursor's JSON for that
+event. Exit status 0 whenever a decision was made, deny included; 1 when agenthooks itself could
+not work (then, with --fail-closed, a deny that says so is printed instead).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p.event = args[0]
+			return runRun(cmd.Context(), e, p)
+		},
+	}
+	p.register(c)
+	c.Flags().StringVar(&p.agent, "agent", "cursor", "the agent calling: cursor")
+	c.Flags().StringVar(&p.format, "format", "cursor", "output: cursor (the agent's JSON) or decision (the full decision)")
+	c.Flags().StringVar(&p.merge, "merge", "all", "merge rule: all (deny > ask > allow) or first (the first valid answer wins)")
+	c.Flags().BoolVar(&p.sequential, "sequential", false, "run the event's hooks one after another")
+	c.Flags().BoolVar(&p.failClosed, "fail-closed", false, "deny when agenthooks cannot work or a config layer is invalid")
+	c.Flags().BoolVarP(&p.verbose, "verbose", "v", false, "print a table of the hook runs on stderr")
+	return c
+}
+
+func runRun(ctx context.Context, e *env, p runParams) error {
+	if p.agent != "cursor" {
+		return fmt.Errorf("--agent %q is not supported yet (supported: cursor)", p.agent)
+	}
+	if p.format != "cursor" && p.format != "decision" {
+		return fmt.Errorf("--format must be cursor or decision, not %q", p.format)
+	}
+	if p.merge != string(decide.MergeAll) && p.merge != string(decide.MergeFirst) {
+		return fmt.Errorf("--merge must be all or first, not %q", p.merge)
+	}
+	spec, ok := cursor.Lookup(p.event)
+	if !ok {
+		return fmt.Errorf("unknown event %q; Cursor's events are: %s", p.event, strings.Join(cursor.Names(), ", "))
+	}
+	d, err := fire(ctx, e, p, spec)
+	if err != nil {
+		if !p.failClosed || !spec.Gates() {
+			return err
+		}
+		msg := "agenthooks failed, and it is fail-closed, so this is denied: " + err.Error()
+		fmt.Fprintln(e.stderr, "agenthooks:", err)
+		d = &engine.Decision{Event: spec.Name, Permission: decide.Deny, Reason: msg}
+		d.UserMessage, d.AgentMessage = msg, msg
+		d.ClientMessage, d.ModelMessage = cursor.Messages(spec, decide.Decision{Permission: decide.Deny, UserMessage: msg, AgentMessage: msg})
+	}
+	if p.verbose {
+		printRuns(e.stderr, d)
+	}
+	if p.format == "decision" {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(decisionView(d))
+	}
+	out := d.Decision
+	out.Permission = d.Permission
+	_, err = fmt.Fprintf(e.stdout, "%s\n", cursor.Encode(spec, out))
+	return err
+}
+
+func fire(ctx context.Context, e *env, p runParams, spec *cursor.Event) (*engine.Decision, error) {
+	payload, err := io.ReadAll(io.LimitReader(e.stdin, engine.MaxPayload+1))
+	if err != nil {
+		return nil, fmt.Errorf("read payload from stdin: %w", err)
+	}
+	if len(payload) > engine.MaxPayload {
+		return nil, fmt.Errorf("payload on stdin is larger than %d bytes", engine.MaxPayload)
+	}
+	var peek struct {
+		WorkspaceRoots []string `json:"workspace_roots"`
+	}
+	_ = json.Unmarshal(payload, &peek) // a bad payload is reported by Fire
+	opts, err := p.options(e, p.workspaces(e, peek.WorkspaceRoots))
+	if err != nil {
+		return nil, err
+	}
+	opts.Merge = decide.Mode(p.merge)
+	opts.Sequential = p.sequential
+	opts.Logger = e.logger(p.verbose)
+	eng, err := engine.Load(opts)
+	if err != nil {
+		return nil, err
+	}
+	problems := eng.Config().Problems().Errors()
+	for _, pr := range problems {
+		fmt.Fprintln(e.stderr, "agenthooks: config error:", pr)
+	}
+	if p.failClosed && len(problems) > 0 {
+		return nil, fmt.Errorf("%d config error(s), first: %s", len(problems), problems[0])
+	}
+	d, err := eng.Fire(ctx, engine.Event{Name: spec.Name, Payload: payload})
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// printRuns writes the table -v shows: one line per hook run.
+func printRuns(w io.Writer, d *engine.Decision) {
+	for _, warn := range d.Warnings {
+		fmt.Fprintln(w, "agenthooks: warning:", warn)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SOURCE\tCOMMAND\tEXIT\tDURATION\tVERDICT")
+	for _, r := range d.Runs {
+		exit, dur := "-", "-"
+		if r.Result != nil {
+			exit = fmt.Sprint(r.Result.ExitCode)
+			dur = fmt.Sprintf("%.1fms", float64(r.Result.Duration.Microseconds())/1000)
+		}
+		verdict := string(r.Verdict)
+		if why := append(append([]string{}, r.Errors...), r.Skipped); strings.Join(why, "") != "" {
+			verdict += " (" + strings.Trim(strings.Join(why, "; "), "; ") + ")"
+		}
+		fmt.Fprintf(tw, "%s %s\t%s\t%s\t%s\t%s\n", r.Hook.Source.Layer, r.Hook.Pos, clip(r.Hook.Command, 48), exit, dur, verdict)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "decision: %s\n", d.Reason)
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n-1] + "…"
+}
+
+// runView is a Run as --format decision prints it.
+type runView struct {
+	Layer      config.Layer   `json:"layer"`
+	Source     string         `json:"source"`
+	Command    string         `json:"command"`
+	Verdict    engine.Verdict `json:"verdict"`
+	Skipped    string         `json:"skipped,omitempty"`
+	ExitCode   *int           `json:"exit_code,omitempty"`
+	DurationMS *float64       `json:"duration_ms,omitempty"`
+	TimedOut   bool           `json:"timed_out,omitempty"`
+	Errors     []string       `json:"errors,omitempty"`
+	Notes      []string       `json:"notes,omitempty"`
+	Stderr     string         `json:"stderr,omitempty"`
+}
+
+type decisionOut struct {
+	Event         string            `json:"event"`
+	Permission    decide.Permission `json:"permission,omitempty"`
+	UserMessage   string            `json:"user_message,omitempty"`
+	AgentMessage  string            `json:"agent_message,omitempty"`
+	ClientMessage string            `json:"client_message,omitempty"`
+	ModelMessage  string            `json:"model_message,omitempty"`
+	Followup      string            `json:"followup_message,omitempty"`
+	UpdatedInput  json.RawMessage   `json:"updated_input,omitempty"`
+	Context       string            `json:"additional_context,omitempty"`
+	Env           map[string]string `json:"env,omitempty"`
+	PluginPaths   []string          `json:"plugin_paths,omitempty"`
+	DecidedBy     []string          `json:"decided_by,omitempty"`
+	Reason        string            `json:"reason"`
+	Runs          []runView         `json:"runs"`
+	Warnings      []string          `json:"warnings,omitempty"`
+}
+
+func decisionView(d *engine.Decision) decisionOut {
+	out := decisionOut{Event: d.Event, Permission: d.Permission, UserMessage: d.UserMessage,
+		AgentMessage: d.AgentMessage, ClientMessage: d.ClientMessage, ModelMessage: d.ModelMessage,
+		Followup: d.Followup, UpdatedInput: d.UpdatedInput, Context: d.AdditionalContext, Env: d.Env,
+		PluginPaths: d.PluginPaths, Reason: d.Reason, Warnings: d.Warnings, Runs: []runView{}}
+	for _, i := range d.DecidedBy {
+		out.DecidedBy = append(out.DecidedBy, d.Runs[i].Hook.Pos.String())
+	}
+	for _, r := range d.Runs {
+		v := runView{Layer: r.Hook.Source.Layer, Source: r.Hook.Pos.String(), Command: r.Hook.Command,
+			Verdict: r.Verdict, Skipped: r.Skipped, Errors: r.Errors, Notes: r.Notes}
+		if r.Result != nil {
+			code, ms := r.Result.ExitCode, float64(r.Result.Duration)/float64(time.Millisecond)
+			v.ExitCode, v.DurationMS, v.TimedOut = &code, &ms, r.Result.TimedOut
+			v.Stderr = strings.TrimSpace(string(r.Result.Stderr))
+		}
+		out.Runs = append(out.Runs, v)
+	}
+	return out
+}
+
+var errNoConfig = errors.New("no hooks config found")
