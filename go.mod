@@ -3,6 +3,7 @@ module github.com/agenthooks/agenthooks
 go 1.26.0
 
 require (
+	github.com/rogpeppe/go-internal v1.16.0
 	github.com/spf13/cobra v1.10.2
 	golang.org/x/sync v0.24.0
 	mvdan.cc/sh/v3 v3.14.1
@@ -10,6 +11,7 @@ require (
 
 require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
-	github.com/rogpeppe/go-internal v1.16.0 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
+	golang.org/x/sys v0.47.0 // indirect
+	golang.org/x/tools v0.38.0 // indirect
 )

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"time"
 
@@ -75,6 +76,7 @@ func Decode(src Source, data []byte) *File {
 		return f
 	}
 	d.root(root)
+	sort.SliceStable(f.Problems, func(i, j int) bool { return f.Problems[i].Offset < f.Problems[j].Offset })
 	f.Usable = !hasStructuralErrors(f.Problems)
 	return f
 }

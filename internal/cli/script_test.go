@@ -1,0 +1,36 @@
+package cli_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/agenthooks/agenthooks/internal/cli"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"agenthooks": func() {
+			os.Exit(cli.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
+	})
+}
+
+// TestScripts runs the CLI end to end on the built binary: each script holds its configs, fake
+// hooks and payloads, and checks stdout, stderr and the exit status as an agent would see them.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: filepath.Join("testdata", "script"),
+		Setup: func(env *testscript.Env) error {
+			home := filepath.Join(env.WorkDir, "home")
+			env.Setenv("HOME", home)
+			env.Setenv("AGENTHOOKS_ENTERPRISE_DIR", filepath.Join(env.WorkDir, "enterprise"))
+			env.Setenv("CURSOR_PROJECT_DIR", "")
+			return os.MkdirAll(home, 0o755)
+		},
+		RequireExplicitExec: true,
+	})
+}
