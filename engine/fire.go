@@ -34,9 +34,9 @@ const (
 	VerdictAllow        Verdict = "allow"
 	VerdictAsk          Verdict = "ask"
 	VerdictDeny         Verdict = "deny"
-	VerdictAnswer       Verdict = "answer"  // answered, with no permission (follow-ups, context)
-	VerdictNoAnswer     Verdict = "none"    // exit 0 and nothing on stdout
-	VerdictError        Verdict = "error"   // failed; treated as no answer (fail open)
+	VerdictAnswer       Verdict = "answer" // answered, with no permission (follow-ups, context)
+	VerdictNoAnswer     Verdict = "none"   // exit 0 and nothing on stdout
+	VerdictError        Verdict = "error"  // failed; treated as no answer (fail open)
 	VerdictFailedClosed Verdict = "failed-closed"
 	VerdictSkipped      Verdict = "skipped"
 	VerdictRefused      Verdict = "refused" // the hook's own command failed the safety check
