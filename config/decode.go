@@ -271,9 +271,15 @@ func number(v *jsonpos.Value) (float64, bool) {
 	return n, err == nil && !math.IsInf(n, 0)
 }
 
+// dirOf returns the absolute folder of file, so that commands relative to a config file named by
+// a relative path never become bare names looked up in PATH.
 func dirOf(file string) string {
 	if file == "" {
 		return ""
 	}
-	return filepath.Dir(file)
+	dir, err := filepath.Abs(filepath.Dir(file))
+	if err != nil {
+		return filepath.Dir(file)
+	}
+	return dir
 }
