@@ -163,7 +163,7 @@ func (e *Engine) runHook(ctx context.Context, spec *cursor.Event, h *config.Hook
 	}
 	if h.Refused != "" {
 		run.Verdict = VerdictRefused
-		run.Errors = []string{fmt.Sprintf("%s: hook refused before it ran: its command fails the safety check (%s)", h.Pos, h.Refused)}
+		run.Errors = []string{fmt.Sprintf("hook refused before it ran: its command fails the safety check (%s)", h.Refused)}
 		return e.failed(spec, h, run)
 	}
 	timeout := h.Timeout
