@@ -1,0 +1,189 @@
+package config
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agenthooks/agenthooks/internal/srcpos"
+)
+
+var update = flag.Bool("update", false, "rewrite the .errors files of testdata/invalid")
+
+func decodeFile(t testing.TB, path string) *File {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Decode(Source{Layer: User, File: filepath.Base(path), Trusted: true}, data)
+}
+
+func TestValidCorpus(t *testing.T) {
+	t.Parallel()
+	files, _ := filepath.Glob("testdata/valid/*.json")
+	if len(files) == 0 {
+		t.Fatal("no valid corpus")
+	}
+	for _, path := range files {
+		f := decodeFile(t, path)
+		if !f.Usable || len(f.Problems) > 0 {
+			t.Errorf("%s: %v", path, f.Problems)
+		}
+	}
+}
+
+// TestInvalidCorpus checks every invalid file against the exact lines it must give.
+func TestInvalidCorpus(t *testing.T) {
+	t.Parallel()
+	files, _ := filepath.Glob("testdata/invalid/*.json")
+	if len(files) == 0 {
+		t.Fatal("no invalid corpus")
+	}
+	for _, path := range files {
+		f := decodeFile(t, path)
+		var lines []string
+		for _, p := range f.Problems {
+			lines = append(lines, p.String())
+		}
+		got := strings.Join(lines, "\n") + "\n"
+		golden := strings.TrimSuffix(path, ".json") + ".errors"
+		if *update {
+			os.WriteFile(golden, []byte(got), 0o644)
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != string(want) {
+			t.Errorf("%s:\n got:\n%s want:\n%s", path, got, want)
+		}
+		if f.Problems.HasErrors() == false {
+			t.Errorf("%s has no error", path)
+		}
+	}
+}
+
+func TestMatcher(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		matcher, target string
+		text, want      bool
+	}{
+		{"", "anything", false, true},
+		{"*", "anything", false, true},
+		{"Shell", "Shell", false, true},
+		{"Shell", "ShellX", false, false},
+		{"Shell|Read", "Read", false, true},
+		{"Shell, Read", "Read", false, true},
+		{"MCP:.*", "MCP:search", false, true},
+		{"^Sh", "Shell", false, true},
+		{"git push", "git push --force origin", true, true},
+		{"git push", "git status", true, false},
+	}
+	for _, c := range cases {
+		h := &Hook{Matcher: c.matcher}
+		if err := compileMatcher(h); err != nil {
+			t.Fatal(err)
+		}
+		if got := h.Matches(c.target, c.text); got != c.want {
+			t.Errorf("%q matching %q = %v", c.matcher, c.target, got)
+		}
+	}
+}
+
+func TestLoadLayersAndTrust(t *testing.T) {
+	t.Parallel()
+	home, ws, ent := t.TempDir(), t.TempDir(), t.TempDir()
+	write := func(path, body string) {
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hook := func(cmd string) string {
+		return `{"version":1,"hooks":{"stop":[{"command":"` + cmd + `"}]}}`
+	}
+	write(filepath.Join(home, ".cursor", "hooks.json"), hook("user"))
+	write(filepath.Join(ws, ".cursor", "hooks.json"), hook("project"))
+	write(filepath.Join(ent, "hooks.json"), hook("enterprise"))
+	write(filepath.Join(home, ".cursor", "managed", "team_b", "hooks", "hooks.json"), hook("team-b"))
+	write(filepath.Join(home, ".cursor", "managed", "team_a", "hooks", "hooks.json"), `{"version":1`)
+	env := Env{Home: home, EnterpriseDir: ent, Workspaces: []string{ws}}
+
+	cfg := Load(Candidates(env), nil)
+	var got []string
+	for _, h := range cfg.Hooks("stop") {
+		got = append(got, h.Command)
+	}
+	if strings.Join(got, ",") != "enterprise,team-b,user" {
+		t.Fatalf("untrusted: hooks %v", got)
+	}
+	if len(cfg.Untrusted()) != 1 || !cfg.Problems().HasErrors() {
+		t.Fatalf("untrusted %v problems %v", cfg.Untrusted(), cfg.Problems())
+	}
+	store := &TrustStore{Path: filepath.Join(home, ".agenthooks", "trust.json")}
+	if changed, err := store.Trust(ws); err != nil || !changed {
+		t.Fatal(changed, err)
+	}
+	cfg = Load(Candidates(env), store.Trusted)
+	got = got[:0]
+	for _, h := range cfg.Hooks("stop") {
+		got = append(got, h.Command)
+	}
+	if strings.Join(got, ",") != "enterprise,team-b,project,user" {
+		t.Fatalf("trusted: hooks %v", got)
+	}
+	if changed, _ := store.Untrust(ws); !changed || store.Trusted(ws) {
+		t.Fatal("untrust did not take")
+	}
+}
+
+func TestUnreadableLayerIsReported(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cfg := Load([]Candidate{{Layer: Enterprise, Path: dir}}, nil) // a folder where a file should be
+	if len(cfg.Files) != 1 || cfg.Files[0].Usable || cfg.Problems()[0].Code != CodeRead {
+		t.Fatalf("got %+v", cfg.Problems())
+	}
+}
+
+func TestCandidatesPerPlatform(t *testing.T) {
+	t.Parallel()
+	for goos, want := range map[string]string{
+		"linux":   "/etc/cursor/hooks.json",
+		"darwin":  "/Library/Application Support/Cursor/hooks.json",
+		"windows": `C:\ProgramData\Cursor`,
+	} {
+		if got := Candidates(Env{GOOS: goos})[0].Path; !strings.HasPrefix(got, want) && got != want {
+			t.Errorf("%s: %s", goos, got)
+		}
+	}
+}
+
+// FuzzDecode: any bytes decode without panic, problems always have a position, and a file
+// is usable exactly when it has no structural error.
+func FuzzDecode(f *testing.F) {
+	seeds, _ := filepath.Glob("testdata/*/*.json")
+	for _, s := range seeds {
+		b, _ := os.ReadFile(s)
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file := Decode(Source{File: "fuzz.json", Trusted: true}, data)
+		for _, p := range file.Problems {
+			if p.Line < 1 || p.Col < 1 || p.Message == "" {
+				t.Fatalf("problem without a place or text: %+v", p)
+			}
+		}
+		if file.Usable && hasStructuralErrors(file.Problems) {
+			t.Fatal("usable with errors")
+		}
+		if !file.Usable && !file.Problems.HasErrors() {
+			t.Fatal("unusable without an error")
+		}
+		_ = srcpos.List(file.Problems).Err()
+	})
+}
