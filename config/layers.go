@@ -42,6 +42,8 @@ type Candidate struct {
 	Layer     Layer
 	Path      string
 	Workspace string
+	// Explicit marks a file the caller named itself: it is trusted whatever its layer.
+	Explicit bool
 }
 
 // Candidates lists, in priority order, every place a Cursor hooks.json is looked for.
@@ -83,7 +85,7 @@ func Load(cands []Candidate, trusted func(workspace string) bool) *Config {
 			continue
 		}
 		src := Source{Layer: cand.Layer, File: cand.Path, Workspace: cand.Workspace, Trusted: true}
-		if cand.Layer == Project && (trusted == nil || !trusted(cand.Workspace)) {
+		if cand.Layer == Project && !cand.Explicit && (trusted == nil || !trusted(cand.Workspace)) {
 			src.Trusted = false
 		}
 		if err != nil {

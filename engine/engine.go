@@ -22,7 +22,8 @@ type Options struct {
 	// Files are explicit config files. One whose Layer is empty becomes a CLI layer, ranked just
 	// below enterprise; one with a Layer replaces every file the discovery found for that layer.
 	Files []ConfigFile
-	// Default is a hooks.json used only when no layer has a file (the embedded example).
+	// Default is a hooks.json used only when no layer has a file, untrusted project files aside
+	// (the embedded example).
 	Default []byte
 	// Trusted says whether a workspace's project hooks may run. Nil consults TrustStore.
 	Trusted func(workspace string) bool
@@ -78,7 +79,7 @@ func Load(opts Options) (*Engine, error) {
 		if layer == "" {
 			layer = config.CLI
 		}
-		cands = append(cands, config.Candidate{Layer: layer, Path: f.Path})
+		cands = append(cands, config.Candidate{Layer: layer, Path: f.Path, Explicit: true})
 	}
 	trusted := opts.Trusted
 	if opts.TrustAll {
@@ -93,7 +94,9 @@ func Load(opts Options) (*Engine, error) {
 			return nil, fmt.Errorf("config %s: %w", f.Path, os.ErrNotExist)
 		}
 	}
-	if len(cfg.Files) == 0 && len(opts.Default) > 0 {
+	// The default stands in while no layer has a file that could run: a fresh machine, or
+	// only an untrusted project's file, which must not switch the default guard off.
+	if len(cfg.Files) == len(cfg.Untrusted()) && len(opts.Default) > 0 {
 		cfg.Files = append(cfg.Files, config.Decode(config.Source{Layer: config.Default, File: "(embedded default)", Trusted: true}, opts.Default))
 	}
 	return New(cfg, opts), nil
