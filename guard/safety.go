@@ -254,6 +254,9 @@ func isWriteRedirect(op syntax.RedirOperator) bool {
 }
 
 func callsItself(fn *syntax.FuncDecl) bool {
+	if fn.Name == nil || fn.Body == nil { // anonymous or zsh multi-name functions
+		return false
+	}
 	found := false
 	syntax.Walk(fn.Body, func(n syntax.Node) bool {
 		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 && wordText(c.Args[0]) == fn.Name.Value {
