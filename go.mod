@@ -3,6 +3,7 @@ module github.com/agenthooks/agenthooks
 go 1.26.0
 
 require (
+	github.com/goccy/go-yaml v1.19.2
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/spf13/cobra v1.10.2
 	golang.org/x/sync v0.24.0

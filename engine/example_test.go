@@ -51,10 +51,10 @@ func ExampleExecuteCommand() {
 	fmt.Printf("%s", res.Stdout)
 	fmt.Println(res.ExitCode, err)
 
-	_, err = engine.ExecuteCommand(context.Background(), "sudo rm -rf /", ec, engine.ExecOptions{})
+	_, err = engine.ExecuteCommand(context.Background(), "sudo rm notes.txt", ec, engine.ExecOptions{})
 	fmt.Println(err)
 	// Output:
 	// {"cwd":"/","hook_event_name":"beforeShellExecution","tool_name":"Shell"} beforeShellExecution
 	// 0 <nil>
-	// command fails the safety check: rm run with elevated privileges
+	// command fails the safety check: rm-elevated: rm with elevated privileges: rm notes.txt
 }

@@ -1,121 +1,411 @@
 package cli
 
 import (
+	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/guard"
+	"github.com/agenthooks/agenthooks/guard/policy"
 )
 
 // maxGuardPayload bounds what a guard reads from stdin.
 const maxGuardPayload = 4 << 20
 
+// policyFlags choose the policy: --policy, else a trusted project's .agenthooks/policy.yaml,
+// else the embedded default.
+type policyFlags struct {
+	policy string
+}
+
+func (p *policyFlags) register(c *cobra.Command) {
+	c.Flags().StringVar(&p.policy, "policy", "", "policy `FILE` (default: the trusted project's .agenthooks/policy.yaml, else the embedded default)")
+}
+
+// ProjectPolicy is where a project keeps its policy.
+const ProjectPolicy = ".agenthooks/policy.yaml"
+
+// load returns the policy and, when a project policy was passed over, why.
+func (p *policyFlags) load(e *env, project string) (*policy.Policy, string, error) {
+	if p.policy != "" {
+		pol, problems := policy.Load(p.policy)
+		if problems.HasErrors() {
+			return nil, "", fmt.Errorf("invalid policy:\n%w", problems.Err())
+		}
+		return pol, "", nil
+	}
+	if project != "" {
+		file := filepath.Join(project, ProjectPolicy)
+		if _, err := os.Stat(file); err == nil {
+			if !config.NewTrustStore(e.home()).Trusted(project) {
+				return policy.Default(), fmt.Sprintf("%s is not used: workspace %s is not trusted (agenthooks trust %s)", file, project, project), nil
+			}
+			pol, problems := policy.Load(file)
+			if problems.HasErrors() {
+				return nil, "", fmt.Errorf("invalid policy:\n%w", problems.Err())
+			}
+			return pol, "", nil
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, "", fmt.Errorf("policy %s: %w", file, err)
+		}
+	}
+	return policy.Default(), "", nil
+}
+
 func newGuardCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "guard",
-		Short: "Built-in guards that run as hooks",
+		Short: "Built-in guards that run as hooks, and tools for their policies",
 	}
-	var p guardParams
-	bash := &cobra.Command{
-		Use:   "bash",
-		Short: "Deny destructive shell commands (payload on stdin, Claude Code or Cursor format)",
-		Long: `Read a shell hook payload on stdin (Claude Code's PreToolUse on Bash, or Cursor's
-beforeShellExecution or preToolUse on Shell), parse the command with a real bash parser and deny
-the well-known destructive forms. Claude Code: allow is exit 0 with no output, deny is exit 2
-with the reason on stderr. Cursor: JSON with permission on stdout, exit 0. An error of the guard
-itself exits 1 (never 2), or denies with --fail-closed.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runGuardBash(e, p) },
-	}
-	bash.Flags().StringVar(&p.format, "format", "", "force the payload format: claude or cursor (default: detected)")
-	bash.Flags().BoolVar(&p.failClosed, "fail-closed", false, "deny, saying the guard failed, when the payload cannot be read")
-	c.AddCommand(bash)
+	c.AddCommand(newGuardBashCmd(e), newGuardExplainCmd(e), newGuardTestCmd(e))
 	return c
 }
 
-type guardParams struct {
+type guardBashParams struct {
+	policyFlags
 	format     string
 	failClosed bool
 }
 
-type shellPayload struct {
-	HookEventName string `json:"hook_event_name"`
-	Command       any    `json:"command"`
-	ToolName      string `json:"tool_name"`
-	ToolInput     *struct {
-		Command any `json:"command"`
-	} `json:"tool_input"`
+func newGuardBashCmd(e *env) *cobra.Command {
+	var p guardBashParams
+	c := &cobra.Command{
+		Use:   "bash",
+		Short: "Judge a shell command from a hook payload on stdin (Claude Code or Cursor)",
+		Long: `Read a shell hook payload on stdin (Claude Code's PreToolUse on Bash, Cursor's
+beforeShellExecution, or Cursor's preToolUse on Shell), parse the command as bash does and judge
+every command that would run against the policy.
+
+Claude Code: allow is exit 0 with no output; ask is exit 0 with a PreToolUse permissionDecision
+"ask" on stdout; deny is exit 2 with the reason on stderr. Cursor: {"permission": ...} on stdout,
+exit 0. An error of the guard itself (bad JSON, an invalid policy, a payload over 4 MiB) exits 1,
+never 2, unless --fail-closed turns it into a deny that says the guard failed.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runGuardBash(e, p) },
+	}
+	p.register(c)
+	c.Flags().StringVar(&p.format, "format", "", "the payload's and answer's format: claude or cursor (default: detected from the payload)")
+	c.Flags().BoolVar(&p.failClosed, "fail-closed", false, "deny, saying the guard failed, when the guard itself fails")
+	return c
 }
 
-func runGuardBash(e *env, p guardParams) error {
+// shellPayload holds the fields of Claude Code's and Cursor's shell payloads.
+type shellPayload struct {
+	HookEventName  string          `json:"hook_event_name"`
+	Command        json.RawMessage `json:"command"`
+	Cwd            string          `json:"cwd"`
+	ToolName       string          `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input"`
+	WorkspaceRoots []string        `json:"workspace_roots"`
+}
+
+// shellCall is what the guard judges.
+type shellCall struct {
+	format  string // claude or cursor
+	command string
+	cwd     string
+	project string
+	skip    bool // not a shell call: not this guard's business
+}
+
+func runGuardBash(e *env, p guardBashParams) error {
 	if p.format != "" && p.format != "claude" && p.format != "cursor" {
 		return fmt.Errorf("--format must be claude or cursor, not %q", p.format)
 	}
-	format, command, err := readShellPayload(e.stdin, p.format)
+	call, err := readShellCall(e, p.format)
+	if err == nil && !call.skip && call.command != "" {
+		var pol *policy.Policy
+		var note string
+		pol, note, err = p.load(e, call.project)
+		if note != "" {
+			fmt.Fprintln(e.stderr, "agenthooks:", note)
+		}
+		if err == nil {
+			home := e.home()
+			v := guard.New(pol).Check(call.command, guard.Context{Home: home, Cwd: call.cwd, Project: call.project})
+			return answerShell(e, call.format, v.Decision, v.Reason)
+		}
+	}
 	if err != nil {
 		if !p.failClosed {
 			return err // exit 1: an error of the guard is never a block
 		}
-		return guardAnswer(e, format, "agenthooks guard failed, and it is fail-closed, so this is denied: "+err.Error())
+		return answerShell(e, call.format, guard.Deny, "agenthooks guard failed, and it is fail-closed, so this is denied: "+err.Error())
 	}
-	return guardAnswer(e, format, guard.UnsafeReason(command))
+	return answerShell(e, call.format, guard.Allow, "")
 }
 
-// readShellPayload decodes the payload and finds its format and command. The format is
-// returned even with an error, so that a fail-closed answer uses the right contract.
-func readShellPayload(r io.Reader, forced string) (format, command string, err error) {
-	format = forced
-	if format == "" {
-		format = "claude"
+// readShellCall decodes the payload. The format is set even on error, so that a fail-closed
+// answer speaks the right contract.
+func readShellCall(e *env, forced string) (shellCall, error) {
+	call := shellCall{format: forced}
+	if call.format == "" {
+		call.format = "claude"
 	}
-	data, err := io.ReadAll(io.LimitReader(r, maxGuardPayload+1))
+	data, err := io.ReadAll(io.LimitReader(e.stdin, maxGuardPayload+1))
 	if err != nil {
-		return format, "", fmt.Errorf("read payload: %w", err)
+		return call, fmt.Errorf("read payload: %w", err)
 	}
 	if len(data) > maxGuardPayload {
-		return format, "", fmt.Errorf("payload is larger than %d bytes", maxGuardPayload)
+		return call, fmt.Errorf("payload is larger than %d bytes", maxGuardPayload)
 	}
 	var pl shellPayload
 	if err := json.Unmarshal(data, &pl); err != nil {
-		return format, "", fmt.Errorf("payload is not a JSON object: %w", err)
+		return call, fmt.Errorf("payload is not a JSON object: %w", err)
 	}
-	if forced == "" {
-		switch {
-		case pl.HookEventName == "beforeShellExecution", pl.HookEventName == "preToolUse",
-			pl.ToolName == "Shell", pl.ToolInput == nil && pl.Command != nil:
-			format = "cursor"
-		}
+	if forced == "" && (strings.HasPrefix(pl.HookEventName, "before") || pl.HookEventName == "preToolUse" ||
+		pl.ToolName == "Shell" || len(pl.WorkspaceRoots) > 0 || (pl.ToolInput == nil && pl.Command != nil)) {
+		call.format = "cursor"
 	}
 	raw := pl.Command
 	if pl.ToolInput != nil {
-		raw = pl.ToolInput.Command
+		if pl.ToolName != "" && pl.ToolName != "Bash" && pl.ToolName != "Shell" {
+			call.skip = true // another tool: registered too widely, not this guard's business
+			return call, nil
+		}
+		var in struct {
+			Command json.RawMessage `json:"command"`
+		}
+		if err := json.Unmarshal(pl.ToolInput, &in); err != nil {
+			return call, fmt.Errorf("tool_input is not an object: %w", err)
+		}
+		raw = in.Command
 	}
-	switch c := raw.(type) {
-	case nil:
-		return format, "", nil // no command: nothing to guard
-	case string:
-		return format, c, nil
+	if len(raw) > 0 && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &call.command); err != nil {
+			return call, fmt.Errorf("the command in the payload is not a string")
+		}
 	}
-	return format, "", fmt.Errorf("the command in the payload is not a string")
+	call.cwd = pl.Cwd
+	call.project = firstNonEmpty(e.getenv("CLAUDE_PROJECT_DIR"), e.getenv("CURSOR_PROJECT_DIR"))
+	if call.project == "" && len(pl.WorkspaceRoots) > 0 {
+		call.project = pl.WorkspaceRoots[0]
+	}
+	if call.project == "" {
+		call.project = call.cwd
+	}
+	return call, nil
 }
 
-// guardAnswer writes the verdict in the format's contract; an empty reason allows.
-func guardAnswer(e *env, format, reason string) error {
-	if format == "claude" {
-		if reason == "" {
-			return nil
+func firstNonEmpty(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
 		}
-		fmt.Fprintln(e.stderr, "Blocked by agenthooks: "+reason)
-		return silentExit{code: 2}
 	}
-	out := map[string]string{"permission": "allow"}
-	if reason != "" {
-		out = map[string]string{"permission": "deny", "user_message": "agenthooks: " + reason, "agent_message": "agenthooks blocked this command: " + reason}
+	return ""
+}
+
+// answerShell writes a decision in the contract of the format.
+func answerShell(e *env, format string, d guard.Decision, reason string) error {
+	if format == "claude" {
+		switch d {
+		case guard.Deny:
+			fmt.Fprintln(e.stderr, "Blocked by agenthooks: "+reason)
+			return silentExit{code: 2}
+		case guard.Ask:
+			out := map[string]any{"hookSpecificOutput": map[string]string{
+				"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": "agenthooks: " + reason}}
+			return writeJSON(e.stdout, out)
+		}
+		return nil
 	}
-	b, _ := json.Marshal(out)
-	_, err := fmt.Fprintf(e.stdout, "%s\n", b)
-	return err
+	out := map[string]string{"permission": string(d)}
+	if d != guard.Allow {
+		out["user_message"] = "agenthooks: " + reason
+		out["agent_message"] = "agenthooks " + map[guard.Decision]string{guard.Deny: "blocked", guard.Ask: "asks the user about"}[d] + " this command: " + reason
+	}
+	return writeJSON(e.stdout, out)
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+type guardExplainParams struct {
+	policyFlags
+	cwd, project string
+	json         bool
+}
+
+func newGuardExplainCmd(e *env) *cobra.Command {
+	var p guardExplainParams
+	c := &cobra.Command{
+		Use:   "explain COMMAND",
+		Short: "Show how the shell guard reads a command and why it decides as it does",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runGuardExplain(e, p, args[0])
+		},
+	}
+	p.register(c)
+	c.Flags().StringVar(&p.cwd, "cwd", "", "the working directory the command runs in (default: the current one)")
+	c.Flags().StringVar(&p.project, "project", "", "the project root (default: the working directory)")
+	c.Flags().BoolVar(&p.json, "json", false, "print the verdict and the analysis as JSON")
+	return c
+}
+
+func (p *guardExplainParams) context(e *env) guard.Context {
+	cwd := p.cwd
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	project := p.project
+	if project == "" {
+		project = cwd
+	}
+	return guard.Context{Home: e.home(), Cwd: cwd, Project: project}
+}
+
+func runGuardExplain(e *env, p guardExplainParams, command string) error {
+	ctx := p.context(e)
+	pol, note, err := p.load(e, ctx.Project)
+	if err != nil {
+		return err
+	}
+	if note != "" {
+		fmt.Fprintln(e.stderr, "agenthooks:", note)
+	}
+	g := guard.New(pol)
+	script := g.Analyze(command, ctx)
+	v := pol.Evaluate(script, ctx)
+	if p.json {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(struct {
+			guard.Verdict
+			Findings any    `json:"findings,omitempty"`
+			Policy   string `json:"policy"`
+		}{v, script.Findings, pol.Name})
+	}
+	fmt.Fprintf(e.stdout, "decision: %s\nreason: %s\npolicy: %s\n\n", v.Decision, v.Reason, pol.Name)
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "POS\tCOMMAND\tINSIDE\tDECISION\tBY")
+	for _, inv := range v.Invocations {
+		by := strings.Join(inv.Rules, ", ")
+		if by == "" {
+			by = inv.AllowedBy
+		}
+		if by == "" {
+			by = policy.RuleUnknown
+		}
+		inside := strings.Join(inv.Wrappers, " > ")
+		if inside == "" {
+			inside = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", inv.Pos, clip(strings.Join(inv.Argv, " "), 60), inside, inv.Decision, by)
+	}
+	tw.Flush()
+	if len(script.Findings) > 0 {
+		fmt.Fprintln(e.stdout, "\nfindings:")
+		for _, f := range script.Findings {
+			fmt.Fprintf(e.stdout, "  %s %s: %s\n", f.Pos, f.Kind, f.Message)
+		}
+	}
+	return nil
+}
+
+type guardTestParams struct {
+	guardExplainParams
+	home string
+}
+
+func newGuardTestCmd(e *env) *cobra.Command {
+	var p guardTestParams
+	c := &cobra.Command{
+		Use:   "test CORPUS.tsv...",
+		Short: "Run a table of verdict<TAB>command lines against a policy and print the misses",
+		Long: `Each line of a corpus is a verdict (allow, ask or deny), a tab, and a command; blank lines and
+lines starting with # are skipped; \n in a command stands for a newline. Every miss is printed as
+file:line: want X, got Y: command (reason). Exit status 1 when any line misses.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runGuardTest(e, p, args)
+		},
+	}
+	p.register(c)
+	c.Flags().StringVar(&p.cwd, "cwd", "/home/dev/project", "the working directory of every command")
+	c.Flags().StringVar(&p.project, "project", "", "the project root (default: the working directory)")
+	c.Flags().StringVar(&p.home, "home", "/home/dev", "the home folder")
+	return c
+}
+
+func runGuardTest(e *env, p guardTestParams, files []string) error {
+	ctx := guard.Context{Home: p.home, Cwd: p.cwd, Project: p.project}
+	if ctx.Project == "" {
+		ctx.Project = ctx.Cwd
+	}
+	pol, note, err := p.load(e, "")
+	if err != nil {
+		return err
+	}
+	if note != "" {
+		fmt.Fprintln(e.stderr, "agenthooks:", note)
+	}
+	g := guard.New(pol)
+	passed, failed := 0, 0
+	for _, file := range files {
+		cases, err := ReadCorpus(file)
+		if err != nil {
+			return err
+		}
+		for _, c := range cases {
+			v := g.Check(c.Command, ctx)
+			if v.Decision == c.Want {
+				passed++
+				continue
+			}
+			failed++
+			fmt.Fprintf(e.stdout, "%s:%d: want %s, got %s: %s (%s)\n", file, c.Line, c.Want, v.Decision, c.Command, v.Reason)
+		}
+	}
+	fmt.Fprintf(e.stdout, "%d passed, %d failed\n", passed, failed)
+	if failed > 0 {
+		return silentExit{code: 1}
+	}
+	return nil
+}
+
+// CorpusCase is one line of a guard corpus.
+type CorpusCase struct {
+	Line    int
+	Want    guard.Decision
+	Command string
+}
+
+// ReadCorpus reads a verdict<TAB>command file.
+func ReadCorpus(file string) ([]CorpusCase, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []CorpusCase
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		want, cmd, ok := strings.Cut(line, "\t")
+		if !ok || !(want == "allow" || want == "ask" || want == "deny") {
+			return nil, fmt.Errorf("%s:%d: want verdict<TAB>command with verdict allow, ask or deny", file, n)
+		}
+		out = append(out, CorpusCase{Line: n, Want: guard.Decision(want), Command: strings.ReplaceAll(cmd, `\n`, "\n")})
+	}
+	return out, sc.Err()
 }

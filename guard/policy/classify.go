@@ -1,0 +1,134 @@
+package policy
+
+import (
+	"path"
+	"strings"
+
+	"github.com/agenthooks/agenthooks/guard/shell"
+)
+
+// Context is where a command runs: the home folder, the working directory, the project root.
+type Context struct {
+	Home    string `json:"home,omitempty"`
+	Cwd     string `json:"cwd,omitempty"`
+	Project string `json:"project,omitempty"`
+}
+
+type classifier struct{ ctx Context }
+
+var systemDirs = map[string]bool{"/bin": true, "/sbin": true, "/boot": true, "/dev": true, "/etc": true, "/home": true,
+	"/lib": true, "/lib32": true, "/lib64": true, "/libx32": true, "/media": true, "/mnt": true, "/opt": true,
+	"/proc": true, "/root": true, "/run": true, "/srv": true, "/sys": true, "/usr": true, "/var": true,
+	"/System": true, "/Library": true, "/Applications": true, "/Users": true, "/Volumes": true, "/private": true,
+	"/nix": true, "/snap": true}
+
+// homeCaches are folders under home that hold only what can be fetched again.
+var homeCaches = []string{".cache", "Library/Caches", ".npm", ".yarn/cache", ".pnpm-store", ".cargo/registry",
+	".cargo/git", ".gradle/caches", ".m2/repository", ".bun/install/cache", "go/pkg/mod", ".nuget/packages",
+	".cocoapods", ".composer/cache", ".pub-cache", ".ivy2/cache", ".sbt", ".node-gyp", ".deno", ".expo"}
+
+// classify says what a positional argument of inv names.
+func (c *classifier) classify(w shell.Word, inv *shell.Invocation) string {
+	if !w.Static {
+		return TargetDynamic
+	}
+	p := w.Value
+	if shell.IsDiskDevice(p) {
+		return TargetDevice
+	}
+	specific := false // a glob that picks some names, not all
+	if w.Glob {
+		dir, last := path.Split(p)
+		if strings.Trim(last, "*.?[]!") == "" {
+			p = dir
+			if p == "" {
+				p = "."
+			}
+		} else {
+			specific = true
+		}
+	}
+	if !path.IsAbs(p) {
+		if inv.Cwd == "" {
+			if isGitCore(p) {
+				return TargetGit
+			}
+			return TargetDynamic // relative to a folder not known until it runs
+		}
+		p = path.Join(inv.Cwd, p)
+	}
+	p = path.Clean(p)
+	class := c.place(p)
+	if specific || inv.Filtered {
+		switch class {
+		case TargetProjectRoot:
+			class = TargetProject
+		case TargetHome:
+			class = TargetHomeSub
+		case TargetTmp, TargetCache, TargetProject, TargetHomeSub, TargetGit:
+		default:
+			if specific {
+				class = TargetOther
+			}
+		}
+	}
+	return class
+}
+
+func (c *classifier) place(p string) string {
+	home, project := c.ctx.Home, c.ctx.Project
+	if project == "/" {
+		project = "" // a project at the root would make every path "inside the project"
+	}
+	inProject := project != "" && within(p, project)
+	switch {
+	case p == "/":
+		return TargetRoot
+	case isGitCore(p):
+		return TargetGit
+	case home != "" && p == home:
+		return TargetHome
+	case project != "" && p == project:
+		return TargetProjectRoot
+	case !inProject && (systemDirs[p] || systemDirs[path.Dir(p)]):
+		return TargetSystem
+	case inProject:
+		return TargetProject
+	case project != "" && within(project, p), c.ctx.Cwd != "" && c.ctx.Cwd != "/" && within(c.ctx.Cwd, p):
+		return TargetParent
+	case within(p, "/tmp"), within(p, "/var/tmp"), within(p, "/private/tmp"), within(p, "/dev/shm"), p == "/tmp", p == "/var/tmp":
+		return TargetTmp
+	case home != "" && within(p, home):
+		rel := strings.TrimPrefix(p, home+"/")
+		for _, cache := range homeCaches {
+			if rel == cache || strings.HasPrefix(rel, cache+"/") {
+				return TargetCache
+			}
+		}
+		return TargetHomeSub
+	}
+	return TargetOther
+}
+
+// within reports whether p is strictly inside dir.
+func within(p, dir string) bool {
+	if dir == "/" {
+		return p != "/" && strings.HasPrefix(p, "/")
+	}
+	return strings.HasPrefix(p, dir+"/")
+}
+
+// gitCore are the parts of a .git folder without which the repository is lost.
+var gitCore = map[string]bool{"objects": true, "refs": true, "HEAD": true, "index": true, "packed-refs": true,
+	"logs": true, "modules": true, "worktrees": true, "config": true}
+
+// isGitCore reports whether p is a .git folder or one of its core parts.
+func isGitCore(p string) bool {
+	elems := strings.Split(path.Clean(p), "/")
+	for i, e := range elems {
+		if e == ".git" {
+			return i == len(elems)-1 || gitCore[elems[i+1]]
+		}
+	}
+	return false
+}

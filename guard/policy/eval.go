@@ -1,0 +1,196 @@
+package policy
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agenthooks/agenthooks/guard/shell"
+)
+
+// Match is one rule (or the allowlist's absence) that applied to a command.
+type Match struct {
+	Rule     string    `json:"rule"`
+	Decision Decision  `json:"decision"`
+	Message  string    `json:"message"`
+	Subject  string    `json:"subject"`
+	Pos      shell.Pos `json:"pos"`
+}
+
+func (m Match) String() string {
+	return fmt.Sprintf("%s: %s: %s", m.Rule, m.Message, m.Subject)
+}
+
+// InvocationResult is how one invocation was judged.
+type InvocationResult struct {
+	Argv      []string  `json:"argv"`
+	Wrappers  []string  `json:"wrappers,omitempty"`
+	Pos       shell.Pos `json:"pos"`
+	Depth     int       `json:"depth,omitempty"`
+	Decision  Decision  `json:"decision"`
+	Rules     []string  `json:"rules,omitempty"`
+	AllowedBy string    `json:"allowed_by,omitempty"`
+}
+
+// Verdict is the judgement of one command.
+type Verdict struct {
+	Decision    Decision           `json:"decision"`
+	Reason      string             `json:"reason"`
+	Matches     []Match            `json:"matches,omitempty"`
+	Invocations []InvocationResult `json:"invocations"`
+}
+
+// The pseudo-rule ids of decisions no rule made.
+const (
+	RuleUnknown = "unknown-command"
+	RuleOpaque  = "cannot-analyse"
+)
+
+// Evaluate judges the analysed command: every invocation against the rules, then the allowlist,
+// then the unknown-command decision; every structural finding against the rules that name it;
+// every masked text against the pattern rules. The verdict is the strongest decision.
+func (p *Policy) Evaluate(s *shell.Script, ctx Context) Verdict {
+	c := &classifier{ctx: ctx}
+	v := Verdict{Decision: Allow, Invocations: make([]InvocationResult, 0, len(s.Invocations))}
+	for i := range s.Invocations {
+		inv := &s.Invocations[i]
+		res := InvocationResult{Argv: argv(inv, ctx.Home), Wrappers: inv.Wrappers, Pos: inv.Pos, Depth: inv.Depth}
+		view := newView(inv)
+		for _, r := range p.Rules {
+			if r.kind() != "invocation" {
+				continue
+			}
+			if ok, arg, class := r.matchInvocation(view, c); ok {
+				res.Rules = append(res.Rules, r.ID)
+				res.Decision = stronger(res.Decision, r.Decision)
+				subject := strings.Join(res.Argv, " ")
+				if class != "" {
+					subject += " → " + tildeHome(arg, ctx.Home) + " (" + class + ")"
+				}
+				v.Matches = append(v.Matches, Match{Rule: r.ID, Decision: r.Decision, Message: r.Message, Subject: subject, Pos: inv.Pos})
+			}
+		}
+		if res.Decision == "" {
+			if entry := p.allowedBy(view); entry != "" {
+				res.Decision, res.AllowedBy = Allow, entry
+			} else {
+				res.Decision = p.Unknown
+				if p.Unknown != Allow {
+					v.Matches = append(v.Matches, Match{Rule: RuleUnknown, Decision: p.Unknown, Pos: inv.Pos,
+						Message: "not on the allowlist", Subject: strings.Join(res.Argv, " ")})
+				}
+			}
+		}
+		v.Invocations = append(v.Invocations, res)
+	}
+	for _, f := range s.Findings {
+		matched := false
+		for _, r := range p.Rules {
+			if slices.Contains(r.Findings, f.Kind) {
+				matched = true
+				v.Matches = append(v.Matches, Match{Rule: r.ID, Decision: r.Decision, Message: r.Message, Subject: f.Message, Pos: f.Pos})
+			}
+		}
+		if matched {
+			continue
+		}
+		switch f.Kind {
+		case shell.FindingDynamicName:
+			// judged with its invocation, which no allowlist entry can match
+		case shell.FindingDynamicScript, shell.FindingShellStdin:
+			if p.Unknown != Allow {
+				v.Matches = append(v.Matches, Match{Rule: RuleUnknown, Decision: p.Unknown, Message: "cannot be seen before it runs", Subject: f.Message, Pos: f.Pos})
+			}
+		default:
+			// What the guard cannot analyse, or a dangerous structure no rule names, is never
+			// a silent allow.
+			v.Matches = append(v.Matches, Match{Rule: RuleOpaque, Decision: stronger(p.Unknown, Ask), Message: f.Kind, Subject: f.Message, Pos: f.Pos})
+		}
+	}
+	for _, r := range p.Rules {
+		if r.Pattern == nil {
+			continue
+		}
+		for _, text := range s.Masked {
+			if loc := r.Pattern.FindStringIndex(text); loc != nil {
+				v.Matches = append(v.Matches, Match{Rule: r.ID, Decision: r.Decision, Message: r.Message, Subject: strings.TrimSpace(text[loc[0]:loc[1]])})
+				break
+			}
+		}
+	}
+	for _, inv := range v.Invocations {
+		v.Decision = stronger(v.Decision, inv.Decision)
+	}
+	for _, m := range v.Matches {
+		v.Decision = stronger(v.Decision, m.Decision)
+	}
+	v.Reason = reason(v)
+	return v
+}
+
+func (p *Policy) allowedBy(v *view) string {
+	if v.name == "" {
+		return ""
+	}
+	if builtins[v.name] {
+		return "(shell builtin)"
+	}
+	if v.inv.Function {
+		return "(function defined in the command)"
+	}
+	for _, entry := range p.Allow {
+		if v.isProgram(entry[0]) && v.hasSub(entry[1:]) {
+			return strings.Join(entry, " ")
+		}
+	}
+	return ""
+}
+
+func stronger(a, b Decision) Decision {
+	if b.Rank() > a.Rank() {
+		return b
+	}
+	return a
+}
+
+// argv is the invocation as a person reads it, with the home folder shown as ~.
+func argv(inv *shell.Invocation, home string) []string {
+	out := make([]string, len(inv.Args))
+	for i, w := range inv.Args {
+		out[i] = tildeHome(w.Display(), home)
+	}
+	return out
+}
+
+func tildeHome(s, home string) string {
+	if home == "" || home == "/" {
+		return s
+	}
+	if s == home {
+		return "~"
+	}
+	if rest, ok := strings.CutPrefix(s, home+"/"); ok {
+		return "~/" + rest
+	}
+	return s
+}
+
+// reason is one line naming what decided: the first match at the verdict's decision.
+func reason(v Verdict) string {
+	var parts []string
+	for _, m := range v.Matches {
+		if m.Decision == v.Decision {
+			parts = append(parts, m.String())
+		}
+	}
+	if len(parts) == 0 {
+		if len(v.Invocations) == 0 {
+			return "nothing to run"
+		}
+		return "every command is allowed"
+	}
+	if len(parts) > 3 {
+		parts = append(parts[:3], fmt.Sprintf("and %d more", len(parts)-3))
+	}
+	return strings.Join(parts, "; ")
+}

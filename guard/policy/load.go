@@ -1,0 +1,313 @@
+package policy
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+
+	"github.com/agenthooks/agenthooks/internal/srcpos"
+)
+
+// DefaultYAML is the embedded default policy.
+//
+//go:embed default.yaml
+var DefaultYAML []byte
+
+// MaxFileSize bounds a policy file.
+const MaxFileSize = 1 << 20
+
+var defaultPolicy = sync.OnceValue(func() *Policy {
+	p, problems := Parse("(embedded default policy)", DefaultYAML)
+	if problems.HasErrors() {
+		panic("the embedded default policy is invalid: " + problems.Err().Error()) // a build defect, caught by tests
+	}
+	return p
+})
+
+// Default returns the embedded default policy, compiled once.
+func Default() *Policy { return defaultPolicy() }
+
+// Load reads and compiles a policy file.
+func Load(path string) (*Policy, srcpos.List) {
+	data, err := os.ReadFile(path)
+	if err == nil && len(data) > MaxFileSize {
+		err = fmt.Errorf("policy file is %d bytes, more than the limit of %d", len(data), MaxFileSize)
+	}
+	if err != nil {
+		var l srcpos.List
+		l.Add(srcpos.Pos{File: path}, srcpos.Error, "read", "cannot read policy: "+err.Error())
+		return nil, l
+	}
+	return Parse(path, data)
+}
+
+type rawFile struct {
+	Version any       `yaml:"version"`
+	Shell   *rawShell `yaml:"shell"`
+}
+
+type rawShell struct {
+	Unknown string    `yaml:"unknown"`
+	Allow   []any     `yaml:"allow"`
+	Rules   []rawRule `yaml:"rules"`
+}
+
+type rawRule struct {
+	ID         any   `yaml:"id"`
+	Decision   any   `yaml:"decision"`
+	Message    any   `yaml:"message"`
+	Command    any   `yaml:"command"`
+	Subcommand any   `yaml:"subcommand"`
+	Flags      []any `yaml:"flags"`
+	Args       []any `yaml:"args"`
+	ArgsAny    []any `yaml:"args_any"`
+	Targets    []any `yaml:"targets"`
+	Under      []any `yaml:"under"`
+	ArgPattern any   `yaml:"arg_pattern"`
+	Finding    any   `yaml:"finding"`
+	Pattern    any   `yaml:"pattern"`
+}
+
+// compiler validates a decoded policy, collecting every problem with its position.
+type compiler struct {
+	name     string
+	ast      *ast.File
+	problems srcpos.List
+}
+
+func (c *compiler) pos(path string) srcpos.Pos {
+	p := srcpos.Pos{File: c.name}
+	if c.ast == nil {
+		return p
+	}
+	yp, err := yaml.PathString(path)
+	if err != nil {
+		return p
+	}
+	node, err := yp.FilterFile(c.ast)
+	if err != nil || node == nil || node.GetToken() == nil {
+		if i := strings.LastIndex(path, "."); i > 1 && !strings.HasSuffix(path, "]") {
+			return c.pos(path[:i]) // a missing key: point at its object
+		}
+		return p
+	}
+	if m, ok := node.(*ast.MappingNode); ok && len(m.Values) > 0 {
+		node = m.Values[0].Key // an object: point at its first key
+	}
+	tp := node.GetToken().Position
+	p.Line, p.Col, p.Offset = tp.Line, tp.Column, tp.Offset
+	return p
+}
+
+func (c *compiler) errorf(path, code, format string, args ...any) {
+	c.problems.Add(c.pos(path), srcpos.Error, code, fmt.Sprintf(format, args...))
+}
+
+// Parse compiles a policy from YAML. Problems carry file, line and column; the policy is nil
+// when there is any error.
+func Parse(name string, data []byte) (*Policy, srcpos.List) {
+	c := &compiler{name: name}
+	if len(data) > MaxFileSize {
+		c.errorf("$", "read", "policy is %d bytes, more than the limit of %d", len(data), MaxFileSize)
+		return nil, c.problems
+	}
+	file, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		c.yamlError(err)
+		return nil, c.problems
+	}
+	c.ast = file
+	var raw rawFile
+	if err := yaml.UnmarshalWithOptions(data, &raw, yaml.DisallowUnknownField()); err != nil {
+		c.yamlError(err)
+		return nil, c.problems
+	}
+	p := c.compile(&raw)
+	if c.problems.HasErrors() {
+		return nil, c.problems
+	}
+	return p, c.problems
+}
+
+func (c *compiler) yamlError(err error) {
+	var ye yaml.Error
+	p := srcpos.Pos{File: c.name}
+	msg := err.Error()
+	if errors.As(err, &ye) {
+		msg = ye.GetMessage()
+		if tok := ye.GetToken(); tok != nil {
+			p.Line, p.Col = tok.Position.Line, tok.Position.Column
+		}
+	}
+	c.problems.Add(p, srcpos.Error, "syntax", msg)
+}
+
+var ruleID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+func (c *compiler) compile(raw *rawFile) *Policy {
+	p := &Policy{Name: c.name, Unknown: Ask}
+	if n, ok := raw.Version.(uint64); !ok || n != 1 {
+		c.errorf("$.version", "version", "policy version must be 1")
+	}
+	if raw.Shell == nil {
+		return p
+	}
+	sh := raw.Shell
+	switch {
+	case sh.Unknown == "":
+	case validDecision(sh.Unknown):
+		p.Unknown = Decision(sh.Unknown)
+	default:
+		c.errorf("$.shell.unknown", "decision", "unknown must be allow, ask or deny, not %q", sh.Unknown)
+	}
+	for i, a := range sh.Allow {
+		s, ok := a.(string)
+		if !ok || strings.TrimSpace(s) == "" {
+			c.errorf(fmt.Sprintf("$.shell.allow[%d]", i), "allow", "an allow entry must be a command name or prefix such as \"git status\"")
+			continue
+		}
+		p.Allow = append(p.Allow, strings.Fields(s))
+	}
+	ids := map[string]bool{}
+	for i := range sh.Rules {
+		if r := c.rule(fmt.Sprintf("$.shell.rules[%d]", i), &sh.Rules[i]); r != nil {
+			if ids[r.ID] {
+				c.errorf(fmt.Sprintf("$.shell.rules[%d].id", i), "rule", "rule id %q is used twice", r.ID)
+			}
+			ids[r.ID] = true
+			p.Rules = append(p.Rules, r)
+		}
+	}
+	return p
+}
+
+func (c *compiler) rule(at string, raw *rawRule) *Rule {
+	r := &Rule{}
+	before := len(c.problems)
+	id, ok := raw.ID.(string)
+	if !ok || !ruleID.MatchString(id) {
+		c.errorf(at+".id", "rule", "a rule needs an id of letters, digits, '.', '_' and '-'")
+	}
+	r.ID = id
+	switch d, _ := raw.Decision.(string); d {
+	case "deny", "ask":
+		r.Decision = Decision(d)
+	default:
+		c.errorf(at+".decision", "decision", "a rule's decision must be deny or ask")
+	}
+	if raw.Message != nil {
+		if r.Message, ok = raw.Message.(string); !ok {
+			c.errorf(at+".message", "rule", "message must be a string")
+		}
+	}
+	if r.Message == "" {
+		r.Message = id
+	}
+	r.Commands = c.strings(at+".command", raw.Command, "command")
+	r.Findings = c.strings(at+".finding", raw.Finding, "finding")
+	for _, f := range r.Findings {
+		if !slices.Contains(FindingKinds, f) {
+			c.errorf(at+".finding", "rule", "unknown finding %q; findings are: %s", f, strings.Join(FindingKinds, ", "))
+		}
+	}
+	r.Pattern = c.regexp(at+".pattern", raw.Pattern)
+	kinds := 0
+	for _, set := range []bool{raw.Command != nil, raw.Finding != nil, raw.Pattern != nil} {
+		if set {
+			kinds++
+		}
+	}
+	if kinds != 1 {
+		c.errorf(at, "rule", "a rule needs exactly one of command, finding or pattern")
+	}
+	for _, s := range c.strings(at+".subcommand", raw.Subcommand, "subcommand") {
+		r.Subcommands = append(r.Subcommands, strings.Fields(s))
+	}
+	for i, f := range raw.Flags {
+		s, ok := f.(string)
+		if !ok || s == "" {
+			c.errorf(fmt.Sprintf("%s.flags[%d]", at, i), "rule", "a flag must be a string such as \"-r|-R|--recursive\"")
+			continue
+		}
+		r.Flags = append(r.Flags, strings.Split(s, "|"))
+	}
+	r.Args = c.list(at+".args", raw.Args)
+	r.ArgsAny = c.list(at+".args_any", raw.ArgsAny)
+	r.Under = c.list(at+".under", raw.Under)
+	r.Targets = c.list(at+".targets", raw.Targets)
+	for i, t := range r.Targets {
+		if !slices.Contains(TargetClasses, t) {
+			c.errorf(fmt.Sprintf("%s.targets[%d]", at, i), "rule", "unknown target %q; targets are: %s", t, strings.Join(TargetClasses, ", "))
+		}
+	}
+	r.ArgPattern = c.regexp(at+".arg_pattern", raw.ArgPattern)
+	if len(r.Commands) == 0 && (len(r.Subcommands)+len(r.Flags)+len(r.Args)+len(r.ArgsAny)+len(r.Under)+len(r.Targets) > 0 || r.ArgPattern != nil) {
+		c.errorf(at, "rule", "subcommand, flags, args, args_any, targets, under and arg_pattern apply only to command rules")
+	}
+	if len(c.problems) > before {
+		return nil
+	}
+	return r
+}
+
+// strings reads a string or a list of strings.
+func (c *compiler) strings(at string, v any, what string) []string {
+	switch v := v.(type) {
+	case nil:
+		return nil
+	case string:
+		if v == "" {
+			c.errorf(at, "rule", "%s must not be empty", what)
+			return nil
+		}
+		return []string{v}
+	case []any:
+		return c.list(at, v)
+	}
+	c.errorf(at, "rule", "%s must be a string or a list of strings", what)
+	return nil
+}
+
+func (c *compiler) list(at string, items []any) []string {
+	out := make([]string, 0, len(items))
+	for i, it := range items {
+		switch s := it.(type) {
+		case string:
+			if s != "" {
+				out = append(out, s)
+				continue
+			}
+		case uint64, int64, float64:
+			out = append(out, fmt.Sprint(s))
+			continue
+		}
+		c.errorf(fmt.Sprintf("%s[%d]", at, i), "rule", "must be a non-empty string")
+	}
+	return out
+}
+
+func (c *compiler) regexp(at string, v any) *regexp.Regexp {
+	if v == nil {
+		return nil
+	}
+	s, ok := v.(string)
+	if !ok || s == "" {
+		c.errorf(at, "rule", "a pattern must be a non-empty string")
+		return nil
+	}
+	re, err := regexp.Compile(s)
+	if err != nil {
+		c.errorf(at, "rule", "not a valid regular expression (RE2): %v", err)
+		return nil
+	}
+	return re
+}

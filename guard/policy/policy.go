@@ -1,0 +1,287 @@
+package policy
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/agenthooks/agenthooks/guard/shell"
+)
+
+// Decision is a verdict on a command.
+type Decision string
+
+// The decisions, from weakest to strongest.
+const (
+	Allow Decision = "allow"
+	Ask   Decision = "ask"
+	Deny  Decision = "deny"
+)
+
+// Rank orders decisions: deny beats ask beats allow.
+func (d Decision) Rank() int {
+	switch d {
+	case Allow:
+		return 1
+	case Ask:
+		return 2
+	case Deny:
+		return 3
+	}
+	return 0
+}
+
+func validDecision(s string) bool { return s == "allow" || s == "ask" || s == "deny" }
+
+// Target classes: what a path argument is, judged against the home folder, the working
+// directory and the project root.
+const (
+	TargetRoot        = "root"         // the file system root, or everything in it
+	TargetHome        = "home"         // the home folder, or everything in it
+	TargetSystem      = "system"       // a top-level system folder: /usr, /etc, /var, ...
+	TargetParent      = "parent"       // a folder that contains the working directory or the project
+	TargetProjectRoot = "project-root" // the project folder itself, or everything in it
+	TargetGit         = "git"          // a .git folder
+	TargetProject     = "project"      // something inside the project
+	TargetHomeSub     = "home-sub"     // inside home, outside the project, not a cache
+	TargetCache       = "cache"        // a cache folder in home (~/.cache, ~/.npm, ...)
+	TargetTmp         = "tmp"          // /tmp, /var/tmp and below
+	TargetDevice      = "device"       // a disk device node
+	TargetDynamic     = "dynamic"      // not known until it runs
+	TargetOther       = "other"        // anything else
+)
+
+// TargetClasses lists every target class.
+var TargetClasses = []string{TargetRoot, TargetHome, TargetSystem, TargetParent, TargetProjectRoot, TargetGit,
+	TargetProject, TargetHomeSub, TargetCache, TargetTmp, TargetDevice, TargetDynamic, TargetOther}
+
+// FindingKinds lists the structural findings a rule can name.
+var FindingKinds = []string{shell.FindingParse, shell.FindingTooDeep, shell.FindingPipeToShell, shell.FindingShellStdin,
+	shell.FindingDynamicScript, shell.FindingDynamicName, shell.FindingForkBomb, shell.FindingDeviceWrite, shell.FindingCodeDelete}
+
+// Rule is one compiled blocklist rule.
+type Rule struct {
+	ID       string
+	Decision Decision
+	Message  string
+
+	Commands    []string   // program names (globs allowed); empty with Finding or Pattern
+	Subcommands [][]string // alternatives, each a sequence of words
+	Flags       [][]string // every group must be present; a group's spellings are alternatives
+	Args        []string   // every glob must match some argument
+	ArgsAny     []string   // some glob must match some argument
+	Targets     []string   // some positional argument must be of one of these classes
+	Under       []string   // the invocation must be inside one of these wrappers
+	ArgPattern  *regexp.Regexp
+	Findings    []string
+	Pattern     *regexp.Regexp
+}
+
+// kind says what the rule is matched against.
+func (r *Rule) kind() string {
+	switch {
+	case len(r.Findings) > 0:
+		return "finding"
+	case r.Pattern != nil:
+		return "pattern"
+	}
+	return "invocation"
+}
+
+// Policy is a compiled, validated policy. It is not changed after it is built.
+type Policy struct {
+	Name    string
+	Unknown Decision
+	Allow   [][]string // command prefixes: name, then subcommand words
+	Rules   []*Rule
+}
+
+// builtins never need an allowlist entry: shell builtins with no effect beyond the shell.
+var builtins = map[string]bool{"cd": true, "pushd": true, "popd": true, "pwd": true, "echo": true, "printf": true,
+	"true": true, "false": true, ":": true, "test": true, "[": true, "[[": true, "export": true, "unset": true,
+	"set": true, "shift": true, "local": true, "declare": true, "typeset": true, "readonly": true, "read": true,
+	"exit": true, "return": true, "type": true, "command": true, "hash": true, "wait": true, "shopt": true, "let": true, "break": true, "continue": true}
+
+// globalValueOpts are, per command, the options before the subcommand that take a value.
+var globalValueOpts = map[string]map[string]bool{
+	"git":       {"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true, "--super-prefix": true, "--config-env": true},
+	"kubectl":   {"-n": true, "--namespace": true, "--context": true, "--cluster": true, "--user": true, "-s": true, "--server": true, "--kubeconfig": true},
+	"aws":       {"--profile": true, "--region": true, "--output": true, "--endpoint-url": true, "--query": true},
+	"docker":    {"-H": true, "--host": true, "--context": true, "-c": true, "--config": true, "-l": true, "--log-level": true},
+	"npm":       {"--prefix": true, "-w": true, "--workspace": true},
+	"terraform": {},
+	"helm":      {"-n": true, "--namespace": true, "--kube-context": true},
+	"gcloud":    {"--project": true, "--account": true, "--configuration": true},
+}
+
+// view is an invocation prepared for matching.
+type view struct {
+	inv        *shell.Invocation
+	name       string // the program's basename
+	path       string // the program as written, cleaned
+	flags      map[string]bool
+	positional []shell.Word // after the name
+	sub        []string     // the positional words, static values, after global options
+}
+
+func newView(inv *shell.Invocation) *view {
+	v := &view{inv: inv, name: inv.Name, flags: map[string]bool{}}
+	if len(inv.Args) > 0 && inv.Args[0].Static {
+		v.path = path.Clean(inv.Args[0].Value)
+	}
+	opts := globalValueOpts[inv.Name]
+	endOfOpts, beforeSub := false, true
+	args := inv.Args
+	if len(args) > 0 {
+		args = args[1:]
+	}
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		val := w.Value
+		if !endOfOpts && w.Static && val == "--" {
+			endOfOpts = true
+			continue
+		}
+		if !endOfOpts && w.Static && len(val) > 1 && val[0] == '-' {
+			name, _, hasValue := strings.Cut(val, "=")
+			v.flags[name] = true
+			if !strings.HasPrefix(val, "--") {
+				for _, c := range val[1:] {
+					v.flags["-"+string(c)] = true
+				}
+			}
+			if beforeSub && opts[name] && !hasValue {
+				i++ // the option's value is not the subcommand
+			}
+			continue
+		}
+		v.positional = append(v.positional, w)
+		if beforeSub && w.Static {
+			v.sub = append(v.sub, val)
+		} else {
+			beforeSub = false
+		}
+	}
+	return v
+}
+
+// isProgram matches a rule's or allow entry's program: a name matches the basename (so
+// /usr/bin/rm is rm), an entry with a slash matches the path as written.
+func (v *view) isProgram(pattern string) bool {
+	if v.name == "" {
+		return false
+	}
+	if strings.Contains(pattern, "/") {
+		return globMatch(path.Clean(pattern), v.path)
+	}
+	return globMatch(pattern, v.name)
+}
+
+func (v *view) hasFlag(group []string) bool {
+	return slices.ContainsFunc(group, func(f string) bool { return v.flags[f] })
+}
+
+func (v *view) hasSub(seq []string) bool {
+	if len(seq) > len(v.sub) {
+		return false
+	}
+	for i, s := range seq {
+		if v.sub[i] != s {
+			return false
+		}
+	}
+	return true
+}
+
+// matchInvocation reports whether an invocation rule applies, and the argument it concerns.
+func (r *Rule) matchInvocation(v *view, c *classifier) (ok bool, arg, class string) {
+	if !slices.ContainsFunc(r.Commands, v.isProgram) {
+		return false, "", ""
+	}
+	if len(r.Subcommands) > 0 && !slices.ContainsFunc(r.Subcommands, v.hasSub) {
+		return false, "", ""
+	}
+	for _, g := range r.Flags {
+		if !v.hasFlag(g) {
+			return false, "", ""
+		}
+	}
+	if len(r.Under) > 0 && !slices.ContainsFunc(r.Under, v.inv.Under) {
+		return false, "", ""
+	}
+	args := v.inv.Args[1:]
+	for _, p := range r.Args {
+		if !slices.ContainsFunc(args, func(w shell.Word) bool { return w.Static && globMatch(p, w.Value) }) {
+			return false, "", ""
+		}
+	}
+	if len(r.ArgsAny) > 0 && !slices.ContainsFunc(args, func(w shell.Word) bool {
+		return w.Static && slices.ContainsFunc(r.ArgsAny, func(p string) bool { return globMatch(p, w.Value) })
+	}) {
+		return false, "", ""
+	}
+	if r.ArgPattern != nil && !slices.ContainsFunc(args, func(w shell.Word) bool { return w.Static && r.ArgPattern.MatchString(w.Value) }) {
+		return false, "", ""
+	}
+	if len(r.Targets) == 0 {
+		return true, "", ""
+	}
+	skip := 0
+	for _, s := range r.Subcommands {
+		if v.hasSub(s) {
+			skip = len(s)
+			break
+		}
+	}
+	for i, w := range v.positional {
+		if i < skip {
+			continue
+		}
+		class := c.classify(w, v.inv)
+		if slices.Contains(r.Targets, class) {
+			return true, w.Value, class
+		}
+	}
+	return false, "", ""
+}
+
+// globMatch matches s against a pattern where * is any text and ? one character.
+func globMatch(pattern, s string) bool {
+	if !strings.ContainsAny(pattern, "*?") {
+		return pattern == s
+	}
+	px, sx := 0, 0
+	nextP, nextS := -1, -1
+	for sx < len(s) || px < len(pattern) {
+		if px < len(pattern) {
+			switch c := pattern[px]; c {
+			case '*':
+				nextP, nextS = px, sx+1
+				px++
+				continue
+			case '?':
+				if sx < len(s) {
+					px++
+					sx++
+					continue
+				}
+			default:
+				if sx < len(s) && s[sx] == c {
+					px++
+					sx++
+					continue
+				}
+			}
+		}
+		if nextS > 0 && nextS <= len(s) {
+			px, sx = nextP, nextS
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+func (r *Rule) String() string { return fmt.Sprintf("%s (%s)", r.ID, r.Decision) }

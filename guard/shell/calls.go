@@ -1,0 +1,588 @@
+package shell
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// callCtx is what a simple command carries while its wrappers are peeled off.
+type callCtx struct {
+	stmt     *syntax.Stmt
+	stdin    *stdinSource
+	redirs   []Redirect
+	pos      Pos
+	filtered bool
+}
+
+func (a *analyzer) call(s *syntax.Stmt, c *syntax.CallExpr, f *frame, stdin *stdinSource) {
+	for _, as := range c.Assigns {
+		if as.Value != nil {
+			a.nestedInWord(as.Value, f)
+		}
+	}
+	for _, w := range c.Args {
+		a.nestedInWord(w, f)
+	}
+	if len(c.Args) == 0 {
+		for _, as := range c.Assigns {
+			a.assign(as, f)
+		}
+		return
+	}
+	ctx := &callCtx{stmt: s, stdin: stdin, pos: f.pos(c.Pos())}
+	for _, r := range s.Redirs {
+		if r.Word == nil || r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc {
+			continue
+		}
+		ctx.redirs = append(ctx.redirs, Redirect{Op: r.Op.String(), Target: a.literal(r.Word)})
+	}
+	a.invoke(a.fields(c.Args), f, ctx)
+}
+
+// Option tables: the options of a wrapper that take a separate value.
+var (
+	sudoValueOpts    = set("-u", "-g", "-p", "-C", "-h", "-r", "-t", "-U", "-D", "-R", "-T", "--user", "--group", "--prompt", "--chdir", "--host", "--role", "--type", "--other-user", "--close-from")
+	niceValueOpts    = set("-n", "--adjustment")
+	ioniceValueOpts  = set("-c", "-n", "-p", "-P", "-u", "--class", "--classdata")
+	stdbufValueOpts  = set("-i", "-o", "-e")
+	timeoutValueOpts = set("-s", "-k", "--signal", "--kill-after")
+	execValueOpts    = set("-a")
+	watchValueOpts   = set("-n", "--interval", "-d", "--differences", "-q", "--equexit")
+	flockValueOpts   = set("-w", "--timeout", "-E", "--conflict-exit-code")
+	chrootValueOpts  = set("--userspec", "--groups")
+	xargsValueOpts   = set("-I", "-n", "-L", "-P", "-d", "-E", "-s", "-a", "--max-args", "--max-lines", "--max-procs", "--delimiter", "--eof", "--max-chars", "--arg-file", "--replace")
+	timeValueOpts    = set("-f", "-o", "--format", "--output")
+	plainWrappers    = set("nohup", "builtin", "setsid", "nice", "ionice", "stdbuf", "time", "exec", "chrt", "taskset", "unbuffer", "caffeinate", "systemd-run", "firejail", "proxychains", "proxychains4", "torsocks")
+	shells           = set("bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "busybox", "rbash")
+	findActions      = set("-exec", "-execdir", "-ok", "-okdir")
+	// findFilters are the tests that narrow what find selects to some names, ages or sizes;
+	// -type alone does not (find ~ -type f -delete empties the home folder).
+	findFilters = set("-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
+		"-newer", "-anewer", "-cnewer", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size", "-empty",
+		"-lname", "-ilname", "-inum", "-samefile", "-links", "-perm", "-user", "-group", "-uid", "-gid", "-nouser", "-nogroup")
+)
+
+func set(items ...string) map[string]bool {
+	m := make(map[string]bool, len(items))
+	for _, s := range items {
+		m[s] = true
+	}
+	return m
+}
+
+// skipOpts drops leading options (and the values of those in withValue) up to the first
+// argument that is not an option, or past a "--".
+func skipOpts(args []Word, withValue map[string]bool) []Word {
+	for len(args) > 0 {
+		v := args[0].Value
+		if v == "--" {
+			return args[1:]
+		}
+		if len(v) < 2 || v[0] != '-' || !args[0].Static {
+			return args
+		}
+		name, _, hasValue := strings.Cut(v, "=")
+		args = args[1:]
+		if withValue[name] && !hasValue && len(args) > 0 {
+			args = args[1:]
+		}
+	}
+	return args
+}
+
+// invoke peels wrappers off an argument list and records the command that finally runs.
+func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
+	for len(args) > 0 {
+		if !args[0].Static {
+			i := a.record(args, "", f, ctx)
+			a.find(FindingDynamicName, ctx.pos, i, "the command name "+args[0].Display()+" is not known until it runs")
+			return
+		}
+		name := path.Base(args[0].Value)
+		rest := args[1:]
+		switch {
+		case name == "sudo" || name == "doas":
+			if cmd := skipOpts(rest, sudoValueOpts); len(cmd) > 0 {
+				args, f = cmd, f.with(name)
+				continue
+			}
+			a.record(args, name, f, ctx) // sudo -i, sudo -s: a root shell
+			return
+		case name == "env":
+			args, f = a.envArgs(rest, f, ctx), f.with("env")
+		case name == "timeout":
+			rest = skipOpts(rest, timeoutValueOpts)
+			if len(rest) > 0 {
+				rest = rest[1:] // the duration
+			}
+			args, f = rest, f.with("timeout")
+		case name == "command":
+			if hasAnyFlag(rest, "-v", "-V") {
+				a.record(args, name, f, ctx) // a lookup: nothing runs
+				return
+			}
+			args, f = skipOpts(rest, nil), f.with("command")
+		case name == "xargs":
+			args, f = xargsArgs(rest), f.with("xargs")
+		case name == "watch":
+			a.nestedArgs(skipOpts(rest, watchValueOpts), f.with("watch"), ctx)
+			return
+		case name == "flock":
+			rest = skipOpts(rest, flockValueOpts)
+			if len(rest) > 0 {
+				rest = rest[1:] // the lock file or descriptor
+			}
+			if len(rest) > 1 && (rest[0].Value == "-c" || rest[0].Value == "--command") {
+				a.nestedArgs(rest[1:2], f.with("flock -c"), ctx)
+				return
+			}
+			args, f = rest, f.with("flock")
+		case name == "chroot":
+			rest = skipOpts(rest, chrootValueOpts)
+			if len(rest) > 0 {
+				rest = rest[1:] // the new root
+			}
+			args, f = rest, f.with("chroot")
+		case name == "su" || name == "runuser":
+			if code, ok := optionValue(rest, "-c", "--command"); ok {
+				a.nestedArgs([]Word{code}, f.with(name+" -c"), ctx)
+				return
+			}
+			a.record(args, name, f, ctx)
+			return
+		case name == "script":
+			if code, ok := optionValue(rest, "-c", "--command"); ok {
+				a.nestedArgs([]Word{code}, f.with("script -c"), ctx)
+				return
+			}
+			a.record(args, name, f, ctx)
+			return
+		case name == "eval":
+			a.nestedArgs(rest, f.with("eval"), ctx)
+			return
+		case shells[name]:
+			a.shell(args, f, ctx)
+			return
+		case name == "find":
+			a.findCmd(args, f, ctx)
+			return
+		case interpreter(name) != "":
+			a.interpreter(args, interpreter(name), f, ctx)
+			return
+		case name == "cd" || name == "pushd":
+			a.record(args, name, f, ctx)
+			a.cd(rest)
+			return
+		case plainWrappers[name]:
+			opts := map[string]map[string]bool{"nice": niceValueOpts, "ionice": ioniceValueOpts, "stdbuf": stdbufValueOpts,
+				"exec": execValueOpts, "time": timeValueOpts}[name]
+			args, f = skipOpts(rest, opts), f.with(name)
+			if name == "chrt" || name == "taskset" {
+				if len(args) > 0 {
+					args = args[1:] // the priority or the CPU mask
+				}
+			}
+		default:
+			a.record(args, name, f, ctx)
+			return
+		}
+	}
+}
+
+func hasAnyFlag(args []Word, flags ...string) bool {
+	for _, w := range args {
+		for _, f := range flags {
+			if w.Value == f {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// optionValue finds the value of an option given as "-c VALUE", "--command VALUE" or "--command=VALUE".
+func optionValue(args []Word, short, long string) (Word, bool) {
+	for i, w := range args {
+		switch {
+		case (w.Value == short || w.Value == long) && i+1 < len(args):
+			return args[i+1], true
+		case strings.HasPrefix(w.Value, long+"="):
+			w.Value = strings.TrimPrefix(w.Value, long+"=")
+			return w, true
+		}
+	}
+	return Word{}, false
+}
+
+// envArgs handles env's assignments and options: -u NAME, -C DIR (a cd), -S STRING (split).
+func (a *analyzer) envArgs(args []Word, f *frame, ctx *callCtx) []Word {
+	for len(args) > 0 {
+		v := args[0].Value
+		switch {
+		case v == "--":
+			return args[1:]
+		case v == "-u" || v == "--unset" || v == "-C" || v == "--chdir":
+			if len(args) < 2 {
+				return nil
+			}
+			if v == "-C" || v == "--chdir" {
+				a.cd(args[1:2])
+			}
+			args = args[2:]
+		case v == "-S" || v == "--split-string" || strings.HasPrefix(v, "-S"):
+			str := strings.TrimPrefix(strings.TrimPrefix(v, "--split-string"), "-S")
+			rest := args[1:]
+			if str == "" && len(rest) > 0 {
+				str, rest = rest[0].Value, rest[1:]
+			}
+			split := strings.Fields(str)
+			words := make([]Word, 0, len(split)+len(rest))
+			for _, s := range split {
+				words = append(words, Word{Value: s, Static: !strings.Contains(s, Dyn), Raw: s})
+			}
+			return append(words, rest...)
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+			args = args[1:]
+		case strings.Contains(v, "=") && !strings.HasPrefix(v, "="):
+			args = args[1:]
+		default:
+			return args
+		}
+	}
+	return args
+}
+
+// xargsArgs returns the command xargs runs with its fixed arguments, and a dynamic argument for
+// what stdin supplies.
+func xargsArgs(args []Word) []Word {
+	replace := ""
+	for len(args) > 0 && strings.HasPrefix(args[0].Value, "-") && args[0].Static {
+		v := args[0].Value
+		if v == "--" {
+			args = args[1:]
+			break
+		}
+		name, val, hasVal := strings.Cut(v, "=")
+		args = args[1:]
+		switch {
+		case name == "-I" || name == "--replace":
+			if hasVal {
+				replace = val
+			} else if len(args) > 0 {
+				replace, args = args[0].Value, args[1:]
+			}
+		case strings.HasPrefix(v, "-I") && len(v) > 2:
+			replace = v[2:]
+		case v == "-i":
+			replace = "{}"
+		case xargsValueOpts[name] && !hasVal && len(args) > 0:
+			args = args[1:]
+		}
+	}
+	if len(args) == 0 {
+		args = []Word{{Value: "echo", Static: true}}
+	}
+	stdin := Word{Value: Dyn, Source: "stdin", Raw: "<stdin>"}
+	out := make([]Word, 0, len(args)+1)
+	replaced := false
+	for _, w := range args {
+		if replace != "" && strings.Contains(w.Value, replace) {
+			w = Word{Value: strings.ReplaceAll(w.Value, replace, Dyn), Source: "stdin", Raw: w.Raw}
+			replaced = true
+		}
+		out = append(out, w)
+	}
+	if !replaced {
+		out = append(out, stdin)
+	}
+	return out
+}
+
+// nestedArgs joins words into a script, as eval, watch and su -c do, and analyses it.
+func (a *analyzer) nestedArgs(words []Word, f *frame, ctx *callCtx) {
+	if len(words) == 0 {
+		return
+	}
+	parts := make([]string, len(words))
+	for i, w := range words {
+		if !w.Static {
+			a.find(FindingDynamicScript, ctx.pos, -1, f.wrappers[len(f.wrappers)-1]+" runs a script that is not known until it runs: "+w.Display())
+			return
+		}
+		parts[i] = w.Value
+	}
+	a.nested(strings.Join(parts, " "), f, ctx)
+}
+
+func (a *analyzer) nested(src string, f *frame, ctx *callCtx) {
+	outer := a.src
+	a.scoped(func() { a.script_(src, f, f.depth+1, ctx.pos) })
+	a.src = outer
+}
+
+// shell handles bash, sh and the like: -c STRING, a script read from stdin, or a script file.
+func (a *analyzer) shell(args []Word, f *frame, ctx *callCtx) {
+	name := path.Base(args[0].Value)
+	rest := args[1:]
+	if name == "busybox" {
+		if len(rest) == 0 || !shells[rest[0].Value] {
+			a.invoke(rest, f.with("busybox"), ctx)
+			return
+		}
+		name, rest = rest[0].Value, rest[1:]
+	}
+	cflag, sflag := false, false
+	i := 0
+	for i < len(rest) {
+		v := rest[i].Value
+		if v == "--" || v == "-" {
+			i++
+			break
+		}
+		if len(v) < 2 || (v[0] != '-' && v[0] != '+') {
+			break
+		}
+		switch {
+		case v == "-o" || v == "+o" || v == "-O" || v == "+O" || v == "--rcfile" || v == "--init-file":
+			i += 2
+			continue
+		case strings.HasPrefix(v, "--"):
+		case v[0] == '-' && strings.Contains(v, "c"):
+			cflag = true
+		case v[0] == '-' && strings.Contains(v, "s"):
+			sflag = true
+		}
+		i++
+	}
+	if cflag {
+		if i >= len(rest) {
+			a.record(args, name, f, ctx)
+			return
+		}
+		a.nestedArgs(rest[i:i+1], f.with(name+" -c"), ctx)
+		return
+	}
+	if i < len(rest) && !sflag {
+		a.record(args, name, f, ctx) // a script file: judged as running that shell
+		return
+	}
+	a.stdinScript(args, name, f.with(name+" <stdin>"), ctx, "shell")
+}
+
+// stdinScript analyses the script a shell or interpreter reads on stdin: a here-string, a
+// heredoc, or what the previous pipeline stage prints.
+func (a *analyzer) stdinScript(args []Word, name string, f *frame, ctx *callCtx, kind string) (string, bool) {
+	text, known, download := a.stdinText(ctx)
+	switch {
+	case download != "":
+		i := a.record(args, name, f, ctx)
+		a.find(FindingPipeToShell, ctx.pos, i, "a download ("+download+") is piped into "+name)
+		return "", false
+	case !known:
+		i := a.record(args, name, f, ctx)
+		a.find(FindingShellStdin, ctx.pos, i, name+" runs a script from stdin that cannot be seen")
+		return "", false
+	}
+	if kind == "shell" {
+		a.nested(text, f, ctx)
+	}
+	return text, true
+}
+
+// downloaders print what they fetch.
+var downloaders = set("curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lwp-request", "GET")
+
+// stdinText finds what a command reads on stdin. known is false when it cannot be seen;
+// download names the program when it is fetched from the network.
+func (a *analyzer) stdinText(ctx *callCtx) (text string, known bool, download string) {
+	for _, r := range ctx.stmt.Redirs {
+		switch r.Op {
+		case syntax.WordHdoc:
+			w := a.literal(r.Word)
+			return w.Value, w.Static, ""
+		case syntax.Hdoc, syntax.DashHdoc:
+			w := a.document(r)
+			return w.Value, w.Static, ""
+		case syntax.RdrIn:
+			return "", false, ""
+		}
+	}
+	if ctx.stdin == nil {
+		return "", false, ""
+	}
+	prev := ctx.stdin.inv
+	if len(prev) == 0 {
+		return "", false, ""
+	}
+	prev = unwrapSimple(prev)
+	if len(prev) == 0 || !prev[0].Static {
+		return "", false, ""
+	}
+	switch name := path.Base(prev[0].Value); {
+	case downloaders[name]:
+		return "", false, name
+	case name == "echo" || name == "printf":
+		var parts []string
+		for _, w := range prev[1:] {
+			if !w.Static {
+				return "", false, ""
+			}
+			if name == "echo" && len(parts) == 0 && strings.HasPrefix(w.Value, "-") {
+				continue
+			}
+			parts = append(parts, w.Value)
+		}
+		return strings.Join(parts, " "), true, ""
+	case name == "cat" && len(prev) == 1:
+		// cat <<EOF | sh: the heredoc of the previous stage.
+		for _, r := range ctx.stdin.stmt.Redirs {
+			if r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc {
+				w := a.document(r)
+				return w.Value, w.Static, ""
+			}
+			if r.Op == syntax.WordHdoc {
+				w := a.literal(r.Word)
+				return w.Value, w.Static, ""
+			}
+		}
+	}
+	return "", false, ""
+}
+
+// unwrapSimple drops sudo/env/command prefixes to see the program of a pipeline stage.
+func unwrapSimple(args []Word) []Word {
+	for len(args) > 0 && args[0].Static {
+		switch path.Base(args[0].Value) {
+		case "sudo", "doas":
+			args = skipOpts(args[1:], sudoValueOpts)
+		case "command", "nohup", "exec":
+			args = skipOpts(args[1:], nil)
+		case "env":
+			args = args[1:]
+			for len(args) > 0 && (strings.Contains(args[0].Value, "=") || strings.HasPrefix(args[0].Value, "-")) {
+				args = args[1:]
+			}
+		default:
+			return args
+		}
+	}
+	return args
+}
+
+// findCmd records find itself and what it deletes or executes.
+func (a *analyzer) findCmd(args []Word, f *frame, ctx *callCtx) {
+	a.record(args, "find", f, ctx)
+	rest := args[1:]
+	for len(rest) > 0 && (rest[0].Value == "-H" || rest[0].Value == "-L" || rest[0].Value == "-P" || strings.HasPrefix(rest[0].Value, "-O") || rest[0].Value == "-D") {
+		if rest[0].Value == "-D" && len(rest) > 1 {
+			rest = rest[1:]
+		}
+		rest = rest[1:]
+	}
+	var starts []Word
+	for len(rest) > 0 && !(strings.HasPrefix(rest[0].Value, "-") || rest[0].Value == "(" || rest[0].Value == "!") {
+		starts, rest = append(starts, rest[0]), rest[1:]
+	}
+	if len(starts) == 0 {
+		starts = []Word{{Value: ".", Static: true, Raw: "."}}
+	}
+	filtered := false
+	for i := 0; i < len(rest); i++ {
+		v := rest[i].Value
+		if findActions[v] {
+			for i++; i < len(rest) && rest[i].Value != ";" && rest[i].Value != "+"; i++ {
+			}
+			continue
+		}
+		if findFilters[v] {
+			filtered = true
+		}
+	}
+	sub := &callCtx{stmt: ctx.stmt, pos: ctx.pos, filtered: filtered}
+	for i := 0; i < len(rest); i++ {
+		v := rest[i].Value
+		switch {
+		case v == "-delete":
+			del := append([]Word{{Value: "rm", Static: true, Source: "find"}, {Value: "-r", Static: true, Source: "find"}}, starts...)
+			a.record(del, "rm", f.with("find -delete"), sub)
+		case findActions[v]:
+			var cmd []Word
+			for i++; i < len(rest) && rest[i].Value != ";" && rest[i].Value != "+"; i++ {
+				cmd = append(cmd, rest[i])
+			}
+			for _, start := range starts[:min(len(starts), 4)] {
+				expanded := make([]Word, len(cmd))
+				for j, w := range cmd {
+					if strings.Contains(w.Value, "{}") {
+						w = Word{Value: strings.ReplaceAll(w.Value, "{}", start.Value), Static: w.Static && start.Static, Raw: w.Raw, Source: "find"}
+					}
+					expanded[j] = w
+				}
+				a.invoke(expanded, f.with("find "+v), sub)
+			}
+		}
+	}
+}
+
+// cd follows a change of directory when its target is static; otherwise the directory is unknown.
+func (a *analyzer) cd(args []Word) {
+	args = skipOpts(args, nil)
+	switch {
+	case len(args) == 0:
+		a.cwd = a.opts.Home
+	case !args[0].Static || args[0].Value == "-":
+		a.cwd = ""
+	case path.IsAbs(args[0].Value):
+		a.cwd = path.Clean(args[0].Value)
+	case a.cwd != "":
+		a.cwd = path.Join(a.cwd, args[0].Value)
+	}
+}
+
+// record adds an invocation and checks its writes onto disk devices.
+func (a *analyzer) record(args []Word, name string, f *frame, ctx *callCtx) int {
+	inv := Invocation{Args: args, Name: name, Wrappers: f.wrappers, Pos: ctx.pos, Depth: f.depth,
+		Cwd: a.cwd, Redirects: ctx.redirs, Filtered: ctx.filtered, Function: name != "" && a.funcs[name]}
+	a.script.Invocations = append(a.script.Invocations, inv)
+	i := len(a.script.Invocations) - 1
+	for _, r := range ctx.redirs {
+		if strings.Contains(r.Op, ">") && IsDiskDevice(r.Target.Value) {
+			a.find(FindingDeviceWrite, ctx.pos, i, "redirection writes to disk device "+r.Target.Value)
+		}
+	}
+	if dev := deviceDestination(name, args); dev != "" {
+		a.find(FindingDeviceWrite, ctx.pos, i, name+" writes to disk device "+dev)
+	}
+	return i
+}
+
+// deviceDestination returns the disk device a copying command writes to, or "".
+func deviceDestination(name string, args []Word) string {
+	var positional []string
+	for _, w := range args[1:] {
+		if name == "dd" {
+			if t, ok := strings.CutPrefix(w.Value, "of="); ok && IsDiskDevice(t) {
+				return t
+			}
+			continue
+		}
+		if !strings.HasPrefix(w.Value, "-") {
+			positional = append(positional, w.Value)
+		}
+	}
+	switch name {
+	case "cp", "mv", "install", "rsync", "pv", "ddrescue", "dcfldd":
+		if n := len(positional); n > 1 && IsDiskDevice(positional[n-1]) {
+			return positional[n-1]
+		}
+	case "tee":
+		for _, p := range positional {
+			if IsDiskDevice(p) {
+				return p
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,467 @@
+package shell
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Limits of one analysis.
+const (
+	DefaultMaxDepth       = 6
+	DefaultMaxLen         = 128 << 10
+	DefaultMaxInvocations = 2000
+)
+
+// Dyn marks what cannot be known statically inside a resolved word. It is not a NUL byte:
+// command substitution drops those, as bash does.
+const Dyn = "\x1b\x1d"
+
+// Options are the facts the analysis starts from.
+type Options struct {
+	Home string // the user's home folder: what ~ and $HOME become
+	Cwd  string // the working directory the command starts in ("" unknown)
+	// MaxDepth bounds nested shells, eval and interpreter code; MaxLen the command's length;
+	// MaxInvocations the invocations one analysis may produce.
+	MaxDepth, MaxLen, MaxInvocations int
+}
+
+// Word is one resolved argument.
+type Word struct {
+	Value  string `json:"value"`            // with Dyn where a part is not static
+	Static bool   `json:"static"`           // fully known
+	Glob   bool   `json:"glob,omitempty"`   // has unquoted glob characters
+	Raw    string `json:"raw,omitempty"`    // as written
+	Source string `json:"source,omitempty"` // where a synthesized word comes from ("stdin", "find")
+}
+
+// Display is the word as a person reads it: dynamic parts shown as $(…).
+func (w Word) Display() string {
+	if w.Static {
+		return w.Value
+	}
+	if w.Raw != "" {
+		return w.Raw
+	}
+	return strings.ReplaceAll(w.Value, Dyn, "$(…)")
+}
+
+// Pos is a place in the command as given: 1-based line and column.
+type Pos struct {
+	Line int `json:"line"`
+	Col  int `json:"col"`
+}
+
+func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
+
+// Redirect is a redirection of an invocation.
+type Redirect struct {
+	Op     string `json:"op"`
+	Target Word   `json:"target"`
+}
+
+// Invocation is one command that would run.
+type Invocation struct {
+	Args []Word `json:"args"`
+	// Name is the basename of the first argument (the program), "" when it is not static.
+	Name string `json:"name"`
+	// Wrappers lists, outermost first, what the command was found inside: "sudo", "env",
+	// "bash -c", "eval", "xargs", "find -exec", "python3 -c", ...
+	Wrappers []string `json:"wrappers,omitempty"`
+	Pos      Pos      `json:"pos"`
+	Depth    int      `json:"depth"`
+	// Cwd is the working directory the command runs in; "" when it is not known (a cd to a
+	// dynamic folder, or no working directory given).
+	Cwd       string     `json:"cwd,omitempty"`
+	Redirects []Redirect `json:"redirects,omitempty"`
+	// Filtered is set on deletes synthesized from find: they remove only what find selects.
+	Filtered bool `json:"filtered,omitempty"`
+	// Function is set when the name is a function defined in the same command line.
+	Function bool `json:"function,omitempty"`
+}
+
+// Under reports whether the invocation was found inside wrapper w (by its first word).
+func (inv *Invocation) Under(w string) bool {
+	for _, x := range inv.Wrappers {
+		if x == w || strings.HasPrefix(x, w+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// Finding kinds the analysis reports for structures that are dangerous or opaque in themselves.
+const (
+	FindingParse         = "parse-error"        // the command does not parse
+	FindingTooDeep       = "too-deep"           // nesting, length or size past the limits
+	FindingPipeToShell   = "pipe-to-shell"      // a download piped into a shell or interpreter
+	FindingShellStdin    = "shell-stdin"        // a shell reads a script that cannot be seen
+	FindingDynamicScript = "dynamic-script"     // bash -c / eval of a string that is not static
+	FindingDynamicName   = "dynamic-command"    // a command whose name is not static
+	FindingForkBomb      = "fork-bomb"          // a function that calls itself in the background or a pipe
+	FindingDeviceWrite   = "device-write"       // a write onto a disk device node
+	FindingCodeDelete    = "interpreter-delete" // inline interpreter code deleting a root, home or .git
+)
+
+// Finding is a structural observation, with the invocation it concerns when there is one.
+type Finding struct {
+	Kind       string `json:"kind"`
+	Message    string `json:"message"`
+	Pos        Pos    `json:"pos"`
+	Invocation int    `json:"invocation"` // index into Script.Invocations, -1 for none
+}
+
+// Script is the result of analysing one command.
+type Script struct {
+	Invocations []Invocation `json:"invocations"`
+	Findings    []Finding    `json:"findings,omitempty"`
+	// Masked holds the command and every nested script with quoted text, comments and heredoc
+	// bodies blanked, for regex rules that must not fire on data.
+	Masked []string `json:"-"`
+}
+
+// Analyze reads command and returns every invocation that would run. It never fails: what it
+// cannot read becomes a Finding.
+func Analyze(command string, opts Options) *Script {
+	if opts.MaxDepth <= 0 {
+		opts.MaxDepth = DefaultMaxDepth
+	}
+	if opts.MaxLen <= 0 {
+		opts.MaxLen = DefaultMaxLen
+	}
+	if opts.MaxInvocations <= 0 {
+		opts.MaxInvocations = DefaultMaxInvocations
+	}
+	a := &analyzer{opts: opts, script: &Script{}, vars: map[string]string{}, funcs: map[string]bool{}, cwd: opts.Cwd}
+	if len(command) > opts.MaxLen {
+		a.find(FindingTooDeep, Pos{1, 1}, -1, fmt.Sprintf("command is %d bytes, more than the %d the guard reads", len(command), opts.MaxLen))
+		return a.script
+	}
+	a.script_(command, nil, 0, Pos{})
+	return a.script
+}
+
+type analyzer struct {
+	opts   Options
+	script *Script
+	vars   map[string]string // known variables: value may contain Dyn
+	funcs  map[string]bool
+	cwd    string
+	src    string // the script being parsed now
+	parser *syntax.Parser
+}
+
+// frame is where the analysis is: the wrappers around it, its depth and, for nested scripts,
+// the position in the top-level command of what contains it.
+type frame struct {
+	wrappers []string
+	depth    int
+	anchor   Pos // zero at depth 0
+	src      string
+}
+
+func (a *analyzer) find(kind string, pos Pos, inv int, msg string) {
+	a.script.Findings = append(a.script.Findings, Finding{Kind: kind, Message: msg, Pos: pos, Invocation: inv})
+}
+
+func (f *frame) pos(p syntax.Pos) Pos {
+	if f.depth > 0 && f.anchor.Line > 0 {
+		return f.anchor
+	}
+	return Pos{Line: int(p.Line()), Col: int(p.Col())}
+}
+
+func (f *frame) with(wrapper string) *frame {
+	w := make([]string, len(f.wrappers), len(f.wrappers)+1)
+	copy(w, f.wrappers)
+	return &frame{wrappers: append(w, wrapper), depth: f.depth, anchor: f.anchor, src: f.src}
+}
+
+// script_ parses src and analyses it as a script running inside parent (nil at the top).
+func (a *analyzer) script_(src string, parent *frame, depth int, anchor Pos) {
+	f := &frame{depth: depth, anchor: anchor, src: src}
+	if parent != nil {
+		f.wrappers = parent.wrappers
+	}
+	if depth > a.opts.MaxDepth {
+		a.find(FindingTooDeep, f.pos(syntax.Pos{}), -1, fmt.Sprintf("shells nested more than %d deep", a.opts.MaxDepth))
+		return
+	}
+	if a.parser == nil {
+		a.parser = syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))
+	}
+	file, err := a.parser.Parse(strings.NewReader(src), "")
+	if err != nil {
+		p := Pos{1, 1}
+		if pe, ok := err.(syntax.ParseError); ok {
+			p = Pos{int(pe.Pos.Line()), int(pe.Pos.Col())}
+		}
+		if depth > 0 {
+			p = f.pos(syntax.Pos{})
+		}
+		a.find(FindingParse, p, -1, "does not parse as bash: "+err.Error())
+		a.script.Masked = append(a.script.Masked, src)
+		return
+	}
+	a.script.Masked = append(a.script.Masked, mask(src, file))
+	outer := a.src
+	a.src = src
+	a.stmts(file.Stmts, f)
+	a.src = outer
+}
+
+func (a *analyzer) stmts(list []*syntax.Stmt, f *frame) {
+	for _, s := range list {
+		a.stmt(s, f, nil)
+	}
+}
+
+// stdinSource is what feeds a command's stdin in a pipeline: the previous stage.
+type stdinSource struct {
+	stmt *syntax.Stmt
+	inv  []Word // the previous stage's resolved argv, when it was a simple command
+}
+
+func (a *analyzer) stmt(s *syntax.Stmt, f *frame, stdin *stdinSource) {
+	if len(a.script.Invocations) >= a.opts.MaxInvocations {
+		if n := len(a.script.Findings); n == 0 || a.script.Findings[n-1].Kind != FindingTooDeep {
+			a.find(FindingTooDeep, f.pos(s.Pos()), -1, fmt.Sprintf("more than %d commands", a.opts.MaxInvocations))
+		}
+		return
+	}
+	for _, r := range s.Redirs {
+		a.nestedInWord(r.Word, f)
+	}
+	switch c := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		a.call(s, c, f, stdin)
+	case *syntax.BinaryCmd:
+		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+			a.pipeline(c, f)
+			return
+		}
+		a.stmt(c.X, f, nil)
+		a.stmt(c.Y, f, nil)
+	case *syntax.Subshell:
+		a.scoped(func() { a.stmts(c.Stmts, f) })
+	case *syntax.Block:
+		a.stmts(c.Stmts, f)
+	case *syntax.IfClause:
+		for cl := c; cl != nil; cl = cl.Else {
+			a.stmts(cl.Cond, f)
+			a.stmts(cl.Then, f)
+		}
+	case *syntax.WhileClause:
+		a.stmts(c.Cond, f)
+		a.stmts(c.Do, f)
+	case *syntax.ForClause:
+		a.forClause(c, f)
+	case *syntax.CaseClause:
+		a.nestedInWord(c.Word, f)
+		for _, item := range c.Items {
+			a.stmts(item.Stmts, f)
+		}
+	case *syntax.FuncDecl:
+		a.funcDecl(c, f)
+	case *syntax.DeclClause:
+		for _, as := range c.Args {
+			a.assign(as, f)
+		}
+	case *syntax.TimeClause:
+		if c.Stmt != nil {
+			a.stmt(c.Stmt, f.with("time"), stdin)
+		}
+	case *syntax.CoprocClause:
+		if c.Stmt != nil {
+			a.stmt(c.Stmt, f.with("coproc"), nil)
+		}
+	case *syntax.ArithmCmd, *syntax.TestClause, *syntax.LetClause:
+		syntax.Walk(c, func(n syntax.Node) bool { return a.nestedNode(n, f) })
+	}
+	a.redirects(s, f)
+}
+
+// scoped runs fn in a subshell: variables and the working directory it changes are restored.
+func (a *analyzer) scoped(fn func()) {
+	vars := make(map[string]string, len(a.vars))
+	for k, v := range a.vars {
+		vars[k] = v
+	}
+	cwd := a.cwd
+	fn()
+	a.vars, a.cwd = vars, cwd
+}
+
+// pipeline analyses each stage in its own scope, telling every stage what feeds its stdin.
+func (a *analyzer) pipeline(c *syntax.BinaryCmd, f *frame) {
+	var stages []*syntax.Stmt
+	var flatten func(s *syntax.Stmt)
+	flatten = func(s *syntax.Stmt) {
+		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && len(s.Redirs) == 0 {
+			flatten(b.X)
+			flatten(b.Y)
+			return
+		}
+		stages = append(stages, s)
+	}
+	flatten(c.X)
+	flatten(c.Y)
+	var prev *stdinSource
+	for _, s := range stages {
+		src := prev
+		a.scoped(func() { a.stmt(s, f, src) })
+		prev = &stdinSource{stmt: s}
+		if call, ok := s.Cmd.(*syntax.CallExpr); ok {
+			prev.inv = a.fields(call.Args)
+		}
+	}
+}
+
+func (a *analyzer) forClause(c *syntax.ForClause, f *frame) {
+	switch loop := c.Loop.(type) {
+	case *syntax.WordIter:
+		for _, w := range loop.Items {
+			a.nestedInWord(w, f)
+		}
+		items := a.fields(loop.Items)
+		if len(items) == 0 || len(items) > 16 || !loop.InPos.IsValid() {
+			a.vars[loop.Name.Value] = Dyn
+			a.stmts(c.Do, f)
+			return
+		}
+		// Each value the loop variable takes is followed through the body.
+		for _, it := range items {
+			a.vars[loop.Name.Value] = it.Value
+			a.stmts(c.Do, f)
+		}
+	case *syntax.CStyleLoop:
+		syntax.Walk(loop, func(n syntax.Node) bool { return a.nestedNode(n, f) })
+		a.stmts(c.Do, f)
+	}
+}
+
+func (a *analyzer) funcDecl(c *syntax.FuncDecl, f *frame) {
+	if c.Name != nil {
+		a.funcs[c.Name.Value] = true
+		if callsItself(c) {
+			a.find(FindingForkBomb, f.pos(c.Pos()), -1, "fork bomb: function "+c.Name.Value+" runs itself in the background or a pipe")
+		}
+	}
+	if c.Body != nil {
+		a.scoped(func() { a.stmt(c.Body, f.with("function "+funcName(c)), nil) })
+	}
+}
+
+func funcName(c *syntax.FuncDecl) string {
+	if c.Name != nil {
+		return c.Name.Value
+	}
+	return "(anonymous)"
+}
+
+// callsItself reports whether a function body runs the function itself in a pipeline or in the
+// background: the shape of a fork bomb.
+func callsItself(fn *syntax.FuncDecl) bool {
+	if fn.Name == nil || fn.Body == nil {
+		return false
+	}
+	name, found := fn.Name.Value, false
+	syntax.Walk(fn.Body, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			if n.Background && isCallTo(n, name) {
+				found = true
+			}
+		case *syntax.BinaryCmd:
+			if (n.Op == syntax.Pipe || n.Op == syntax.PipeAll) && (isCallTo(n.X, name) || isCallTo(n.Y, name)) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func isCallTo(s *syntax.Stmt, name string) bool {
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	return ok && len(c.Args) > 0 && c.Args[0].Lit() == name
+}
+
+// nestedInWord analyses the command substitutions and process substitutions inside a word.
+func (a *analyzer) nestedInWord(w *syntax.Word, f *frame) {
+	if w == nil {
+		return
+	}
+	syntax.Walk(w, func(n syntax.Node) bool { return a.nestedNode(n, f) })
+}
+
+func (a *analyzer) nestedNode(n syntax.Node, f *frame) bool {
+	switch n := n.(type) {
+	case *syntax.CmdSubst:
+		a.scoped(func() { a.stmts(n.Stmts, f.with("$(…)")) })
+		return false
+	case *syntax.ProcSubst:
+		a.scoped(func() { a.stmts(n.Stmts, f.with("<(…)")) })
+		return false
+	}
+	return true
+}
+
+func (a *analyzer) assign(as *syntax.Assign, f *frame) {
+	if as == nil || as.Name == nil {
+		return
+	}
+	if as.Value != nil {
+		a.nestedInWord(as.Value, f)
+	}
+	if as.Array != nil || as.Index != nil || as.Naked {
+		a.vars[as.Name.Value] = Dyn
+		return
+	}
+	if as.Value == nil {
+		a.vars[as.Name.Value] = ""
+		return
+	}
+	w := a.literal(as.Value)
+	if as.Append {
+		w.Value = a.vars[as.Name.Value] + w.Value
+	}
+	a.vars[as.Name.Value] = w.Value
+}
+
+func (a *analyzer) redirects(s *syntax.Stmt, f *frame) {
+	// Redirections are attached to the invocation by call; here only the ones of compound
+	// commands are checked for device writes.
+	if _, ok := s.Cmd.(*syntax.CallExpr); ok {
+		return
+	}
+	for _, r := range s.Redirs {
+		if isWriteOp(r.Op) && r.Word != nil {
+			t := a.literal(r.Word)
+			if IsDiskDevice(t.Value) {
+				a.find(FindingDeviceWrite, f.pos(r.Pos()), -1, "redirection writes to disk device "+t.Value)
+			}
+		}
+	}
+}
+
+func isWriteOp(op syntax.RedirOperator) bool {
+	switch op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob, syntax.RdrInOut, syntax.RdrAllClob, syntax.AppAllClob:
+		return true
+	}
+	return false
+}
+
+// IsDiskDevice reports whether p names a disk device node (a whole disk or a partition).
+func IsDiskDevice(p string) bool {
+	p = path.Clean(p)
+	for _, prefix := range []string{"/dev/sd", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/nvme", "/dev/mmcblk", "/dev/disk", "/dev/mapper/", "/dev/dm-", "/dev/md", "/dev/loop", "/dev/rdisk", "/dev/sr", "/dev/nbd"} {
+		if strings.HasPrefix(p, prefix) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,184 @@
+package shell
+
+import (
+	"io"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// env is the expander's view of variables: those assigned earlier in the command line, HOME and
+// PWD from the options; anything else is dynamic, never empty (an unset $X must not turn
+// `rm -rf $X/` into `rm -rf /`).
+type env struct{ a *analyzer }
+
+func (e env) Get(name string) expand.Variable {
+	switch name {
+	case "IFS":
+		return expand.Variable{}
+	case "HOME":
+		if v, ok := e.a.vars[name]; ok {
+			return str(v)
+		}
+		if e.a.opts.Home != "" {
+			return str(e.a.opts.Home)
+		}
+	case "PWD":
+		if v, ok := e.a.vars[name]; ok {
+			return str(v)
+		}
+		if e.a.cwd != "" {
+			return str(e.a.cwd)
+		}
+	default:
+		if v, ok := e.a.vars[name]; ok {
+			return str(v)
+		}
+	}
+	return str(Dyn)
+}
+
+func (e env) Each(fn func(name string, vr expand.Variable) bool) {
+	for k, v := range e.a.vars {
+		if !fn(k, str(v)) {
+			return
+		}
+	}
+}
+
+func str(v string) expand.Variable {
+	return expand.Variable{Set: true, Kind: expand.String, Str: v}
+}
+
+func (a *analyzer) config() *expand.Config {
+	return &expand.Config{
+		Env: env{a},
+		CmdSubst: func(w io.Writer, cs *syntax.CmdSubst) error {
+			if a.cwd != "" && isPwd(cs.Stmts) {
+				_, err := io.WriteString(w, a.cwd)
+				return err
+			}
+			_, err := io.WriteString(w, Dyn)
+			return err
+		},
+		ProcSubst: func(*syntax.ProcSubst) (string, error) { return "/dev/fd/" + Dyn, nil },
+	}
+}
+
+// isPwd reports whether stmts is just `pwd` (or `pwd -L` / `pwd -P`).
+func isPwd(stmts []*syntax.Stmt) bool {
+	if len(stmts) != 1 {
+		return false
+	}
+	c, ok := stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 || len(c.Args) > 2 || c.Args[0].Lit() != "pwd" {
+		return false
+	}
+	return len(c.Args) == 1 || c.Args[1].Lit() == "-L" || c.Args[1].Lit() == "-P"
+}
+
+// fields resolves words as bash would split them into arguments.
+func (a *analyzer) fields(words []*syntax.Word) []Word {
+	out := make([]Word, 0, len(words))
+	cfg := a.config()
+	for _, w := range words {
+		raw := a.source(w)
+		glob := hasGlob(w)
+		fs, err := expand.Fields(cfg, w)
+		if err != nil {
+			out = append(out, Word{Value: Dyn, Raw: raw})
+			continue
+		}
+		if len(fs) == 0 && strings.Contains(raw, "$") {
+			// An expansion that vanished: only a known-empty variable does that.
+			continue
+		}
+		for _, v := range fs {
+			out = append(out, Word{Value: v, Static: !strings.Contains(v, Dyn), Glob: glob, Raw: raw})
+		}
+	}
+	return out
+}
+
+// literal resolves a word without splitting, as in an assignment or a redirection.
+func (a *analyzer) literal(w *syntax.Word) Word {
+	raw := a.source(w)
+	v, err := expand.Literal(a.config(), w)
+	if err != nil {
+		return Word{Value: Dyn, Raw: raw}
+	}
+	return Word{Value: v, Static: !strings.Contains(v, Dyn), Glob: hasGlob(w), Raw: raw}
+}
+
+// document resolves a heredoc body (expanded unless its delimiter was quoted).
+func (a *analyzer) document(r *syntax.Redirect) Word {
+	if r.Hdoc == nil {
+		return Word{Value: ""}
+	}
+	if quotedDelim(r.Word) {
+		var b strings.Builder
+		for _, p := range r.Hdoc.Parts {
+			if l, ok := p.(*syntax.Lit); ok {
+				b.WriteString(l.Value)
+			}
+		}
+		return Word{Value: b.String(), Static: true}
+	}
+	v, err := expand.Document(a.config(), r.Hdoc)
+	if err != nil {
+		return Word{Value: Dyn}
+	}
+	return Word{Value: v, Static: !strings.Contains(v, Dyn)}
+}
+
+func quotedDelim(w *syntax.Word) bool {
+	if w == nil {
+		return false
+	}
+	for _, p := range w.Parts {
+		switch p.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			return true
+		case *syntax.Lit:
+			if strings.Contains(p.(*syntax.Lit).Value, `\`) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasGlob reports whether a word has unquoted glob characters.
+func hasGlob(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.ContainsAny(unescapeLit(l.Value), "*?[") {
+			return true
+		}
+	}
+	return false
+}
+
+func unescapeLit(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+			continue // an escaped character is not a glob
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// source returns a node's text in the script being analysed.
+func (a *analyzer) source(n syntax.Node) string {
+	start, end := int(n.Pos().Offset()), int(n.End().Offset())
+	if start < 0 || end > len(a.src) || start > end {
+		return ""
+	}
+	return a.src[start:end]
+}
