@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agenthooks/agenthooks/dialect/cursor"
@@ -92,7 +93,8 @@ func (h *Hook) Matches(target string, text bool) bool {
 // String names the hook by its position: file:line:col.
 func (h *Hook) String() string { return h.Pos.String() }
 
-var plainMatcher = regexp.MustCompile(`^[A-Za-z0-9_ ,|-]+$`)
+// plainMatcher matches a matcher that is only names: letters, digits, _, -, space, comma and |.
+var plainMatcher = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_ ,|-]+$`) })
 
 func compileMatcher(h *Hook) error {
 	if h.Matcher == "" || h.Matcher == "*" {
@@ -103,7 +105,7 @@ func compileMatcher(h *Hook) error {
 		return err
 	}
 	h.re = re
-	if plainMatcher.MatchString(h.Matcher) {
+	if plainMatcher().MatchString(h.Matcher) {
 		for _, n := range strings.FieldsFunc(h.Matcher, func(r rune) bool { return r == '|' || r == ',' }) {
 			if n = strings.TrimSpace(n); n != "" {
 				h.names = append(h.names, n)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/agenthooks/agenthooks/dialect/cursor"
@@ -57,7 +58,7 @@ var ErrUnsafeCommand = errors.New("command fails the safety check")
 // ErrInvalidContext is returned, wrapped with the problems, for a context that does not validate.
 var ErrInvalidContext = errors.New("invalid execution context")
 
-var eventName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+var eventName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`) })
 
 // ValidateExecutionContext checks the required fields (event, project dir), that the project
 // dir is an accessible folder, that the event name is well formed, and the optional fields.
@@ -66,7 +67,7 @@ func ValidateExecutionContext(ec ExecContext) ValidationResult {
 	switch {
 	case ec.Event == "":
 		r.Errors = append(r.Errors, "event is required")
-	case !eventName.MatchString(ec.Event):
+	case !eventName().MatchString(ec.Event):
 		r.Errors = append(r.Errors, fmt.Sprintf("event %q is not a well-formed event name (letters, digits, _ and -, starting with a letter)", ec.Event))
 	default:
 		if _, ok := cursor.Lookup(ec.Event); !ok {
@@ -82,7 +83,7 @@ func ValidateExecutionContext(ec ExecContext) ValidationResult {
 	} else if !filepath.IsAbs(ec.ProjectDir) {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("projectDir %s is not an absolute path", ec.ProjectDir))
 	}
-	if ec.ToolName != "" && !eventName.MatchString(ec.ToolName) && !mcpTool.MatchString(ec.ToolName) {
+	if ec.ToolName != "" && !eventName().MatchString(ec.ToolName) && !mcpTool().MatchString(ec.ToolName) {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("toolName %q is not a usual tool name", ec.ToolName))
 	}
 	if ec.Cwd != "" {
@@ -94,7 +95,7 @@ func ValidateExecutionContext(ec ExecContext) ValidationResult {
 	return r
 }
 
-var mcpTool = regexp.MustCompile(`^(mcp__[^\s]+|MCP:[^\s]+)$`)
+var mcpTool = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(mcp__[^\s]+|MCP:[^\s]+)$`) })
 
 // BuildJSONInput builds the JSON a hook reads on stdin from the context: session_id,
 // transcript_path, cwd, hook_event_name, tool_name, tool_input, tool_response, user_prompt and

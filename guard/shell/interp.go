@@ -4,16 +4,17 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // interpreter returns the language of an interpreter's program name, or "".
 func interpreter(name string) string {
 	switch {
-	case pythonName.MatchString(name):
+	case versioned(name, "python") || versioned(name, "pypy"):
 		return "python"
 	case name == "node" || name == "nodejs" || name == "bun":
 		return "node"
-	case perlName.MatchString(name):
+	case versioned(name, "perl"):
 		return "perl"
 	case name == "ruby" || name == "jruby":
 		return "ruby"
@@ -23,10 +24,11 @@ func interpreter(name string) string {
 	return ""
 }
 
-var (
-	pythonName = regexp.MustCompile(`^(python[0-9.]*|pypy[0-9.]*)$`)
-	perlName   = regexp.MustCompile(`^perl[0-9.]*$`)
-)
+// versioned reports whether name is base followed only by digits and dots (python3.12).
+func versioned(name, base string) bool {
+	rest, ok := strings.CutPrefix(name, base)
+	return ok && strings.Trim(rest, "0123456789.") == ""
+}
 
 // codeOpts are the options that take inline code, per language.
 var codeOpts = map[string]map[string]bool{
@@ -87,8 +89,14 @@ func (f *frame) parentOf() *frame {
 }
 
 var (
-	codeString = regexp.MustCompile(`'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"` + "|`(?:[^`\\\\]|\\\\.)*`")
-	codeList   = regexp.MustCompile(`\[\s*(?:(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")\s*,\s*)*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")\s*,?\s*\]`)
+	// codeString and codeList find string literals and lists of them in interpreter code; they
+	// are compiled on first use, not at every start of the guard.
+	codeString = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"` + "|`(?:[^`\\\\]|\\\\.)*`")
+	})
+	codeList = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\[\s*(?:(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")\s*,\s*)*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")\s*,?\s*\]`)
+	})
 
 	// deleters remove whole trees; runners run a shell command.
 	deleters = []string{"shutil.rmtree", "rmtree(", "os.removedirs", ".rmSync(", ".rmdirSync(", "fs.rm(", "fs.rmdir(", ".rm(",
@@ -108,7 +116,7 @@ var (
 func (a *analyzer) scanCode(name, code string, f *frame, ctx *callCtx) {
 	if deleter := containsAny(code, deleters); deleter != "" {
 		target := ""
-		for _, lit := range codeString.FindAllString(code, 64) {
+		for _, lit := range codeString().FindAllString(code, 64) {
 			if v := unquote(lit); dangerousLiteral(v) {
 				target = v
 				break
@@ -153,7 +161,7 @@ func (a *analyzer) scanCode(name, code string, f *frame, ctx *callCtx) {
 		}
 	}
 	if name == "perl" || name == "ruby" || strings.HasPrefix(name, "php") {
-		for _, lit := range codeString.FindAllString(code, 64) {
+		for _, lit := range codeString().FindAllString(code, 64) {
 			if strings.HasPrefix(lit, "`") {
 				a.nested(unquote(lit), f.with(name+" `…`"), ctx)
 			}
@@ -164,15 +172,15 @@ func (a *analyzer) scanCode(name, code string, f *frame, ctx *callCtx) {
 // runStrings analyses the shell commands in the arguments of a shell-running call: a list of
 // strings is one argv, every other string one command line.
 func (a *analyzer) runStrings(span string, f *frame, ctx *callCtx) {
-	if list := codeList.FindString(span); list != "" {
+	if list := codeList().FindString(span); list != "" {
 		var parts []string
-		for _, lit := range codeString.FindAllString(list, 64) {
+		for _, lit := range codeString().FindAllString(list, 64) {
 			parts = append(parts, shellQuote(unquote(lit)))
 		}
 		a.nested(strings.Join(parts, " "), f, ctx)
 		return
 	}
-	for n, lit := range codeString.FindAllString(span, 8) {
+	for n, lit := range codeString().FindAllString(span, 8) {
 		if n > 0 && !strings.Contains(unquote(lit), " ") {
 			continue // later short strings are options or names, not command lines
 		}

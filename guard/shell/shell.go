@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -139,6 +141,8 @@ func Analyze(command string, opts Options) *Script {
 		a.find(FindingTooDeep, Pos{1, 1}, -1, fmt.Sprintf("command is %d bytes, more than the %d the guard reads", len(command), opts.MaxLen))
 		return a.script
 	}
+	a.parser = parsers.Get().(*syntax.Parser)
+	defer parsers.Put(a.parser)
 	a.script_(command, nil, 0, Pos{})
 	return a.script
 }
@@ -151,7 +155,12 @@ type analyzer struct {
 	cwd    string
 	src    string // the script being parsed now
 	parser *syntax.Parser
+	cfg    *expand.Config
 }
+
+var parsers = sync.Pool{New: func() any {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))
+}}
 
 // frame is where the analysis is: the wrappers around it, its depth and, for nested scripts,
 // the position in the top-level command of what contains it.
@@ -188,9 +197,6 @@ func (a *analyzer) script_(src string, parent *frame, depth int, anchor Pos) {
 	if depth > a.opts.MaxDepth {
 		a.find(FindingTooDeep, f.pos(syntax.Pos{}), -1, fmt.Sprintf("shells nested more than %d deep", a.opts.MaxDepth))
 		return
-	}
-	if a.parser == nil {
-		a.parser = syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))
 	}
 	file, err := a.parser.Parse(strings.NewReader(src), "")
 	if err != nil {

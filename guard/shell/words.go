@@ -51,8 +51,13 @@ func str(v string) expand.Variable {
 	return expand.Variable{Set: true, Kind: expand.String, Str: v}
 }
 
+// config is the analysis's expander; it reads variables and the directory live, so one serves
+// the whole analysis.
 func (a *analyzer) config() *expand.Config {
-	return &expand.Config{
+	if a.cfg != nil {
+		return a.cfg
+	}
+	a.cfg = &expand.Config{
 		Env: env{a},
 		CmdSubst: func(w io.Writer, cs *syntax.CmdSubst) error {
 			if a.cwd != "" && isPwd(cs.Stmts) {
@@ -64,6 +69,7 @@ func (a *analyzer) config() *expand.Config {
 		},
 		ProcSubst: func(*syntax.ProcSubst) (string, error) { return "/dev/fd/" + Dyn, nil },
 	}
+	return a.cfg
 }
 
 // isPwd reports whether stmts is just `pwd` (or `pwd -L` / `pwd -P`).

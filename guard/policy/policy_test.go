@@ -1,0 +1,147 @@
+package policy
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/agenthooks/agenthooks/guard/shell"
+)
+
+var update = flag.Bool("update", false, "rewrite the .errors files of testdata/invalid")
+
+// TestDefaultIsCurrent: the generated default policy is default.yaml, compiled.
+func TestDefaultIsCurrent(t *testing.T) {
+	t.Parallel()
+	fromYAML, problems := ParseDefaultYAML()
+	if problems.HasErrors() {
+		t.Fatal(problems.Err())
+	}
+	gen := Default()
+	if len(fromYAML.Rules) != len(gen.Rules) || !reflect.DeepEqual(fromYAML.Allow, gen.Allow) || fromYAML.Unknown != gen.Unknown {
+		t.Fatal("default_gen.go is not default.yaml: run go generate ./guard/policy")
+	}
+	for i := range gen.Rules {
+		a, b := *fromYAML.Rules[i], *gen.Rules[i]
+		if (a.ArgPattern == nil) != (b.ArgPattern == nil) || a.ArgPattern != nil && a.ArgPattern.String() != b.ArgPattern.String() ||
+			(a.Pattern == nil) != (b.Pattern == nil) || a.Pattern != nil && a.Pattern.String() != b.Pattern.String() {
+			t.Fatalf("rule %s: patterns differ: run go generate ./guard/policy", a.ID)
+		}
+		a.ArgPattern, b.ArgPattern, a.Pattern, b.Pattern = nil, nil, nil, nil
+		if !reflect.DeepEqual(a, b) {
+			t.Fatalf("rule %s differs:\n yaml %+v\n gen  %+v\nrun go generate ./guard/policy", a.ID, a, b)
+		}
+	}
+}
+
+// TestInvalidPolicies checks every invalid policy against the exact lines it must give.
+func TestInvalidPolicies(t *testing.T) {
+	t.Parallel()
+	files, _ := filepath.Glob("testdata/invalid/*.yaml")
+	if len(files) == 0 {
+		t.Fatal("no invalid policies")
+	}
+	for _, path := range files {
+		data, _ := os.ReadFile(path)
+		p, problems := Parse(filepath.Base(path), data)
+		if p != nil || !problems.HasErrors() {
+			t.Errorf("%s: accepted", path)
+		}
+		var lines []string
+		for _, pr := range problems {
+			lines = append(lines, pr.String())
+		}
+		got := strings.Join(lines, "\n") + "\n"
+		golden := strings.TrimSuffix(path, ".yaml") + ".errors"
+		if *update {
+			os.WriteFile(golden, []byte(got), 0o644)
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != string(want) {
+			t.Errorf("%s:\n got:\n%s want:\n%s", path, got, want)
+		}
+	}
+}
+
+func TestGlobMatch(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		p, s string
+		want bool
+	}{
+		{"mkfs*", "mkfs.ext4", true}, {"mkfs*", "mkfs", true}, {"mkfs*", "xmkfs", false}, {"+*", "+refs/heads/main:main", true},
+		{"+*", "main", false}, {"a?c", "abc", true}, {"a?c", "ac", false}, {"*", "", true}, {"ns/*", "ns/prod", true},
+		{"*.*", "a.b", true}, {"*.*", "ab", false}, {"rm", "rm", true}, {"rm", "rmdir", false},
+	} {
+		if got := globMatch(c.p, c.s); got != c.want {
+			t.Errorf("globMatch(%q, %q) = %v", c.p, c.s, got)
+		}
+	}
+}
+
+func TestClassify(t *testing.T) {
+	t.Parallel()
+	c := &classifier{ctx: Context{Home: "/home/dev", Cwd: "/home/dev/project", Project: "/home/dev/project"}}
+	inv := &shell.Invocation{Cwd: "/home/dev/project"}
+	word := func(v string, glob bool) shell.Word { return shell.Word{Value: v, Static: true, Glob: glob} }
+	for _, tc := range []struct {
+		w    shell.Word
+		want string
+	}{
+		{word("/", false), TargetRoot}, {word("/*", true), TargetRoot}, {word("/home/dev", false), TargetHome},
+		{word("/home/dev/*", true), TargetHome}, {word("/usr", false), TargetSystem}, {word("/etc/nginx", false), TargetSystem},
+		{word("..", false), TargetHome}, {word("../..", false), TargetSystem}, {word(".", false), TargetProjectRoot},
+		{word("*", true), TargetProjectRoot}, {word(".git", false), TargetGit}, {word(".git/objects", false), TargetGit},
+		{word(".git/hooks/x", false), TargetProject}, {word("build", false), TargetProject}, {word("*.o", true), TargetProject},
+		{word("/home/dev/.cache/pip", false), TargetCache}, {word("/home/dev/Documents", false), TargetHomeSub},
+		{word("/tmp/x", false), TargetTmp}, {word("/dev/sda", false), TargetDevice}, {word("/opt/app/x", false), TargetOther},
+		{shell.Word{Value: shell.Dyn}, TargetDynamic},
+	} {
+		if got := c.classify(tc.w, inv); got != tc.want {
+			t.Errorf("classify(%q) = %s, want %s", tc.w.Value, got, tc.want)
+		}
+	}
+	deep := &classifier{ctx: Context{Home: "/home/dev", Cwd: "/home/dev/src/app", Project: "/home/dev/src/app"}}
+	if got := deep.classify(word("..", false), &shell.Invocation{Cwd: "/home/dev/src/app"}); got != TargetParent {
+		t.Errorf("the folder above the project is %s, want parent", got)
+	}
+	if got := c.classify(word(".", false), &shell.Invocation{}); got != TargetDynamic {
+		t.Errorf("a relative path in an unknown folder is %s, want dynamic", got)
+	}
+	filtered := &shell.Invocation{Cwd: "/home/dev/project", Filtered: true}
+	if got := c.classify(word(".", false), filtered); got != TargetProject {
+		t.Errorf("a filtered find in the project root is %s, want project", got)
+	}
+	root := &classifier{ctx: Context{Home: "/root", Cwd: "/", Project: "/"}}
+	if got := root.classify(word("/etc", false), &shell.Invocation{Cwd: "/"}); got != TargetSystem {
+		t.Errorf("with the project at /, /etc is %s, want system", got)
+	}
+}
+
+// FuzzParse: any bytes parse without panic, and every problem has a place and a text.
+func FuzzParse(f *testing.F) {
+	f.Add(DefaultYAML)
+	files, _ := filepath.Glob("testdata/invalid/*.yaml")
+	for _, path := range files {
+		data, _ := os.ReadFile(path)
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, problems := Parse("fuzz.yaml", data)
+		if (p == nil) != problems.HasErrors() {
+			t.Fatalf("policy %v with problems %v", p != nil, problems)
+		}
+		for _, pr := range problems {
+			if pr.Message == "" || pr.File == "" {
+				t.Fatalf("problem without text or file: %+v", pr)
+			}
+		}
+	})
+}
