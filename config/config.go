@@ -63,7 +63,10 @@ type Hook struct {
 	// LoopLimit bounds follow-ups on stop and subagentStop; -1 means no limit.
 	LoopLimit int `json:"loop_limit"`
 	// Refused is set when the hook's own command fails the safety check; it is never run.
-	Refused string     `json:"refused,omitempty"`
+	Refused string `json:"refused,omitempty"`
+	// SelfRun is set when the command runs `agenthooks run`: agenthooks registered as the
+	// agent's hook, found again in the files it reads. Running it would recurse.
+	SelfRun bool       `json:"self_run,omitempty"`
 	Source  *Source    `json:"source"`
 	Pos     srcpos.Pos `json:"pos"`
 

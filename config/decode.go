@@ -11,6 +11,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/dialect/cursor"
 	"github.com/agenthooks/agenthooks/guard"
+	"github.com/agenthooks/agenthooks/guard/shell"
 	"github.com/agenthooks/agenthooks/internal/jsonpos"
 	"github.com/agenthooks/agenthooks/internal/srcpos"
 )
@@ -202,6 +203,7 @@ func (d *decoder) hook(ev *cursor.Event, v *jsonpos.Value) *Hook {
 	if cmd.Str == "" {
 		d.errorf(cmd.Off, CodeCommand, "Hook script command must not be empty")
 	}
+	h.SelfRun = runsAgenthooks(cmd.Str)
 	if reason := guard.UnsafeReason(cmd.Str); reason != "" {
 		h.Refused = reason
 		d.errorf(cmd.Off, CodeUnsafeCommand, "Hook script command fails the safety check (%s); this hook is refused", reason)
@@ -261,6 +263,17 @@ func (d *decoder) hook(ev *cursor.Event, v *jsonpos.Value) *Hook {
 		}
 	}
 	return h
+}
+
+// runsAgenthooks reports whether a command runs `agenthooks run` anywhere in it.
+func runsAgenthooks(command string) bool {
+	s := shell.Analyze(command, shell.Options{})
+	for _, inv := range s.Invocations {
+		if inv.Name == "agenthooks" && len(inv.Args) > 1 && inv.Args[1].Value == "run" {
+			return true
+		}
+	}
+	return false
 }
 
 func number(v *jsonpos.Value) (float64, bool) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"golang.org/x/sync/errgroup"
@@ -16,6 +17,23 @@ import (
 	"github.com/agenthooks/agenthooks/dialect/cursor"
 	"github.com/agenthooks/agenthooks/runner"
 )
+
+// DepthEnv carries how many agenthooks runs a hook runs inside, so that a loop of hooks that run
+// agenthooks run (directly or through a script) stops instead of forking forever.
+const DepthEnv = "AGENTHOOKS_RUN_DEPTH"
+
+// MaxRunDepth is how deep agenthooks runs may nest.
+const MaxRunDepth = 3
+
+func (e *Engine) depth() int {
+	for _, kv := range e.opts.Environ {
+		if v, ok := strings.CutPrefix(kv, DepthEnv+"="); ok {
+			n, _ := strconv.Atoi(v)
+			return n
+		}
+	}
+	return 0
+}
 
 // MaxPayload bounds the size of an event payload.
 const MaxPayload = 64 << 20
@@ -76,6 +94,9 @@ func (e *Engine) Fire(ctx context.Context, ev Event) (*Decision, error) {
 	spec, err := lookup(ev.Name)
 	if err != nil {
 		return nil, err
+	}
+	if d := e.depth(); d >= MaxRunDepth {
+		return nil, fmt.Errorf("agenthooks run is nested %d deep (%s): a hook runs agenthooks run again; refusing to recurse", d, DepthEnv)
 	}
 	payload, err := e.preparePayload(spec, ev.Payload)
 	if err != nil {
@@ -157,6 +178,10 @@ func countRan(runs []Run) int {
 // recorded in the Run, and the hook's fail mode turns it into a deny or into no answer.
 func (e *Engine) runHook(ctx context.Context, spec *cursor.Event, h *config.Hook, payload []byte, env []string) Run {
 	run := Run{Hook: h, Command: e.resolveCommand(h)}
+	if h.SelfRun {
+		run.Verdict, run.Skipped = VerdictSkipped, "this is agenthooks run itself, registered as the agent's hook; running it again would recurse"
+		return run
+	}
 	if why := skipReason(spec, h, payload); why != "" {
 		run.Verdict, run.Skipped = VerdictSkipped, why
 		return run
@@ -348,6 +373,7 @@ func (e *Engine) environ(spec *cursor.Event, p *payload) []string {
 		{"HOOK_EVENT", spec.Name},
 		{"HOOK_TOOL_NAME", p.str("tool_name")},
 		{"HOOK_PROJECT_DIR", project},
+		{DepthEnv, strconv.Itoa(e.depth() + 1)},
 	}
 	if v := p.str("user_email"); v != "" {
 		vars = append(vars, [2]string{"CURSOR_USER_EMAIL", v})
