@@ -124,14 +124,14 @@ func Parse(name string, data []byte) (*Policy, srcpos.List) {
 		c.errorf("$", "read", "policy is %d bytes, more than the limit of %d", len(data), MaxFileSize)
 		return nil, c.problems
 	}
-	file, err := parser.ParseBytes(data, 0)
+	file, err := parseYAML(data)
 	if err != nil {
 		c.yamlError(err)
 		return nil, c.problems
 	}
 	c.ast = file
 	var raw rawFile
-	if err := yaml.UnmarshalWithOptions(data, &raw, yaml.DisallowUnknownField()); err != nil {
+	if err := decodeYAML(data, &raw); err != nil {
 		c.yamlError(err)
 		return nil, c.problems
 	}
@@ -140,6 +140,25 @@ func Parse(name string, data []byte) (*Policy, srcpos.List) {
 		return nil, c.problems
 	}
 	return p, c.problems
+}
+
+// parseYAML and decodeYAML call the YAML library, turning a panic of the library on hostile
+// input (one was found by fuzzing: a tagged scalar where a sequence is decoded) into an error:
+// a policy file must never crash the guard.
+func parseYAML(data []byte) (f *ast.File, err error) {
+	defer recoverYAML(&err)
+	return parser.ParseBytes(data, 0)
+}
+
+func decodeYAML(data []byte, v any) (err error) {
+	defer recoverYAML(&err)
+	return yaml.UnmarshalWithOptions(data, v, yaml.DisallowUnknownField())
+}
+
+func recoverYAML(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("the YAML decoder failed on this file (%v); check its tags and structure", r)
+	}
 }
 
 func (c *compiler) yamlError(err error) {
