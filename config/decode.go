@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/cursor"
 	"github.com/agenthooks/agenthooks/guard"
 	"github.com/agenthooks/agenthooks/guard/shell"
@@ -228,7 +229,7 @@ func (d *decoder) hook(ev *cursor.Event, v *jsonpos.Value) *Hook {
 				continue
 			}
 			h.FailClosed = m.Value.Bool
-			if h.FailClosed && !ev.Gates() {
+			if h.FailClosed && !ev.Gates {
 				d.warnf(m.KeyOff, CodeNoEffect, "failClosed has no effect on %s, which cannot block", ev.Name)
 			}
 		case "matcher":
@@ -241,7 +242,7 @@ func (d *decoder) hook(ev *cursor.Event, v *jsonpos.Value) *Hook {
 				d.errorf(m.Value.Off, CodeMatcher, "Hook matcher is not a valid regular expression: %s", err.Error())
 				continue
 			}
-			if ev.Target == cursor.NoTarget {
+			if ev.Target == dialect.NoTarget {
 				d.warnf(m.KeyOff, CodeNoEffect, "matcher has no effect on %s", ev.Name)
 			}
 		case "loop_limit":

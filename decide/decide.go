@@ -13,18 +13,22 @@ const (
 	None  Permission = ""
 	Allow Permission = "allow"
 	Ask   Permission = "ask"
+	// Defer is Claude Code's "decide later" (non-interactive runs): stronger than ask.
+	Defer Permission = "defer"
 	Deny  Permission = "deny"
 )
 
-// rank orders permissions for the merge: deny beats ask beats allow.
+// rank orders permissions for the merge: deny beats defer beats ask beats allow.
 func (p Permission) rank() int {
 	switch p {
 	case Allow:
 		return 1
 	case Ask:
 		return 2
-	case Deny:
+	case Defer:
 		return 3
+	case Deny:
+		return 4
 	}
 	return 0
 }
@@ -42,6 +46,13 @@ type Answer struct {
 	Env                  map[string]string `json:"env,omitempty"`
 	PluginPaths          []string          `json:"plugin_paths,omitempty"`
 	UpdatedMCPToolOutput json.RawMessage   `json:"updated_mcp_tool_output,omitempty"`
+	// Halt is Claude Code's continue:false: the agent stops altogether, StopReason says why.
+	Halt       bool   `json:"halt,omitempty"`
+	StopReason string `json:"stop_reason,omitempty"`
+	// SystemMessage is a warning for the user.
+	SystemMessage string `json:"system_message,omitempty"`
+	// Notes are what a translation between dialects could not carry.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Mode selects how answers are merged.
@@ -68,6 +79,9 @@ type Decision struct {
 	Env                  map[string]string `json:"env,omitempty"`
 	PluginPaths          []string          `json:"plugin_paths,omitempty"`
 	UpdatedMCPToolOutput json.RawMessage   `json:"updated_mcp_tool_output,omitempty"`
+	Halt                 bool              `json:"halt,omitempty"`
+	StopReason           string            `json:"stop_reason,omitempty"`
+	SystemMessage        string            `json:"system_message,omitempty"`
 	// DecidedBy lists the Index of every answer whose permission is the decision's, in order.
 	DecidedBy []int `json:"decided_by,omitempty"`
 }
@@ -83,8 +97,13 @@ func Merge(answers []Answer, mode Mode) Decision {
 			d.Permission = a.Permission
 		}
 	}
-	var users, agents, followups, contexts []string
+	var users, agents, followups, contexts, stops, systems []string
 	for _, a := range answers {
+		if a.Halt {
+			d.Halt = true
+			stops = appendNonEmpty(stops, a.StopReason)
+		}
+		systems = appendNonEmpty(systems, a.SystemMessage)
 		if a.Permission != None && a.Permission == d.Permission {
 			d.DecidedBy = append(d.DecidedBy, a.Index)
 			users = appendNonEmpty(users, a.UserMessage)
@@ -116,6 +135,8 @@ func Merge(answers []Answer, mode Mode) Decision {
 	d.AgentMessage = strings.Join(agents, "\n")
 	d.Followup = strings.Join(followups, "\n\n")
 	d.AdditionalContext = strings.Join(contexts, "\n\n")
+	d.StopReason = strings.Join(stops, "\n")
+	d.SystemMessage = strings.Join(systems, "\n")
 	return d
 }
 

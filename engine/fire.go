@@ -14,6 +14,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/decide"
+	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/cursor"
 	"github.com/agenthooks/agenthooks/runner"
 )
@@ -145,7 +146,7 @@ func (e *Engine) Fire(ctx context.Context, ev Event) (*Decision, error) {
 }
 
 func (e *Engine) finish(spec *cursor.Event, d *Decision) {
-	if !spec.Gates() {
+	if !spec.Gates {
 		d.Reason = fmt.Sprintf("%s cannot block; %d hook(s) ran", spec.Name, countRan(d.Runs))
 		return
 	}
@@ -244,7 +245,7 @@ func (e *Engine) failed(spec *cursor.Event, h *config.Hook, run Run) Run {
 	if run.Verdict == "" {
 		run.Verdict = VerdictError
 	}
-	if !h.FailClosed || !spec.Gates() {
+	if !h.FailClosed || !spec.Gates {
 		return run
 	}
 	why := strings.Join(run.Errors, "; ")
@@ -258,7 +259,7 @@ func (e *Engine) failed(spec *cursor.Event, h *config.Hook, run Run) Run {
 
 // skipReason says why a hook does not run for this payload, or "".
 func skipReason(spec *cursor.Event, h *config.Hook, payload []byte) string {
-	if h.Matcher != "" && spec.Target != cursor.NoTarget {
+	if h.Matcher != "" && spec.Target != dialect.NoTarget {
 		target, text := matchTarget(spec, payload)
 		if !h.Matches(target, text) {
 			return "matcher " + fmt.Sprintf("%q", h.Matcher) + " does not match " + fmt.Sprintf("%q", target)
@@ -274,14 +275,14 @@ func skipReason(spec *cursor.Event, h *config.Hook, payload []byte) string {
 
 func matchTarget(spec *cursor.Event, payload []byte) (string, bool) {
 	switch spec.Target {
-	case cursor.Constant:
+	case dialect.Constant:
 		return spec.MatchConst, false
-	case cursor.FieldName, cursor.FieldText:
+	case dialect.FieldName, dialect.FieldText:
 		var fields map[string]json.RawMessage
 		_ = json.Unmarshal(payload, &fields)
 		var s string
 		_ = json.Unmarshal(fields[spec.MatchField], &s)
-		return s, spec.Target == cursor.FieldText
+		return s, spec.Target == dialect.FieldText
 	}
 	return "", false
 }

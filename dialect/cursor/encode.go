@@ -25,7 +25,19 @@ type response struct {
 func Encode(ev *Event, d decide.Decision) []byte {
 	var r response
 	perm := d.Permission
-	if perm == decide.None {
+	switch {
+	case d.Halt && ev.Gates:
+		// Claude Code's continue:false has no Cursor field: on an event that gates, it denies.
+		perm = decide.Deny
+		if d.UserMessage == "" {
+			d.UserMessage = d.StopReason
+		}
+		if d.AgentMessage == "" {
+			d.AgentMessage = d.StopReason
+		}
+	case perm == decide.Defer:
+		perm = decide.Ask // Cursor has no defer; ask is the nearest it honours
+	case perm == decide.None:
 		perm = decide.Allow
 	}
 	switch ev.Shape {

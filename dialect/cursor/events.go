@@ -1,5 +1,7 @@
 package cursor
 
+import "github.com/agenthooks/agenthooks/dialect"
+
 // Shape is the response schema of an event: which fields a hook may answer with.
 type Shape int
 
@@ -29,33 +31,12 @@ const (
 	WorkspaceOpen
 )
 
-// Target says what an event's matcher is compared with.
-type Target int
-
-// The matcher targets.
-const (
-	// NoTarget: a matcher on this event has no effect.
-	NoTarget Target = iota
-	// FieldName: the payload field Event.MatchField, a name (tool or subagent type).
-	FieldName
-	// FieldText: the payload field Event.MatchField, free text such as a whole shell command.
-	FieldText
-	// Constant: the fixed name Event.MatchConst (Cursor's Read, TabRead, Write, ...).
-	Constant
-)
-
-// Event describes one Cursor hook event.
+// Event describes one Cursor hook event: its dialect-neutral spec, its answer's shape and the
+// input fields Cursor documents for it.
 type Event struct {
-	Name       string
-	Shape      Shape
-	Fields     []string // input fields beyond the common ones, as Cursor documents them
-	Target     Target
-	MatchField string
-	MatchConst string
-	// Loop is true for the events whose follow-ups are bounded by loop_count and loop_limit.
-	Loop bool
-	// Canonical is the dialect-neutral name of the event.
-	Canonical string
+	dialect.Spec
+	Shape  Shape
+	Fields []string // input fields beyond the common ones
 }
 
 // Common lists the input fields Cursor sends with every event.
@@ -65,53 +46,56 @@ var Common = []string{"conversation_id", "generation_id", "model", "hook_event_n
 // Events lists every Cursor event: the twelve of Cursor's validator table first, in its order,
 // then the newer agent and app events.
 var Events = []Event{
-	{Name: "beforeShellExecution", Shape: Permission, Fields: []string{"command", "cwd", "sandbox"},
-		Target: FieldText, MatchField: "command", Canonical: "before-shell"},
-	{Name: "beforeMCPExecution", Shape: Permission, Fields: []string{"tool_name", "tool_input", "url", "command"},
-		Target: FieldName, MatchField: "tool_name", Canonical: "before-mcp"},
-	{Name: "afterShellExecution", Fields: []string{"command", "output", "duration", "sandbox"},
-		Target: FieldText, MatchField: "command", Canonical: "after-shell"},
-	{Name: "afterMCPExecution", Fields: []string{"tool_name", "tool_input", "result_json", "duration"},
-		Target: FieldName, MatchField: "tool_name", Canonical: "after-mcp"},
-	{Name: "beforeReadFile", Shape: ReadPermission, Fields: []string{"file_path", "content", "attachments"},
-		Target: Constant, MatchConst: "Read", Canonical: "before-read-file"},
-	{Name: "afterFileEdit", Fields: []string{"file_path", "edits"},
-		Target: Constant, MatchConst: "Write", Canonical: "after-file-edit"},
-	{Name: "beforeTabFileRead", Shape: ReadPermission, Fields: []string{"file_path", "content"},
-		Target: Constant, MatchConst: "TabRead", Canonical: "before-tab-read"},
-	{Name: "afterTabFileEdit", Fields: []string{"file_path", "edits"},
-		Target: Constant, MatchConst: "TabWrite", Canonical: "after-tab-edit"},
-	{Name: "stop", Shape: Followup, Fields: []string{"status", "loop_count"},
-		Target: Constant, MatchConst: "Stop", Loop: true, Canonical: "stop"},
-	{Name: "beforeSubmitPrompt", Shape: Prompt, Fields: []string{"prompt", "attachments"},
-		Target: Constant, MatchConst: "UserPromptSubmit", Canonical: "before-submit-prompt"},
-	{Name: "afterAgentResponse", Fields: []string{"text"},
-		Target: Constant, MatchConst: "AgentResponse", Canonical: "after-agent-response"},
-	{Name: "afterAgentThought", Fields: []string{"text", "duration_ms"},
-		Target: Constant, MatchConst: "AgentThought", Canonical: "after-agent-thought"},
-	{Name: "preToolUse", Shape: PreTool, Fields: []string{"tool_name", "tool_input", "tool_use_id", "cwd", "agent_message"},
-		Target: FieldName, MatchField: "tool_name", Canonical: "pre-tool"},
-	{Name: "postToolUse", Shape: PostTool, Fields: []string{"tool_name", "tool_input", "tool_output", "tool_use_id", "cwd", "duration"},
-		Target: FieldName, MatchField: "tool_name", Canonical: "post-tool"},
-	{Name: "postToolUseFailure", Fields: []string{"tool_name", "tool_input", "tool_use_id", "cwd", "error_message", "failure_type", "duration", "is_interrupt"},
-		Target: FieldName, MatchField: "tool_name", Canonical: "post-tool-failure"},
-	{Name: "subagentStart", Shape: SubagentGate, Fields: []string{"subagent_id", "subagent_type", "task", "parent_conversation_id", "tool_call_id", "subagent_model", "is_parallel_worker", "git_branch"},
-		Target: FieldName, MatchField: "subagent_type", Canonical: "subagent-start"},
-	{Name: "subagentStop", Shape: Followup, Fields: []string{"subagent_type", "status", "task", "description", "summary", "duration_ms", "message_count", "tool_call_count", "loop_count", "modified_files", "agent_transcript_path"},
-		Target: FieldName, MatchField: "subagent_type", Loop: true, Canonical: "subagent-stop"},
-	{Name: "sessionStart", Shape: SessionStart, Fields: []string{"session_id", "is_background_agent", "composer_mode"},
-		Canonical: "session-start"},
-	{Name: "sessionEnd", Fields: []string{"session_id", "reason", "duration_ms", "is_background_agent", "final_status", "error_message"},
-		Canonical: "session-end"},
-	{Name: "preCompact", Shape: Compact, Fields: []string{"trigger", "context_usage_percent", "context_tokens", "context_window_size", "message_count", "messages_to_compact", "is_first_compaction"},
-		Canonical: "pre-compact"},
-	{Name: "workspaceOpen", Shape: WorkspaceOpen, Canonical: "workspace-open"},
+	{Spec: dialect.Spec{Dialect: dialect.Cursor, Name: "beforeShellExecution", Kind: dialect.BeforeShell, Target: dialect.FieldText, MatchField: "command", MatchConst: ""},
+		Shape: Permission, Fields: []string{"command", "cwd", "sandbox"}},
+	{Spec: dialect.Spec{Dialect: dialect.Cursor, Name: "beforeMCPExecution", Kind: dialect.BeforeMCP, Target: dialect.FieldName, MatchField: "tool_name", MatchConst: ""},
+		Shape: Permission, Fields: []string{"tool_name", "tool_input", "url", "command"}},
+	{Spec: dialect.Spec{Dialect: dialect.Cursor, Name: "afterShellExecution", Kind: dialect.AfterShell, Target: dialect.FieldText, MatchField: "command", MatchConst: ""},
+		Shape: Observe, Fields: []string{"command", "output", "duration", "sandbox"}},
+	{Spec: dialect.Spec{Dialect: dialect.Cursor, Name: "afterMCPExecution", Kind: dialect.AfterMCP, Target: dialect.FieldName, MatchField: "tool_name", MatchConst: ""},
+		Shape: Observe, Fields: []string{"tool_name", "tool_input", "result_json", "duration"}},
+	{Spec: dialect.Spec{Dialect: dialect.Cursor, Name: "beforeReadFile", Kind: dialect.BeforeRead, Target: dialect.Constant, MatchField: "", MatchConst: "Read"},
+		Shape: ReadPermission, Fields: []string{"file_path", "content", "attachments"}},
+	{Spec: dialect.Spec{Dialect: dialect.Cursor, Name: "afterFileEdit", Kind: dialect.AfterEdit, Target: dialect.Constant, MatchField: "", MatchConst: "Write"},
+		Shape: Observe, Fields: []string{"file_path", "edits"}},
+	{Spec: dialect.Spec{Dialect: dialect.Cursor, Name: "beforeTabFileRead", Kind: "", Target: dialect.Constant, MatchField: "", MatchConst: "TabRead"},
+		Shape: ReadPermission, Fields: []string{"file_path", "content"}},
+	{Spec: dialect.Spec{Dialect: dialect.Cursor, Name: "afterTabFileEdit", Kind: "", Target: dialect.Constant, MatchField: "", MatchConst: "TabWrite"},
+		Shape: Observe, Fields: []string{"file_path", "edits"}},
+	{Spec: dialect.Spec{Dialect: dialect.Cursor, Name: "stop", Kind: dialect.Stop, Loop: true, Target: dialect.Constant, MatchField: "", MatchConst: "Stop"},
+		Shape: Followup, Fields: []string{"status", "loop_count"}},
+	{Spec: dialect.Spec{Dialect: dialect.Cursor, Name: "beforeSubmitPrompt", Kind: dialect.PromptSubmit, Target: dialect.Constant, MatchField: "", MatchConst: "UserPromptSubmit"},
+		Shape: Prompt, Fields: []string{"prompt", "attachments"}},
+	{Spec: dialect.Spec{Dialect: dialect.Cursor, Name: "afterAgentResponse", Kind: "", Target: dialect.Constant, MatchField: "", MatchConst: "AgentResponse"},
+		Shape: Observe, Fields: []string{"text"}},
+	{Spec: dialect.Spec{Dialect: dialect.Cursor, Name: "afterAgentThought", Kind: "", Target: dialect.Constant, MatchField: "", MatchConst: "AgentThought"},
+		Shape: Observe, Fields: []string{"text", "duration_ms"}},
+	{Spec: dialect.Spec{Dialect: dialect.Cursor, Name: "preToolUse", Kind: dialect.PreTool, Target: dialect.FieldName, MatchField: "tool_name", MatchConst: ""},
+		Shape: PreTool, Fields: []string{"tool_name", "tool_input", "tool_use_id", "cwd", "agent_message"}},
+	{Spec: dialect.Spec{Dialect: dialect.Cursor, Name: "postToolUse", Kind: dialect.PostTool, Target: dialect.FieldName, MatchField: "tool_name", MatchConst: ""},
+		Shape: PostTool, Fields: []string{"tool_name", "tool_input", "tool_output", "tool_use_id", "cwd", "duration"}},
+	{Spec: dialect.Spec{Dialect: dialect.Cursor, Name: "postToolUseFailure", Kind: dialect.PostToolFailure, Target: dialect.FieldName, MatchField: "tool_name", MatchConst: ""},
+		Shape: Observe, Fields: []string{"tool_name", "tool_input", "tool_use_id", "cwd", "error_message", "failure_type", "duration", "is_interrupt"}},
+	{Spec: dialect.Spec{Dialect: dialect.Cursor, Name: "subagentStart", Kind: dialect.SubagentStart, Target: dialect.FieldName, MatchField: "subagent_type", MatchConst: ""},
+		Shape: SubagentGate, Fields: []string{"subagent_id", "subagent_type", "task", "parent_conversation_id", "tool_call_id", "subagent_model", "is_parallel_worker", "git_branch"}},
+	{Spec: dialect.Spec{Dialect: dialect.Cursor, Name: "subagentStop", Kind: dialect.SubagentStop, Loop: true, Target: dialect.FieldName, MatchField: "subagent_type", MatchConst: ""},
+		Shape: Followup, Fields: []string{"subagent_type", "status", "task", "description", "summary", "duration_ms", "message_count", "tool_call_count", "loop_count", "modified_files", "agent_transcript_path"}},
+	{Spec: dialect.Spec{Dialect: dialect.Cursor, Name: "sessionStart", Kind: dialect.SessionStart, Target: dialect.NoTarget, MatchField: "", MatchConst: ""},
+		Shape: SessionStart, Fields: []string{"session_id", "is_background_agent", "composer_mode"}},
+	{Spec: dialect.Spec{Dialect: dialect.Cursor, Name: "sessionEnd", Kind: dialect.SessionEnd, Target: dialect.NoTarget, MatchField: "", MatchConst: ""},
+		Shape: Observe, Fields: []string{"session_id", "reason", "duration_ms", "is_background_agent", "final_status", "error_message"}},
+	{Spec: dialect.Spec{Dialect: dialect.Cursor, Name: "preCompact", Kind: dialect.PreCompact, Target: dialect.NoTarget, MatchField: "", MatchConst: ""},
+		Shape: Compact, Fields: []string{"trigger", "context_usage_percent", "context_tokens", "context_window_size", "message_count", "messages_to_compact", "is_first_compaction"}},
+	{Spec: dialect.Spec{Dialect: dialect.Cursor, Name: "workspaceOpen", Kind: "", Target: dialect.NoTarget, MatchField: "", MatchConst: ""},
+		Shape: WorkspaceOpen, Fields: nil},
 }
 
 var byName = func() map[string]*Event {
 	m := make(map[string]*Event, len(Events))
 	for i := range Events {
-		m[Events[i].Name] = &Events[i]
+		e := &Events[i]
+		e.Gates = e.gates()
+		m[e.Name] = e
 	}
 	return m
 }()
@@ -131,8 +115,8 @@ func Names() []string {
 	return out
 }
 
-// Gates reports whether the event can block the operation it precedes.
-func (e *Event) Gates() bool {
+// gates reports whether the event can block the operation it precedes.
+func (e *Event) gates() bool {
 	switch e.Shape {
 	case Permission, ReadPermission, Prompt, PreTool, SubagentGate:
 		return true

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agenthooks/agenthooks/decide"
+	"github.com/agenthooks/agenthooks/dialect"
 )
 
 // MaxResponseDepth bounds the nesting of a hook's JSON answer.
@@ -100,24 +101,11 @@ func isStringList(x any) bool {
 	return true
 }
 
-// Outcome is how one finished hook run reads in Cursor's terms.
-type Outcome struct {
-	// Answer is the hook's answer; valid only when Answered is true.
-	Answer   decide.Answer
-	Answered bool
-	// Failed is true when the run counts as a failure: an exit code other than 0 and 2, or a
-	// response that is not valid. Errors says why.
-	Failed bool
-	Errors []string
-	// Notes are remarks that do not make the run fail (exit 2 on an event that cannot block).
-	Notes []string
-}
-
 // Interpret reads a finished hook run as Cursor does: exit 0 uses the JSON on stdout (empty
 // stdout is no answer), exit 2 denies (with stderr as the message when stdout gives none), any
 // other exit code is a failure. stdoutCut is how many bytes of stdout were dropped by the cap.
-func Interpret(ev *Event, exitCode int, stdout, stderr []byte, stdoutCut int64) Outcome {
-	var out Outcome
+func Interpret(ev *Event, exitCode int, stdout, stderr []byte, stdoutCut int64) dialect.Outcome {
+	var out dialect.Outcome
 	switch exitCode {
 	case 0, 2:
 	default:
@@ -156,9 +144,9 @@ func Interpret(ev *Event, exitCode int, stdout, stderr []byte, stdoutCut int64) 
 	return out
 }
 
-func blockByExit(ev *Event, parsed any, stderr []byte) Outcome {
-	var out Outcome
-	if !ev.Gates() {
+func blockByExit(ev *Event, parsed any, stderr []byte) dialect.Outcome {
+	var out dialect.Outcome
+	if !ev.Gates {
 		out.Notes = append(out.Notes, "exit status 2 has no effect on "+ev.Name)
 		if parsed != nil {
 			out.Answer, out.Answered = answerFrom(ev, parsed.(map[string]any)), true

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -37,9 +38,16 @@ func (e silentExit) Error() string { return fmt.Sprintf("exit status %d", e.code
 
 // Main runs the agenthooks command line and returns the process exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := newRoot(ctx, stdin, stdout, stderr)
-	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	var err error
+	if p, ok := fastGuardBash(args); ok {
+		// The guard runs before every shell command an agent issues: its plain form skips
+		// building the whole command tree.
+		err = runGuardBash(&env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}, p)
+	} else {
+		root := newRoot(ctx, stdin, stdout, stderr)
+		root.SetArgs(args)
+		err = root.ExecuteContext(ctx)
+	}
 	if err == nil {
 		return 0
 	}
@@ -53,6 +61,37 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		return ee.code
 	}
 	return 1
+}
+
+// fastGuardBash recognises `guard bash` with only the flags it understands exactly; anything
+// else (help, a typo) goes through the full command line.
+func fastGuardBash(args []string) (guardBashParams, bool) {
+	var p guardBashParams
+	if len(args) < 2 || args[0] != "guard" || args[1] != "bash" {
+		return p, false
+	}
+	rest := args[2:]
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		name, value, hasValue := strings.Cut(a, "=")
+		switch {
+		case a == "--fail-closed":
+			p.failClosed = true
+		case (name == "--format" || name == "--policy") && !hasValue && i+1 < len(rest):
+			i++
+			value, hasValue = rest[i], true
+			fallthrough
+		case (name == "--format" || name == "--policy") && hasValue:
+			if name == "--format" {
+				p.format = value
+			} else {
+				p.policy = value
+			}
+		default:
+			return p, false
+		}
+	}
+	return p, true
 }
 
 // env is what every subcommand may read of the process: its streams and environment.

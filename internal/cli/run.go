@@ -142,7 +142,7 @@ func runRun(ctx context.Context, e *env, p runParams) error {
 	}
 	d, err := fire(ctx, e, p, spec)
 	if err != nil {
-		if !p.failClosed || !spec.Gates() {
+		if !p.failClosed || !spec.Gates {
 			return err
 		}
 		msg := "agenthooks failed, and it is fail-closed, so this is denied: " + err.Error()

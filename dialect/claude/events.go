@@ -1,0 +1,140 @@
+package claude
+
+import "github.com/agenthooks/agenthooks/dialect"
+
+// style says how an event takes a decision.
+type style int
+
+const (
+	styleNone       style = iota // no decision
+	stylePermission              // hookSpecificOutput.permissionDecision (PreToolUse)
+	styleRequest                 // hookSpecificOutput.decision.behavior (PermissionRequest)
+	styleBlock                   // top-level decision: "block" with reason
+	styleContinue                // Stop/SubagentStop: decision "block" keeps the agent working
+	styleContext                 // additionalContext only
+)
+
+// Event is one Claude Code hook event.
+type Event struct {
+	dialect.Spec
+	style style
+	// exit2 is true where exit status 2 blocks (or keeps working, for Stop).
+	exit2 bool
+	// textContext is true where plain stdout on exit 0 becomes context for Claude.
+	textContext bool
+	// hso lists the hookSpecificOutput fields the event takes, with their JSON types.
+	hso map[string]string
+}
+
+func ev(name string, kind dialect.Kind, field string, st style, exit2 bool, hso map[string]string) Event {
+	e := Event{Spec: dialect.Spec{Dialect: dialect.Claude, Name: name, Kind: kind}, style: st, exit2: exit2, hso: hso}
+	if field != "" {
+		e.Target, e.MatchField = dialect.FieldName, field
+	}
+	return e
+}
+
+var ctx = map[string]string{"additionalContext": "string"}
+
+// Events lists Claude Code's hook events.
+var Events = []Event{
+	ev("PreToolUse", dialect.PreTool, "tool_name", stylePermission, true, map[string]string{
+		"permissionDecision": "permission", "permissionDecisionReason": "string", "updatedInput": "object", "additionalContext": "string"}),
+	ev("PermissionRequest", "", "tool_name", styleRequest, false, map[string]string{"decision": "request"}),
+	ev("PermissionDenied", "", "tool_name", styleNone, false, map[string]string{"retry": "bool"}),
+	ev("PostToolUse", dialect.PostTool, "tool_name", styleBlock, true, map[string]string{
+		"additionalContext": "string", "classifierContext": "string", "updatedToolOutput": "any", "updatedMCPToolOutput": "any"}),
+	ev("PostToolUseFailure", dialect.PostToolFailure, "tool_name", styleBlock, true, ctx),
+	ev("PostToolBatch", "", "", styleBlock, true, ctx),
+	ev("UserPromptSubmit", dialect.PromptSubmit, "", styleBlock, true, map[string]string{
+		"additionalContext": "string", "sessionTitle": "string", "suppressOriginalPrompt": "bool"}),
+	ev("UserPromptExpansion", "", "command_name", styleBlock, true, ctx),
+	ev("Notification", "", "notification_type", styleNone, false, nil),
+	ev("Stop", dialect.Stop, "", styleContinue, true, ctx),
+	ev("StopFailure", "", "error", styleNone, false, nil),
+	ev("SubagentStart", dialect.SubagentStart, "agent_type", styleContext, false, ctx),
+	ev("SubagentStop", dialect.SubagentStop, "agent_type", styleContinue, true, ctx),
+	ev("SessionStart", dialect.SessionStart, "source", styleContext, false, map[string]string{
+		"additionalContext": "string", "initialUserMessage": "string", "sessionTitle": "string", "watchPaths": "strings", "reloadSkills": "bool"}),
+	ev("SessionEnd", dialect.SessionEnd, "reason", styleNone, false, nil),
+	ev("Setup", "", "trigger", styleContext, false, ctx),
+	ev("PreCompact", dialect.PreCompact, "trigger", styleBlock, true, nil),
+	ev("PostCompact", "", "trigger", styleNone, false, nil),
+	ev("InstructionsLoaded", "", "load_reason", styleNone, false, nil),
+	ev("ConfigChange", "", "source", styleBlock, true, nil),
+	ev("CwdChanged", "", "", styleNone, false, map[string]string{"watchPaths": "strings"}),
+	ev("FileChanged", "", "file_path", styleNone, false, map[string]string{"watchPaths": "strings"}),
+	ev("TaskCreated", "", "", styleBlock, true, nil),
+	ev("TaskCompleted", "", "", styleNone, true, nil),
+	ev("TeammateIdle", "", "", styleNone, true, nil),
+	ev("WorktreeCreate", "", "", styleNone, false, map[string]string{"worktreePath": "string"}),
+	ev("WorktreeRemove", "", "", styleNone, false, nil),
+	ev("Elicitation", "", "mcp_server_name", styleNone, true, map[string]string{"action": "action", "content": "object"}),
+	ev("ElicitationResult", "", "mcp_server_name", styleNone, true, map[string]string{"action": "action", "content": "object"}),
+	ev("MessageDisplay", "", "", styleNone, false, map[string]string{"displayContent": "string"}),
+	ev("DirectoryAdded", "", "source", styleNone, false, nil),
+}
+
+var byName = func() map[string]*Event {
+	m := make(map[string]*Event, len(Events))
+	for i := range Events {
+		e := &Events[i]
+		switch e.Name {
+		case "PreToolUse", "PermissionRequest", "UserPromptSubmit", "UserPromptExpansion", "PostToolBatch",
+			"ConfigChange", "PreCompact", "TaskCreated", "TaskCompleted", "TeammateIdle", "Elicitation":
+			e.Gates = true
+		}
+		switch e.Name {
+		case "UserPromptSubmit", "UserPromptExpansion", "SessionStart":
+			e.textContext = true
+		}
+		m[e.Name] = e
+	}
+	return m
+}()
+
+// Lookup returns the event named name (Claude Code's exact spelling).
+func Lookup(name string) (*Event, bool) {
+	e, ok := byName[name]
+	return e, ok
+}
+
+// Names returns every event name, in the order of Events.
+func Names() []string {
+	out := make([]string, len(Events))
+	for i, e := range Events {
+		out[i] = e.Name
+	}
+	return out
+}
+
+// ToolKind refines a tool event's kind by its tool: Bash is a shell command, mcp__* an MCP call,
+// Read a file read, Edit/Write/MultiEdit a file edit.
+func ToolKind(event, tool string) dialect.Kind {
+	switch event {
+	case "PreToolUse":
+		switch {
+		case tool == "Bash":
+			return dialect.BeforeShell
+		case len(tool) > 5 && tool[:5] == "mcp__":
+			return dialect.BeforeMCP
+		case tool == "Read":
+			return dialect.BeforeRead
+		}
+		return dialect.PreTool
+	case "PostToolUse":
+		switch {
+		case tool == "Bash":
+			return dialect.AfterShell
+		case len(tool) > 5 && tool[:5] == "mcp__":
+			return dialect.AfterMCP
+		case tool == "Edit" || tool == "Write" || tool == "MultiEdit":
+			return dialect.AfterEdit
+		}
+		return dialect.PostTool
+	}
+	if e, ok := Lookup(event); ok {
+		return e.Kind
+	}
+	return ""
+}
