@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/claude"
 	"github.com/agenthooks/agenthooks/dialect/cursor"
 	"github.com/agenthooks/agenthooks/internal/srcpos"
 )
@@ -16,16 +18,17 @@ type Layer string
 
 // The layers.
 const (
-	Enterprise Layer = "enterprise"
+	Enterprise Layer = "enterprise" // Cursor's enterprise hooks.json, Claude Code's managed settings
 	Team       Layer = "team"
 	CLI        Layer = "cli"
+	Local      Layer = "local" // Claude Code's .claude/settings.local.json
 	Project    Layer = "project"
 	User       Layer = "user"
 	Default    Layer = "default"
 )
 
 // Layers lists the layers in priority order.
-var Layers = []Layer{Enterprise, Team, CLI, Project, User, Default}
+var Layers = []Layer{Enterprise, Team, CLI, Local, Project, User, Default}
 
 // Rank is the layer's priority: lower runs first and wins ties.
 func (l Layer) Rank() int {
@@ -39,8 +42,10 @@ func (l Layer) Rank() int {
 
 // Source says where a config file came from.
 type Source struct {
-	Layer Layer  `json:"layer"`
-	File  string `json:"file"`
+	Layer Layer `json:"layer"`
+	// Family is the kind of file: Cursor's hooks.json or Claude Code's settings.json.
+	Family dialect.Name `json:"family"`
+	File   string       `json:"file"`
 	// Workspace is the workspace root a project file belongs to.
 	Workspace string `json:"workspace,omitempty"`
 	// Trusted is false for a project file whose workspace is not trusted: its hooks do not run.
@@ -55,11 +60,30 @@ const DefaultLoopLimit = 5
 
 // Hook is one validated hook entry.
 type Hook struct {
-	Event      string        `json:"event"`
-	Command    string        `json:"command"`
-	Timeout    time.Duration `json:"timeout,omitempty"`
-	FailClosed bool          `json:"fail_closed,omitempty"`
-	Matcher    string        `json:"matcher,omitempty"`
+	// Event is the event's name in the file's family (Cursor's or Claude Code's spelling).
+	Event string `json:"event"`
+	// Dialect is what the hook speaks: its file's family unless the entry says "dialect".
+	Dialect dialect.Name `json:"dialect"`
+	// Type is "command" or "http".
+	Type    string `json:"type"`
+	Command string `json:"command,omitempty"`
+	// Args, when set, run Command directly with these arguments, without a shell.
+	Args []string `json:"args,omitempty"`
+	// Shell is Claude Code's "bash" or "powershell" for the shell form.
+	Shell string `json:"shell,omitempty"`
+	// URL, Headers and AllowedEnvVars describe an http hook.
+	URL            string            `json:"url,omitempty"`
+	Headers        map[string]string `json:"headers,omitempty"`
+	AllowedEnvVars []string          `json:"allowed_env_vars,omitempty"`
+	// If is Claude Code's permission-rule condition, such as Bash(git *).
+	If string `json:"if,omitempty"`
+	// Async hooks start in the background and give no answer.
+	Async bool `json:"async,omitempty"`
+	// Unsupported says why agenthooks does not run this hook (prompt, agent, mcp_tool types).
+	Unsupported string        `json:"unsupported,omitempty"`
+	Timeout     time.Duration `json:"timeout,omitempty"`
+	FailClosed  bool          `json:"fail_closed,omitempty"`
+	Matcher     string        `json:"matcher,omitempty"`
 	// LoopLimit bounds follow-ups on stop and subagentStop; -1 means no limit.
 	LoopLimit int `json:"loop_limit"`
 	// Refused is set when the hook's own command fails the safety check; it is never run.
@@ -127,6 +151,9 @@ type File struct {
 	Sequential []string `json:"sequential,omitempty"`
 	// Usable is false when the file has errors: none of its hooks run.
 	Usable bool `json:"usable"`
+	// DisableAllHooks and AllowManagedHooksOnly are Claude Code settings read from the file.
+	DisableAllHooks       *bool `json:"disable_all_hooks,omitempty"`
+	AllowManagedHooksOnly bool  `json:"allow_managed_hooks_only,omitempty"`
 }
 
 // Config is the validated set of files, in priority order. It is not changed after Load.
@@ -134,21 +161,90 @@ type Config struct {
 	Files []*File
 }
 
-// Hooks returns the hooks that run for event: from usable files, trusted ones only, in
-// priority order and then file order.
+// Hooks returns the hooks of Cursor's hooks.json files that run for a Cursor event.
 func (c *Config) Hooks(event string) []*Hook {
+	ev, _ := cursor.Lookup(event)
+	kind := dialect.Kind("")
+	if ev != nil {
+		kind = ev.Kind
+	}
+	return c.HooksFor(dialect.Cursor, event, kind)
+}
+
+// KindOf is the dialect-neutral kind of a hook's event in its file's family.
+func KindOf(family dialect.Name, event string) dialect.Kind {
+	if family == dialect.Claude {
+		return claude.ToolKind(event, "")
+	}
+	if e, ok := cursor.Lookup(event); ok {
+		return e.Kind
+	}
+	return ""
+}
+
+// HooksFor returns the hooks that run when agent fires event, of kind kind: from usable,
+// trusted files in priority order. A hook in the agent's own family runs for exactly its event;
+// a hook of the other family runs when its event's kind covers kind. Claude Code's
+// disableAllHooks and allowManagedHooksOnly apply to settings.json hooks, and identical
+// handlers defined in several files run once.
+func (c *Config) HooksFor(agent dialect.Name, event string, kind dialect.Kind) []*Hook {
 	var out []*Hook
+	seen := map[string]bool{}
 	for _, f := range c.Files {
-		if !f.Usable || !f.Source.Trusted {
+		if !f.Usable || !f.Source.Trusted || c.Disabled(f) != "" {
 			continue
 		}
 		for _, h := range f.Hooks {
-			if h.Event == event {
-				out = append(out, h)
+			family := f.Source.Family
+			if family == agent {
+				if h.Event != event {
+					continue
+				}
+			} else if !dialect.Covers(KindOf(family, h.Event), kind) {
+				continue
 			}
+			key := h.identity()
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			out = append(out, h)
 		}
 	}
 	return out
+}
+
+// identity is what makes two handlers the same one.
+func (h *Hook) identity() string {
+	return strings.Join([]string{string(h.Source.Family), h.Event, string(h.Dialect), h.Matcher, h.Type, h.Command,
+		strings.Join(h.Args, "\x00"), h.URL, h.If, h.Shell}, "\x00")
+}
+
+// Disabled says why Claude Code's own settings turn off a settings.json file's hooks, or "".
+func (c *Config) Disabled(f *File) string {
+	if f.Source.Family != dialect.Claude {
+		return ""
+	}
+	managed := f.Source.Layer == Enterprise
+	for _, g := range c.Files {
+		if g.Source.Family == dialect.Claude && g.Source.Layer == Enterprise && g.Usable && g.AllowManagedHooksOnly && !managed {
+			return "allowManagedHooksOnly in " + g.Source.File
+		}
+	}
+	// disableAllHooks follows settings precedence (managed > local > project > user); only a
+	// managed file's can turn off managed hooks.
+	for _, layer := range []Layer{Enterprise, Local, Project, User} {
+		for _, g := range c.Files {
+			if g.Source.Family != dialect.Claude || g.Source.Layer != layer || !g.Usable || g.DisableAllHooks == nil {
+				continue
+			}
+			if *g.DisableAllHooks && (!managed || layer == Enterprise) {
+				return "disableAllHooks in " + g.Source.File
+			}
+			return ""
+		}
+	}
+	return ""
 }
 
 // Sequential reports whether any usable, trusted file asks for event's hooks to run in order.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/cursor"
+	"github.com/agenthooks/agenthooks/dialect/translate"
 	"github.com/agenthooks/agenthooks/guard"
 	"github.com/agenthooks/agenthooks/guard/shell"
 	"github.com/agenthooks/agenthooks/internal/jsonpos"
@@ -199,8 +200,8 @@ func (d *decoder) hook(ev *cursor.Event, v *jsonpos.Value) *Hook {
 		d.errorf(off, CodeCommand, "Hook script command must be a string")
 		return nil
 	}
-	h := &Hook{Event: ev.Name, Command: cmd.Str, Source: &d.file.Source, LoopLimit: DefaultLoopLimit,
-		Pos: srcpos.At(d.file.Source.File, d.src, v.Off)}
+	h := &Hook{Event: ev.Name, Dialect: dialect.Cursor, Type: "command", Command: cmd.Str, Source: &d.file.Source,
+		LoopLimit: DefaultLoopLimit, Pos: srcpos.At(d.file.Source.File, d.src, v.Off)}
 	if cmd.Str == "" {
 		d.errorf(cmd.Off, CodeCommand, "Hook script command must not be empty")
 	}
@@ -212,6 +213,8 @@ func (d *decoder) hook(ev *cursor.Event, v *jsonpos.Value) *Hook {
 	for _, m := range v.Members {
 		switch m.Key {
 		case "command":
+		case "dialect":
+			d.dialectField(h, ev.Kind, m.Value)
 		case "type":
 			if m.Value.Kind != jsonpos.String || m.Value.Str != "command" {
 				d.errorf(m.Value.Off, CodeField, `Hook type must be "command"; agenthooks does not run prompt hooks`)
@@ -275,6 +278,18 @@ func runsAgenthooks(command string) bool {
 		}
 	}
 	return false
+}
+
+// dialectField reads an entry's "dialect": the dialect its command speaks, when not its file's.
+func (d *decoder) dialectField(h *Hook, kind dialect.Kind, v *jsonpos.Value) {
+	if v.Kind != jsonpos.String || (v.Str != "cursor" && v.Str != "claude") {
+		d.errorf(v.Off, CodeField, `Hook dialect must be "cursor" or "claude"`)
+		return
+	}
+	h.Dialect = dialect.Name(v.Str)
+	if h.Dialect != d.file.Source.Family && translate.EventFor(h.Dialect, kind) == "" {
+		d.errorf(v.Off, CodeField, "%s has no %s counterpart: a hook here cannot speak %s", h.Event, h.Dialect, h.Dialect)
+	}
 }
 
 func number(v *jsonpos.Value) (float64, bool) {

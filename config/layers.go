@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"sort"
 
+	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/internal/srcpos"
 )
 
@@ -24,6 +25,8 @@ type Env struct {
 	GOOS string
 	// Workspaces are the workspace roots whose .cursor/hooks.json are project layers.
 	Workspaces []string
+	// ClaudeManagedDir is the folder of Claude Code's managed settings; empty means the platform's.
+	ClaudeManagedDir string
 }
 
 // EnterpriseDir returns the platform folder of Cursor's enterprise hooks.json.
@@ -44,6 +47,8 @@ type Candidate struct {
 	Workspace string
 	// Explicit marks a file the caller named itself: it is trusted whatever its layer.
 	Explicit bool
+	// Family is the kind of file: Cursor's hooks.json (the default) or Claude Code's settings.json.
+	Family dialect.Name
 }
 
 // Candidates lists, in priority order, every place a Cursor hooks.json is looked for.
@@ -84,8 +89,12 @@ func Load(cands []Candidate, trusted func(workspace string) bool) *Config {
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		src := Source{Layer: cand.Layer, File: cand.Path, Workspace: cand.Workspace, Trusted: true}
-		if cand.Layer == Project && !cand.Explicit && (trusted == nil || !trusted(cand.Workspace)) {
+		family := cand.Family
+		if family == "" {
+			family = dialect.Cursor
+		}
+		src := Source{Layer: cand.Layer, Family: family, File: cand.Path, Workspace: cand.Workspace, Trusted: true}
+		if (cand.Layer == Project || cand.Layer == Local) && !cand.Explicit && (trusted == nil || !trusted(cand.Workspace)) {
 			src.Trusted = false
 		}
 		if err != nil {
@@ -94,7 +103,11 @@ func Load(cands []Candidate, trusted func(workspace string) bool) *Config {
 			c.Files = append(c.Files, f)
 			continue
 		}
-		c.Files = append(c.Files, Decode(src, data))
+		if family == dialect.Claude {
+			c.Files = append(c.Files, DecodeSettings(src, data))
+		} else {
+			c.Files = append(c.Files, Decode(src, data))
+		}
 	}
 	sort.SliceStable(c.Files, func(i, j int) bool {
 		return c.Files[i].Source.Layer.Rank() < c.Files[j].Source.Layer.Rank()

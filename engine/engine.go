@@ -6,10 +6,13 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/decide"
+	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/claude"
 	"github.com/agenthooks/agenthooks/dialect/cursor"
 	"github.com/agenthooks/agenthooks/runner"
 )
@@ -47,10 +50,12 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// ConfigFile is a config file named explicitly.
+// ConfigFile is a config file named explicitly: a Cursor hooks.json, or with Family claude a
+// Claude Code settings.json.
 type ConfigFile struct {
-	Layer config.Layer
-	Path  string
+	Layer  config.Layer
+	Path   string
+	Family dialect.Name
 }
 
 // Engine runs hooks for events. It is safe for concurrent use; its Config never changes.
@@ -68,7 +73,7 @@ var ErrUnknownEvent = errors.New("unknown event")
 // Engine.Config().Problems()) and none of their hooks run, so that one broken file never turns
 // off the hooks of the others.
 func Load(opts Options) (*Engine, error) {
-	cands := config.Candidates(opts.Env)
+	cands := append(config.Candidates(opts.Env), config.ClaudeCandidates(opts.Env)...)
 	for _, f := range opts.Files {
 		if f.Layer != "" {
 			cands = replaceLayer(cands, f.Layer)
@@ -79,7 +84,7 @@ func Load(opts Options) (*Engine, error) {
 		if layer == "" {
 			layer = config.CLI
 		}
-		cands = append(cands, config.Candidate{Layer: layer, Path: f.Path, Explicit: true})
+		cands = append(cands, config.Candidate{Layer: layer, Path: f.Path, Explicit: true, Family: f.Family})
 	}
 	trusted := opts.Trusted
 	if opts.TrustAll {
@@ -146,10 +151,18 @@ func cfgHas(cfg *config.Config, path string) bool {
 }
 
 // lookup returns the Cursor event named name.
-func lookup(name string) (*cursor.Event, error) {
-	ev, ok := cursor.Lookup(name)
+func lookup(d dialect.Dialect, name string) (*dialect.Spec, error) {
+	ev, ok := d.Lookup(name)
 	if !ok {
-		return nil, fmt.Errorf("%w %q (known events: %v)", ErrUnknownEvent, name, cursor.Names())
+		return nil, fmt.Errorf("%w %q for %s (known events: %s)", ErrUnknownEvent, name, d.Name(), strings.Join(d.Names(), ", "))
 	}
 	return ev, nil
+}
+
+// dialectFor returns a dialect by name; Cursor when the name is empty.
+func dialectFor(n dialect.Name) dialect.Dialect {
+	if n == dialect.Claude {
+		return claude.Dialect
+	}
+	return cursor.Dialect
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
-	"github.com/agenthooks/agenthooks/dialect/cursor"
+	"github.com/agenthooks/agenthooks/dialect/claude"
 	"github.com/agenthooks/agenthooks/runner"
 )
 
@@ -39,8 +39,10 @@ func (e *Engine) depth() int {
 // MaxPayload bounds the size of an event payload.
 const MaxPayload = 64 << 20
 
-// Event is one event from the agent: its name in the agent's dialect and its JSON payload.
+// Event is one event from the agent: the agent's dialect (Cursor when empty), the event's name
+// in that dialect and its JSON payload.
 type Event struct {
+	Agent   dialect.Name
 	Name    string
 	Payload []byte
 }
@@ -63,8 +65,10 @@ const (
 
 // Run is what happened to one hook during a Fire.
 type Run struct {
-	Hook    *config.Hook   `json:"hook"`
-	Command string         `json:"command"` // as run, after path resolution
+	Hook    *config.Hook `json:"hook"`
+	Command string       `json:"command"` // as run, after path resolution
+	// Event is the event the hook ran as, in its own dialect (translated when not the agent's).
+	Event   string         `json:"event"`
 	Verdict Verdict        `json:"verdict"`
 	Skipped string         `json:"skipped,omitempty"`
 	Errors  []string       `json:"errors,omitempty"`
@@ -76,7 +80,8 @@ type Run struct {
 // Decision is the outcome of one Fire.
 type Decision struct {
 	decide.Decision
-	Event string `json:"event"`
+	Agent dialect.Name `json:"agent"`
+	Event string       `json:"event"`
 	// Permission is the effective permission: allow when no hook expressed one on an event
 	// that gates. It is empty for events that cannot block.
 	Permission decide.Permission `json:"permission,omitempty"`
@@ -87,12 +92,15 @@ type Decision struct {
 	Reason   string   `json:"reason"`
 	Runs     []Run    `json:"runs"`
 	Warnings []string `json:"warnings,omitempty"`
+	// Reply is the decision in the agent's wire form: exit code, stdout, stderr.
+	Reply dialect.Reply `json:"-"`
 }
 
 // Fire runs the hooks configured for ev and returns the merged decision. Hooks run concurrently
 // (bounded) unless the config or Options ask for sequential; results are ordered by hook.
 func (e *Engine) Fire(ctx context.Context, ev Event) (*Decision, error) {
-	spec, err := lookup(ev.Name)
+	agent := dialectFor(ev.Agent)
+	spec, err := lookup(agent, ev.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -103,14 +111,18 @@ func (e *Engine) Fire(ctx context.Context, ev Event) (*Decision, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Decision{Event: spec.Name}
+	kind := spec.Kind
+	if spec.Dialect == dialect.Claude {
+		kind = claude.ToolKind(spec.Name, payload.str("tool_name"))
+	}
+	d := &Decision{Agent: spec.Dialect, Event: spec.Name}
 	for _, f := range e.cfg.Untrusted() {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("%s: project hooks not run: workspace %s is not trusted (agenthooks trust %s)", f.Source.File, f.Source.Workspace, f.Source.Workspace))
 	}
 	for _, p := range e.cfg.Problems().Errors() {
 		d.Warnings = append(d.Warnings, p.String())
 	}
-	hooks := e.cfg.Hooks(spec.Name)
+	hooks := e.cfg.HooksFor(spec.Dialect, spec.Name, kind)
 	d.Runs = make([]Run, len(hooks))
 	env := e.environ(spec, payload)
 	sequential := e.opts.Sequential || e.cfg.Sequential(spec.Name)
@@ -141,28 +153,66 @@ func (e *Engine) Fire(ctx context.Context, ev Event) (*Decision, error) {
 		}
 	}
 	d.Decision = decide.Merge(answers, e.opts.Merge)
-	e.finish(spec, d)
+	e.finish(agent, spec, d)
 	return d, nil
 }
 
-func (e *Engine) finish(spec *cursor.Event, d *Decision) {
+func (e *Engine) finish(agent dialect.Dialect, spec *dialect.Spec, d *Decision) {
+	for _, r := range d.Runs {
+		for _, n := range r.Notes {
+			if strings.HasPrefix(n, "translation: ") {
+				d.Warnings = append(d.Warnings, r.Hook.String()+": "+n)
+			}
+		}
+	}
+	d.Warnings = append(d.Warnings, losses(spec, d.Decision)...)
+	d.Reply = agent.Encode(spec, d.Decision)
 	if !spec.Gates {
 		d.Reason = fmt.Sprintf("%s cannot block; %d hook(s) ran", spec.Name, countRan(d.Runs))
 		return
 	}
 	d.Permission = d.Decision.Permission
-	if d.Permission == decide.None {
+	switch {
+	case d.Halt:
+		d.Permission = decide.Deny
+		d.Reason = "a hook stopped the agent (continue: false): " + d.StopReason
+	case d.Permission == decide.None:
 		d.Permission = decide.Allow
 		d.Reason = "no hook expressed a permission; the default is allow"
-	} else {
+	default:
 		var by []string
 		for _, i := range d.DecidedBy {
 			by = append(by, d.Runs[i].Hook.String())
 		}
 		d.Reason = fmt.Sprintf("%s by %s", d.Permission, strings.Join(by, ", "))
 	}
-	d.ClientMessage, d.ModelMessage = cursor.Messages(spec, decide.Decision{
-		Permission: d.Permission, UserMessage: d.UserMessage, AgentMessage: d.AgentMessage})
+	d.ClientMessage, d.ModelMessage = agent.Messages(spec, decide.Decision{Permission: d.Permission,
+		UserMessage: d.UserMessage, AgentMessage: d.AgentMessage, Halt: d.Halt, StopReason: d.StopReason})
+}
+
+// losses lists what the merged decision says that the agent's event has no field for.
+func losses(spec *dialect.Spec, d decide.Decision) []string {
+	var out []string
+	lose := func(what string) {
+		out = append(out, fmt.Sprintf("%s cannot be carried to %s's %s", what, spec.Dialect, spec.Name))
+	}
+	isCursor := spec.Dialect == dialect.Cursor
+	if d.UpdatedInput != nil && spec.Name != "preToolUse" && spec.Name != "PreToolUse" && spec.Name != "PermissionRequest" {
+		lose("updated input")
+	}
+	if d.Followup != "" && spec.Kind != dialect.Stop && spec.Kind != dialect.SubagentStop {
+		lose("a follow-up message")
+	}
+	if d.SystemMessage != "" && isCursor {
+		lose("a system message")
+	}
+	if d.Halt && isCursor && !spec.Gates {
+		lose("continue: false")
+	}
+	if d.AdditionalContext != "" && isCursor && spec.Name != "postToolUse" && spec.Name != "sessionStart" {
+		lose("additional context")
+	}
+	return out
 }
 
 func countRan(runs []Run) int {
@@ -177,13 +227,25 @@ func countRan(runs []Run) int {
 
 // runHook runs one hook and reads its answer. It never returns an error: every failure is
 // recorded in the Run, and the hook's fail mode turns it into a deny or into no answer.
-func (e *Engine) runHook(ctx context.Context, spec *cursor.Event, h *config.Hook, payload []byte, env []string) Run {
-	run := Run{Hook: h, Command: e.resolveCommand(h)}
+func (e *Engine) runHook(ctx context.Context, spec *dialect.Spec, h *config.Hook, payload []byte, env []string) Run {
+	run := Run{Hook: h, Command: e.resolveCommand(h), Event: spec.Name}
 	if h.SelfRun {
 		run.Verdict, run.Skipped = VerdictSkipped, "this is agenthooks run itself, registered as the agent's hook; running it again would recurse"
 		return run
 	}
-	if why := skipReason(spec, h, payload); why != "" {
+	if h.Unsupported != "" {
+		run.Verdict, run.Skipped = VerdictSkipped, h.Unsupported
+		return run
+	}
+	hd := dialectFor(h.Dialect)
+	hookSpec, body, notes, err := e.hookPayload(spec, h, payload)
+	run.Notes = notes
+	if err != nil {
+		run.Errors = []string{err.Error()}
+		return e.failed(spec, h, run)
+	}
+	run.Event = hookSpec.Name
+	if why := skipReason(hookSpec, h, body); why != "" {
 		run.Verdict, run.Skipped = VerdictSkipped, why
 		return run
 	}
@@ -196,14 +258,26 @@ func (e *Engine) runHook(ctx context.Context, spec *cursor.Event, h *config.Hook
 	if timeout <= 0 {
 		timeout = e.opts.HookTimeout
 	}
-	res := runner.Run(ctx, runner.Spec{
-		Command:   run.Command,
-		Dir:       e.hookDir(h),
-		Env:       env,
-		Stdin:     payload,
-		Timeout:   timeout,
-		KillGrace: e.opts.KillGrace,
-	})
+	if h.Async {
+		run.Verdict, run.Skipped = VerdictSkipped, "async: started in the background; it gives no answer"
+		e.startAsync(h, run.Command, body, env)
+		return run
+	}
+	var res runner.Result
+	if h.Type == "http" {
+		res = e.runHTTP(ctx, h, body, timeout)
+	} else {
+		res = runner.Run(ctx, runner.Spec{
+			Command:   run.Command,
+			Argv:      e.argv(h),
+			Shell:     shellFor(h),
+			Dir:       e.hookDir(h, body),
+			Env:       env,
+			Stdin:     body,
+			Timeout:   timeout,
+			KillGrace: e.opts.KillGrace,
+		})
+	}
 	run.Result = &res
 	e.log.Debug("hook ran", "hook", h.String(), "event", spec.Name, "exit_code", res.ExitCode, "duration", res.Duration, "timed_out", res.TimedOut)
 	switch {
@@ -220,8 +294,8 @@ func (e *Engine) runHook(ctx context.Context, spec *cursor.Event, h *config.Hook
 		run.Errors = []string{"hook was killed by signal " + res.Signal}
 		return e.failed(spec, h, run)
 	}
-	out := cursor.Interpret(spec, res.ExitCode, res.Stdout, res.Stderr, res.StdoutCut)
-	run.Errors, run.Notes = out.Errors, out.Notes
+	out := hd.Interpret(hookSpec, res.ExitCode, res.Stdout, res.Stderr, res.StdoutCut)
+	run.Errors, run.Notes = out.Errors, append(run.Notes, out.Notes...)
 	if out.Failed {
 		return e.failed(spec, h, run)
 	}
@@ -232,7 +306,7 @@ func (e *Engine) runHook(ctx context.Context, spec *cursor.Event, h *config.Hook
 	a := out.Answer
 	run.Answer = &a
 	switch a.Permission {
-	case decide.Allow, decide.Ask, decide.Deny:
+	case decide.Allow, decide.Ask, decide.Deny, decide.Defer:
 		run.Verdict = Verdict(a.Permission)
 	default:
 		run.Verdict = VerdictAnswer
@@ -241,7 +315,7 @@ func (e *Engine) runHook(ctx context.Context, spec *cursor.Event, h *config.Hook
 }
 
 // failed applies the hook's fail mode to a run that did not produce a usable answer.
-func (e *Engine) failed(spec *cursor.Event, h *config.Hook, run Run) Run {
+func (e *Engine) failed(spec *dialect.Spec, h *config.Hook, run Run) Run {
 	if run.Verdict == "" {
 		run.Verdict = VerdictError
 	}
@@ -258,11 +332,16 @@ func (e *Engine) failed(spec *cursor.Event, h *config.Hook, run Run) Run {
 }
 
 // skipReason says why a hook does not run for this payload, or "".
-func skipReason(spec *cursor.Event, h *config.Hook, payload []byte) string {
+func skipReason(spec *dialect.Spec, h *config.Hook, payload []byte) string {
 	if h.Matcher != "" && spec.Target != dialect.NoTarget {
 		target, text := matchTarget(spec, payload)
 		if !h.Matches(target, text) {
 			return "matcher " + fmt.Sprintf("%q", h.Matcher) + " does not match " + fmt.Sprintf("%q", target)
+		}
+	}
+	if h.If != "" {
+		if ok, why := ifMatches(h.If, spec.Name, payload); !ok {
+			return why
 		}
 	}
 	if spec.Loop && h.LoopLimit >= 0 {
@@ -273,7 +352,7 @@ func skipReason(spec *cursor.Event, h *config.Hook, payload []byte) string {
 	return ""
 }
 
-func matchTarget(spec *cursor.Event, payload []byte) (string, bool) {
+func matchTarget(spec *dialect.Spec, payload []byte) (string, bool) {
 	switch spec.Target {
 	case dialect.Constant:
 		return spec.MatchConst, false
@@ -297,17 +376,25 @@ func loopCount(payload []byte) (int, bool) {
 	return int(*p.LoopCount), true
 }
 
-// hookDir is the working directory of a hook: the workspace root for project hooks (as Cursor
-// runs them), the folder of the config file otherwise.
-func (e *Engine) hookDir(h *config.Hook) string {
-	if h.Source.Layer == config.Project && h.Source.Workspace != "" {
-		return h.Source.Workspace
+// hookDir is the working directory of a hook: the workspace root for project hooks and for
+// Claude Code's hooks (as the agents run them), the folder of the config file otherwise.
+func (e *Engine) hookDir(h *config.Hook, payload []byte) string {
+	ws := ""
+	if w := e.opts.Env.Workspaces; len(w) > 0 {
+		ws = w[0]
 	}
-	if h.Source.Layer == config.Default {
-		if ws := e.opts.Env.Workspaces; len(ws) > 0 {
-			return ws[0]
+	switch {
+	case h.Source.Layer == config.Project && h.Source.Workspace != "":
+		return h.Source.Workspace
+	case h.Source.Family == dialect.Claude || h.Source.Layer == config.Default:
+		var p struct {
+			Cwd string `json:"cwd"`
 		}
-		return ""
+		_ = json.Unmarshal(payload, &p)
+		if p.Cwd != "" && dirExists(p.Cwd) {
+			return p.Cwd
+		}
+		return ws
 	}
 	if dir := h.Source.Dir(); dirExists(dir) {
 		return dir
@@ -362,7 +449,7 @@ func shellQuote(s string) string {
 
 // environ builds the hooks' environment: the base environment plus Cursor's variables and the
 // execution context (HOOK_EVENT, HOOK_TOOL_NAME, HOOK_PROJECT_DIR).
-func (e *Engine) environ(spec *cursor.Event, p *payload) []string {
+func (e *Engine) environ(spec *dialect.Spec, p *payload) []string {
 	project := p.workspace()
 	if project == "" && len(e.opts.Env.Workspaces) > 0 {
 		project = e.opts.Env.Workspaces[0]
@@ -445,7 +532,7 @@ func (p *payload) workspace() string {
 
 // preparePayload decodes the event payload and adds the common fields Cursor sends that the
 // caller left out. A payload that needs nothing added is passed on byte for byte.
-func (e *Engine) preparePayload(spec *cursor.Event, raw []byte) (*payload, error) {
+func (e *Engine) preparePayload(spec *dialect.Spec, raw []byte) (*payload, error) {
 	if len(raw) > MaxPayload {
 		return nil, fmt.Errorf("payload is %d bytes, more than the limit of %d", len(raw), MaxPayload)
 	}
@@ -458,6 +545,13 @@ func (e *Engine) preparePayload(spec *cursor.Event, raw []byte) (*payload, error
 			err = fmt.Errorf("null")
 		}
 		return nil, fmt.Errorf("payload must be a JSON object: %w", err)
+	}
+	if spec.Dialect != dialect.Cursor {
+		// Claude Code's payload is passed on as it came; only the event name is made sure of.
+		if p.str("hook_event_name") != spec.Name {
+			p.set("hook_event_name", json.RawMessage(mustJSON(spec.Name)))
+		}
+		return p, nil
 	}
 	defaults := []struct {
 		key string

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"os/exec"
 	"time"
 )
@@ -22,6 +23,8 @@ type Spec struct {
 	Command string
 	// Shell is the interpreter and its flag, e.g. []string{"/bin/bash", "-c"}.
 	Shell []string
+	// Argv, when set, is run directly, without a shell; Command is then ignored.
+	Argv []string
 	// Dir is the working directory; empty means the current one.
 	Dir string
 	// Env is the whole environment of the child; nil means the current process's.
@@ -78,7 +81,11 @@ func Run(ctx context.Context, spec Spec) Result {
 	runCtx, cancel := context.WithTimeout(ctx, spec.Timeout)
 	defer cancel()
 
-	cmd := exec.Command(shell[0], append(shell[1:len(shell):len(shell)], spec.Command)...)
+	argv := append(shell[:len(shell):len(shell)], spec.Command)
+	if len(spec.Argv) > 0 {
+		argv = spec.Argv
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = spec.Dir
 	cmd.Env = spec.Env
 	cmd.Stdin = bytes.NewReader(spec.Stdin)
@@ -158,4 +165,38 @@ func (w *capWriter) Write(p []byte) (int, error) {
 	}
 	w.cut += int64(len(p) - room)
 	return len(p), nil
+}
+
+// Start starts spec in the background, in its own process group, with stdin from spec.Stdin
+// and its output discarded, and does not wait for it: Claude Code's async hooks. The payload
+// is handed over through an unlinked temporary file, so nothing is left behind and the child
+// can read it after this process has exited.
+func Start(spec Spec) error {
+	shell := spec.Shell
+	if len(shell) == 0 {
+		shell = defaultShell
+	}
+	argv := append(shell[:len(shell):len(shell)], spec.Command)
+	if len(spec.Argv) > 0 {
+		argv = spec.Argv
+	}
+	tmp, err := os.CreateTemp("", "agenthooks-async-*")
+	if err != nil {
+		return err
+	}
+	defer tmp.Close()
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(spec.Stdin); err != nil {
+		return err
+	}
+	if _, err := tmp.Seek(0, 0); err != nil {
+		return err
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir, cmd.Env, cmd.Stdin = spec.Dir, spec.Env, tmp
+	setGroup(cmd)
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	return cmd.Process.Release()
 }

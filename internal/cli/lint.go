@@ -49,13 +49,13 @@ func runLint(e *env, p lintParams) error {
 		}
 		cfg = config.Load(cands, nil)
 	} else {
-		opts, err := p.options(e, p.workspaces(e, nil))
+		opts, err := p.options(e, p.workspaces(e, nil, ""))
 		if err != nil {
 			return err
 		}
-		cands := config.Candidates(opts.Env)
+		cands := append(config.Candidates(opts.Env), config.ClaudeCandidates(opts.Env)...)
 		for _, f := range opts.Files {
-			cands = append(cands, config.Candidate{Layer: f.Layer, Path: f.Path})
+			cands = append(cands, config.Candidate{Layer: f.Layer, Path: f.Path, Family: f.Family})
 		}
 		cfg = config.Load(cands, func(string) bool { return true })
 	}
@@ -104,7 +104,7 @@ func newListCmd(e *env) *cobra.Command {
 }
 
 func runList(e *env, p listParams) error {
-	opts, err := p.options(e, p.workspaces(e, nil))
+	opts, err := p.options(e, p.workspaces(e, nil, ""))
 	if err != nil {
 		return err
 	}

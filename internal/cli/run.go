@@ -15,6 +15,8 @@ import (
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/decide"
+	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/claude"
 	"github.com/agenthooks/agenthooks/dialect/cursor"
 	"github.com/agenthooks/agenthooks/engine"
 )
@@ -22,12 +24,14 @@ import (
 // layerFlags are the flags shared by run, list and lint that say where the configs are.
 type layerFlags struct {
 	configs   []string
+	settings  []string
 	workspace string
 	trust     bool
 }
 
 func (f *layerFlags) register(c *cobra.Command) {
 	c.Flags().StringArrayVar(&f.configs, "config", nil, "config `[LAYER=]FILE`: add FILE as a layer, or with LAYER (enterprise, team, project, user) replace that layer (repeatable)")
+	c.Flags().StringArrayVar(&f.settings, "settings", nil, "a Claude Code settings.json to read hooks from, `[LAYER=]FILE` as for --config (repeatable)")
 	c.Flags().StringVar(&f.workspace, "workspace", "", "workspace root (default: the payload's workspace_roots, else $CURSOR_PROJECT_DIR, else the current directory)")
 	c.Flags().BoolVar(&f.trust, "trust", false, "trust the workspace's project hooks for this call")
 }
@@ -36,22 +40,29 @@ func (f *layerFlags) register(c *cobra.Command) {
 func (f *layerFlags) options(e *env, workspaces []string) (engine.Options, error) {
 	opts := engine.Options{
 		Env: config.Env{
-			Home:          e.home(),
-			EnterpriseDir: e.getenv("AGENTHOOKS_ENTERPRISE_DIR"),
-			Workspaces:    workspaces,
+			Home:             e.home(),
+			EnterpriseDir:    e.getenv("AGENTHOOKS_ENTERPRISE_DIR"),
+			ClaudeManagedDir: e.getenv("AGENTHOOKS_CLAUDE_MANAGED_DIR"),
+			Workspaces:       workspaces,
 		},
 		TrustAll: f.trust,
 		Default:  DefaultHooks,
 	}
-	for _, c := range f.configs {
-		cf := engine.ConfigFile{Path: c}
-		if layer, path, ok := strings.Cut(c, "="); ok && isLayer(layer) {
-			cf = engine.ConfigFile{Layer: config.Layer(layer), Path: path}
+	for _, group := range []struct {
+		flag   string
+		files  []string
+		family dialect.Name
+	}{{"--config", f.configs, dialect.Cursor}, {"--settings", f.settings, dialect.Claude}} {
+		for _, c := range group.files {
+			cf := engine.ConfigFile{Path: c, Family: group.family}
+			if layer, path, ok := strings.Cut(c, "="); ok && isLayer(layer) {
+				cf.Layer, cf.Path = config.Layer(layer), path
+			}
+			if cf.Path == "" {
+				return opts, fmt.Errorf("%s %q names no file", group.flag, c)
+			}
+			opts.Files = append(opts.Files, cf)
 		}
-		if cf.Path == "" {
-			return opts, fmt.Errorf("--config %q names no file", c)
-		}
-		opts.Files = append(opts.Files, cf)
 	}
 	if self, err := os.Executable(); err == nil {
 		opts.Self = self
@@ -61,14 +72,15 @@ func (f *layerFlags) options(e *env, workspaces []string) (engine.Options, error
 
 func isLayer(s string) bool {
 	switch config.Layer(s) {
-	case config.Enterprise, config.Team, config.Project, config.User:
+	case config.Enterprise, config.Team, config.Project, config.Local, config.User:
 		return true
 	}
 	return false
 }
 
-// workspaces picks the workspace roots: the flag, the payload's, the environment's, the cwd.
-func (f *layerFlags) workspaces(e *env, roots []string) []string {
+// workspaces picks the workspace roots: the flag, the payload's workspace_roots, the agents'
+// project variables, the payload's cwd, the current directory.
+func (f *layerFlags) workspaces(e *env, roots []string, cwd string) []string {
 	var out []string
 	switch {
 	case f.workspace != "":
@@ -77,6 +89,10 @@ func (f *layerFlags) workspaces(e *env, roots []string) []string {
 		out = roots
 	case e.getenv("CURSOR_PROJECT_DIR") != "":
 		out = []string{e.getenv("CURSOR_PROJECT_DIR")}
+	case e.getenv("CLAUDE_PROJECT_DIR") != "":
+		out = []string{e.getenv("CLAUDE_PROJECT_DIR")}
+	case cwd != "":
+		out = []string{cwd}
 	default:
 		if wd, err := os.Getwd(); err == nil {
 			out = []string{wd}
@@ -117,8 +133,8 @@ not work (then, with --fail-closed, a deny that says so is printed instead).`,
 		},
 	}
 	p.register(c)
-	c.Flags().StringVar(&p.agent, "agent", "cursor", "the agent calling: cursor")
-	c.Flags().StringVar(&p.format, "format", "cursor", "output: cursor (the agent's JSON) or decision (the full decision)")
+	c.Flags().StringVar(&p.agent, "agent", "cursor", "the agent calling, whose payload and answer format are used: cursor or claude")
+	c.Flags().StringVar(&p.format, "format", "agent", "output: agent (the agent's own answer) or decision (the full decision as JSON)")
 	c.Flags().StringVar(&p.merge, "merge", "all", "merge rule: all (deny > ask > allow) or first (the first valid answer wins)")
 	c.Flags().BoolVar(&p.sequential, "sequential", false, "run the event's hooks one after another")
 	c.Flags().BoolVar(&p.failClosed, "fail-closed", false, "deny when agenthooks cannot work or a config layer is invalid")
@@ -127,18 +143,22 @@ not work (then, with --fail-closed, a deny that says so is printed instead).`,
 }
 
 func runRun(ctx context.Context, e *env, p runParams) error {
-	if p.agent != "cursor" {
-		return fmt.Errorf("--agent %q is not supported yet (supported: cursor)", p.agent)
+	if p.agent != "cursor" && p.agent != "claude" {
+		return fmt.Errorf("--agent must be cursor or claude, not %q", p.agent)
+	}
+	if p.format == "agent" || p.format == p.agent {
+		p.format = "cursor" // the agent's own answer
 	}
 	if p.format != "cursor" && p.format != "decision" {
-		return fmt.Errorf("--format must be cursor or decision, not %q", p.format)
+		return fmt.Errorf("--format must be agent (the agent's own answer) or decision, not %q", p.format)
 	}
 	if p.merge != string(decide.MergeAll) && p.merge != string(decide.MergeFirst) {
 		return fmt.Errorf("--merge must be all or first, not %q", p.merge)
 	}
-	spec, ok := cursor.Lookup(p.event)
+	agent := agentDialect(p.agent)
+	spec, ok := agent.Lookup(p.event)
 	if !ok {
-		return fmt.Errorf("unknown event %q; Cursor's events are: %s", p.event, strings.Join(cursor.Names(), ", "))
+		return fmt.Errorf("unknown event %q; %s's events are: %s", p.event, agentTitle(p.agent), strings.Join(agent.Names(), ", "))
 	}
 	d, err := fire(ctx, e, p, spec)
 	if err != nil {
@@ -147,9 +167,9 @@ func runRun(ctx context.Context, e *env, p runParams) error {
 		}
 		msg := "agenthooks failed, and it is fail-closed, so this is denied: " + err.Error()
 		fmt.Fprintln(e.stderr, "agenthooks:", err)
-		d = &engine.Decision{Event: spec.Name, Permission: decide.Deny, Reason: msg}
-		d.UserMessage, d.AgentMessage = msg, msg
-		d.ClientMessage, d.ModelMessage = cursor.Messages(spec, decide.Decision{Permission: decide.Deny, UserMessage: msg, AgentMessage: msg})
+		deny := decide.Decision{Permission: decide.Deny, UserMessage: msg, AgentMessage: msg}
+		d = &engine.Decision{Agent: spec.Dialect, Event: spec.Name, Decision: deny, Permission: decide.Deny, Reason: msg, Reply: agent.Encode(spec, deny)}
+		d.ClientMessage, d.ModelMessage = agent.Messages(spec, deny)
 	}
 	if p.verbose {
 		printRuns(e.stderr, d)
@@ -160,13 +180,29 @@ func runRun(ctx context.Context, e *env, p runParams) error {
 		enc.SetEscapeHTML(false)
 		return enc.Encode(decisionView(d))
 	}
-	out := d.Decision
-	out.Permission = d.Permission
-	_, err = fmt.Fprintf(e.stdout, "%s\n", cursor.Encode(spec, out))
-	return err
+	e.stdout.Write(d.Reply.Stdout)
+	e.stderr.Write(d.Reply.Stderr)
+	if d.Reply.ExitCode != 0 {
+		return silentExit{code: d.Reply.ExitCode}
+	}
+	return nil
 }
 
-func fire(ctx context.Context, e *env, p runParams, spec *cursor.Event) (*engine.Decision, error) {
+func agentDialect(name string) dialect.Dialect {
+	if name == "claude" {
+		return claude.Dialect
+	}
+	return cursor.Dialect
+}
+
+func agentTitle(name string) string {
+	if name == "claude" {
+		return "Claude Code"
+	}
+	return "Cursor"
+}
+
+func fire(ctx context.Context, e *env, p runParams, spec *dialect.Spec) (*engine.Decision, error) {
 	payload, err := io.ReadAll(io.LimitReader(e.stdin, engine.MaxPayload+1))
 	if err != nil {
 		return nil, fmt.Errorf("read payload from stdin: %w", err)
@@ -176,9 +212,10 @@ func fire(ctx context.Context, e *env, p runParams, spec *cursor.Event) (*engine
 	}
 	var peek struct {
 		WorkspaceRoots []string `json:"workspace_roots"`
+		Cwd            string   `json:"cwd"`
 	}
 	_ = json.Unmarshal(payload, &peek) // a bad payload is reported by Fire
-	opts, err := p.options(e, p.workspaces(e, peek.WorkspaceRoots))
+	opts, err := p.options(e, p.workspaces(e, peek.WorkspaceRoots, peek.Cwd))
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +233,7 @@ func fire(ctx context.Context, e *env, p runParams, spec *cursor.Event) (*engine
 	if p.failClosed && len(problems) > 0 {
 		return nil, fmt.Errorf("%d config error(s), first: %s", len(problems), problems[0])
 	}
-	d, err := eng.Fire(ctx, engine.Event{Name: spec.Name, Payload: payload})
+	d, err := eng.Fire(ctx, engine.Event{Agent: spec.Dialect, Name: spec.Name, Payload: payload})
 	if err != nil {
 		return nil, err
 	}
@@ -237,6 +274,8 @@ func clip(s string, n int) string {
 type runView struct {
 	Layer      config.Layer   `json:"layer"`
 	Source     string         `json:"source"`
+	Dialect    dialect.Name   `json:"dialect"`
+	Event      string         `json:"event"`
 	Command    string         `json:"command"`
 	Verdict    engine.Verdict `json:"verdict"`
 	Skipped    string         `json:"skipped,omitempty"`
@@ -249,6 +288,7 @@ type runView struct {
 }
 
 type decisionOut struct {
+	Agent         dialect.Name      `json:"agent"`
 	Event         string            `json:"event"`
 	Permission    decide.Permission `json:"permission,omitempty"`
 	UserMessage   string            `json:"user_message,omitempty"`
@@ -260,6 +300,9 @@ type decisionOut struct {
 	Context       string            `json:"additional_context,omitempty"`
 	Env           map[string]string `json:"env,omitempty"`
 	PluginPaths   []string          `json:"plugin_paths,omitempty"`
+	Halt          bool              `json:"halt,omitempty"`
+	StopReason    string            `json:"stop_reason,omitempty"`
+	SystemMessage string            `json:"system_message,omitempty"`
 	DecidedBy     []string          `json:"decided_by,omitempty"`
 	Reason        string            `json:"reason"`
 	Runs          []runView         `json:"runs"`
@@ -267,15 +310,15 @@ type decisionOut struct {
 }
 
 func decisionView(d *engine.Decision) decisionOut {
-	out := decisionOut{Event: d.Event, Permission: d.Permission, UserMessage: d.UserMessage,
+	out := decisionOut{Agent: d.Agent, Event: d.Event, Permission: d.Permission, UserMessage: d.UserMessage,
 		AgentMessage: d.AgentMessage, ClientMessage: d.ClientMessage, ModelMessage: d.ModelMessage,
 		Followup: d.Followup, UpdatedInput: d.UpdatedInput, Context: d.AdditionalContext, Env: d.Env,
-		PluginPaths: d.PluginPaths, Reason: d.Reason, Warnings: d.Warnings, Runs: []runView{}}
+		PluginPaths: d.PluginPaths, Halt: d.Halt, StopReason: d.StopReason, SystemMessage: d.SystemMessage, Reason: d.Reason, Warnings: d.Warnings, Runs: []runView{}}
 	for _, i := range d.DecidedBy {
 		out.DecidedBy = append(out.DecidedBy, d.Runs[i].Hook.Pos.String())
 	}
 	for _, r := range d.Runs {
-		v := runView{Layer: r.Hook.Source.Layer, Source: r.Hook.Pos.String(), Command: r.Hook.Command,
+		v := runView{Layer: r.Hook.Source.Layer, Source: r.Hook.Pos.String(), Dialect: r.Hook.Dialect, Event: r.Event, Command: r.Hook.Command,
 			Verdict: r.Verdict, Skipped: r.Skipped, Errors: r.Errors, Notes: r.Notes}
 		if r.Result != nil {
 			code, ms := r.Result.ExitCode, float64(r.Result.Duration)/float64(time.Millisecond)

@@ -1,0 +1,325 @@
+package config
+
+import (
+	"math"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/claude"
+	"github.com/agenthooks/agenthooks/guard"
+	"github.com/agenthooks/agenthooks/internal/jsonpos"
+	"github.com/agenthooks/agenthooks/internal/srcpos"
+)
+
+// ClaudeManagedDir returns the folder of Claude Code's managed settings on a platform.
+func ClaudeManagedDir(goos string) string {
+	switch goos {
+	case "darwin":
+		return "/Library/Application Support/ClaudeCode"
+	case "windows":
+		return `C:\Program Files\ClaudeCode`
+	}
+	return "/etc/claude-code"
+}
+
+// ClaudeCandidates lists, in priority order, the settings files of Claude Code: managed
+// (managed-settings.json, then managed-settings.d/*.json in name order), local, project and user.
+func ClaudeCandidates(env Env) []Candidate {
+	goos := env.GOOS
+	if goos == "" {
+		goos = runtime.GOOS
+	}
+	dir := env.ClaudeManagedDir
+	if dir == "" {
+		dir = ClaudeManagedDir(goos)
+	}
+	out := []Candidate{{Layer: Enterprise, Family: dialect.Claude, Path: filepath.Join(dir, "managed-settings.json")}}
+	dropIns, _ := filepath.Glob(filepath.Join(dir, "managed-settings.d", "*.json"))
+	sort.Strings(dropIns)
+	for _, p := range dropIns {
+		out = append(out, Candidate{Layer: Enterprise, Family: dialect.Claude, Path: p})
+	}
+	for _, ws := range env.Workspaces {
+		out = append(out,
+			Candidate{Layer: Local, Family: dialect.Claude, Path: filepath.Join(ws, ".claude", "settings.local.json"), Workspace: ws},
+			Candidate{Layer: Project, Family: dialect.Claude, Path: filepath.Join(ws, ".claude", "settings.json"), Workspace: ws})
+	}
+	if env.Home != "" {
+		out = append(out, Candidate{Layer: User, Family: dialect.Claude, Path: filepath.Join(env.Home, ".claude", "settings.json")})
+	}
+	return out
+}
+
+// claudeEventList is Claude Code's list of events, as the error message prints it.
+var claudeEventList = strings.Join(claude.Names(), ", ")
+
+// ifEvents are the events where a handler's "if" is evaluated; elsewhere it never runs.
+var ifEvents = map[string]bool{"PreToolUse": true, "PostToolUse": true, "PostToolUseFailure": true,
+	"PermissionRequest": true, "PermissionDenied": true}
+
+// ifRule is Claude Code's permission-rule syntax: Tool or Tool(pattern).
+var ifRule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_]*)(?:\((.*)\))?$`) })
+
+// DecodeSettings validates the hooks of a Claude Code settings.json. Other settings are not
+// agenthooks' business and are left alone; disableAllHooks and allowManagedHooksOnly are read.
+func DecodeSettings(src Source, data []byte) *File {
+	f := &File{Source: src}
+	d := &decoder{src: data, file: f}
+	if len(data) > MaxFileSize {
+		d.errorf(0, CodeRead, "settings file is %d bytes, more than the limit of %d", len(data), MaxFileSize)
+		return f
+	}
+	root, err := jsonpos.Parse(data, MaxDepth)
+	if err != nil {
+		off := 0
+		if se, ok := err.(*jsonpos.SyntaxError); ok {
+			off = se.Off
+		}
+		d.errorf(off, CodeSyntax, "invalid JSON: %s", err.Error())
+		return f
+	}
+	if root.Kind != jsonpos.Object {
+		d.errorf(root.Off, CodeHooks, "Settings must be an object")
+		return f
+	}
+	for _, key := range []string{"disableAllHooks", "allowManagedHooksOnly"} {
+		if v := root.Get(key); v != nil {
+			if v.Kind != jsonpos.Bool {
+				d.errorf(v.Off, CodeField, "%s must be a boolean", key)
+				continue
+			}
+			if key == "disableAllHooks" {
+				b := v.Bool
+				f.DisableAllHooks = &b
+			} else {
+				f.AllowManagedHooksOnly = v.Bool
+			}
+		}
+	}
+	if hooks := root.Get("hooks"); hooks != nil {
+		d.settingsHooks(hooks)
+	}
+	sort.SliceStable(f.Problems, func(i, j int) bool { return f.Problems[i].Offset < f.Problems[j].Offset })
+	f.Usable = !hasStructuralErrors(f.Problems)
+	return f
+}
+
+func (d *decoder) settingsHooks(hooks *jsonpos.Value) {
+	if hooks.Kind != jsonpos.Object {
+		d.errorf(hooks.Off, CodeHooks, "hooks must be an object of events")
+		return
+	}
+	d.duplicates(hooks)
+	for _, m := range hooks.Members {
+		ev, ok := claude.Lookup(m.Key)
+		if !ok {
+			d.errorf(m.KeyOff, CodeUnknownEvent, "Unknown hook event: %s. Valid events are: %s", m.Key, claudeEventList)
+			continue
+		}
+		if m.Value.Kind != jsonpos.Array {
+			d.errorf(m.Value.Off, CodeHooks, "Hooks for %s must be an array of matcher groups", m.Key)
+			continue
+		}
+		for _, group := range m.Value.Elems {
+			d.matcherGroup(ev, group)
+		}
+	}
+}
+
+func (d *decoder) matcherGroup(ev *claude.Event, g *jsonpos.Value) {
+	if g.Kind != jsonpos.Object {
+		d.errorf(g.Off, CodeHookEntry, "A matcher group must be an object with a hooks array")
+		return
+	}
+	matcher := ""
+	if m := g.Get("matcher"); m != nil {
+		if m.Kind != jsonpos.String {
+			d.errorf(m.Off, CodeMatcher, "matcher must be a string")
+			return
+		}
+		matcher = m.Str
+		probe := &Hook{Matcher: matcher}
+		if err := compileMatcher(probe); err != nil {
+			d.errorf(m.Off, CodeMatcher, "matcher is not a valid regular expression (RE2, where Claude Code uses JavaScript's RegExp: no lookaround or backreferences): %s", err.Error())
+			return
+		}
+		if matcher != "" && matcher != "*" && ev.Target == dialect.NoTarget {
+			d.warnf(m.Off, CodeNoEffect, "Claude Code ignores a matcher on %s", ev.Name)
+		}
+	}
+	for _, k := range g.Members {
+		if k.Key != "matcher" && k.Key != "hooks" {
+			d.warnf(k.KeyOff, CodeUnknownField, "Unknown field %q in matcher group is ignored", k.Key)
+		}
+	}
+	list := g.Get("hooks")
+	if list == nil || list.Kind != jsonpos.Array {
+		off := g.Off
+		if list != nil {
+			off = list.Off
+		}
+		d.errorf(off, CodeHookEntry, "A matcher group must be an object with a hooks array")
+		return
+	}
+	for _, hv := range list.Elems {
+		if h := d.handler(ev, matcher, hv); h != nil {
+			d.file.Hooks = append(d.file.Hooks, h)
+		}
+	}
+}
+
+func (d *decoder) handler(ev *claude.Event, matcher string, v *jsonpos.Value) *Hook {
+	if v.Kind != jsonpos.Object {
+		d.errorf(v.Off, CodeHookEntry, "A hook must be an object with a type")
+		return nil
+	}
+	d.duplicates(v)
+	h := &Hook{Event: ev.Name, Dialect: dialect.Claude, Matcher: matcher, Source: &d.file.Source, LoopLimit: -1,
+		Pos: srcpos.At(d.file.Source.File, d.src, v.Off)}
+	_ = compileMatcher(h)
+	t := v.Get("type")
+	if t == nil || t.Kind != jsonpos.String {
+		d.errorf(v.Off, CodeField, "A hook must be an object with a type")
+		return nil
+	}
+	h.Type = t.Str
+	switch t.Str {
+	case "command", "http":
+	case "mcp_tool", "prompt", "agent":
+		h.Unsupported = "agenthooks does not run " + t.Str + " hooks; Claude Code runs them itself"
+	default:
+		d.errorf(t.Off, CodeField, "Hook type must be one of: command, http, mcp_tool, prompt, agent")
+		return nil
+	}
+	for _, m := range v.Members {
+		d.handlerField(ev, h, m)
+	}
+	switch {
+	case h.Type == "command" && h.Command == "":
+		d.errorf(v.Off, CodeCommand, "A command hook needs a command string")
+		return nil
+	case h.Type == "http" && h.URL == "":
+		d.errorf(v.Off, CodeField, "An http hook needs a url")
+		return nil
+	}
+	if h.Type == "command" && len(h.Args) == 0 {
+		if reason := guard.UnsafeReason(h.Command); reason != "" {
+			h.Refused = reason
+			d.errorf(v.Get("command").Off, CodeUnsafeCommand, "Hook command fails the safety check (%s); this hook is refused", reason)
+		}
+		h.SelfRun = runsAgenthooks(h.Command)
+	}
+	if h.If != "" && !ifEvents[ev.Name] {
+		d.warnf(v.Get("if").Off, CodeNoEffect, "Claude Code never runs a hook with \"if\" on %s", ev.Name)
+	}
+	return h
+}
+
+func (d *decoder) handlerField(ev *claude.Event, h *Hook, m jsonpos.Member) {
+	v := m.Value
+	str := func(name string) (string, bool) {
+		if v.Kind != jsonpos.String {
+			d.errorf(v.Off, CodeField, "%s must be a string", name)
+			return "", false
+		}
+		return v.Str, true
+	}
+	switch m.Key {
+	case "type":
+	case "command":
+		if s, ok := str("command"); ok {
+			h.Command = s
+		}
+	case "args":
+		if v.Kind != jsonpos.Array {
+			d.errorf(v.Off, CodeField, "args must be an array of strings")
+			return
+		}
+		for _, a := range v.Elems {
+			if a.Kind != jsonpos.String {
+				d.errorf(a.Off, CodeField, "args must be an array of strings")
+				return
+			}
+			h.Args = append(h.Args, a.Str)
+		}
+	case "timeout":
+		n, ok := number(v)
+		if !ok || n <= 0 || n > math.MaxInt64/float64(time.Second) {
+			d.errorf(v.Off, CodeField, "timeout must be a positive number of seconds")
+			return
+		}
+		h.Timeout = time.Duration(n * float64(time.Second))
+	case "if":
+		s, ok := str("if")
+		if !ok {
+			return
+		}
+		if !ifRule().MatchString(s) {
+			d.errorf(v.Off, CodeField, "if must be one permission rule such as Bash(git *) or Edit(*.ts)")
+			return
+		}
+		h.If = s
+	case "shell":
+		if s, ok := str("shell"); ok {
+			if s != "bash" && s != "powershell" {
+				d.errorf(v.Off, CodeField, `shell must be "bash" or "powershell"`)
+				return
+			}
+			h.Shell = s
+		}
+	case "async", "asyncRewake":
+		if v.Kind != jsonpos.Bool {
+			d.errorf(v.Off, CodeField, "%s must be a boolean", m.Key)
+			return
+		}
+		h.Async = h.Async || v.Bool
+	case "url":
+		if s, ok := str("url"); ok {
+			if !strings.HasPrefix(s, "http://") && !strings.HasPrefix(s, "https://") {
+				d.errorf(v.Off, CodeField, "url must be an http or https URL")
+				return
+			}
+			h.URL = s
+		}
+	case "headers":
+		if v.Kind != jsonpos.Object {
+			d.errorf(v.Off, CodeField, "headers must be an object of strings")
+			return
+		}
+		h.Headers = map[string]string{}
+		for _, hm := range v.Members {
+			if hm.Value.Kind != jsonpos.String {
+				d.errorf(hm.Value.Off, CodeField, "headers must be an object of strings")
+				continue
+			}
+			h.Headers[hm.Key] = hm.Value.Str
+		}
+	case "allowedEnvVars":
+		if v.Kind != jsonpos.Array {
+			d.errorf(v.Off, CodeField, "allowedEnvVars must be an array of names")
+			return
+		}
+		for _, a := range v.Elems {
+			if a.Kind == jsonpos.String {
+				h.AllowedEnvVars = append(h.AllowedEnvVars, a.Str)
+			}
+		}
+	case "failClosed":
+		if v.Kind != jsonpos.Bool {
+			d.errorf(v.Off, CodeField, "failClosed must be a boolean")
+			return
+		}
+		h.FailClosed = v.Bool
+	case "dialect":
+		d.dialectField(h, claude.ToolKind(ev.Name, ""), v)
+	case "statusMessage", "once", "server", "tool", "input", "prompt", "model", "continueOnBlock":
+	default:
+		d.warnf(m.KeyOff, CodeUnknownField, "Unknown field %q in hook is ignored", m.Key)
+	}
+}

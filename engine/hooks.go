@@ -1,0 +1,231 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/translate"
+	"github.com/agenthooks/agenthooks/guard/shell"
+	"github.com/agenthooks/agenthooks/runner"
+)
+
+// hookPayload returns the event a hook runs as in its own dialect and the payload it reads:
+// the agent's payload as it came when the hook speaks the agent's dialect for the same event,
+// else a translation, with notes on what the translation could not carry.
+func (e *Engine) hookPayload(spec *dialect.Spec, h *config.Hook, payload []byte) (*dialect.Spec, []byte, []string, error) {
+	hd := dialectFor(h.Dialect)
+	event := h.Event
+	if h.Dialect != h.Source.Family {
+		event = translate.EventFor(h.Dialect, config.KindOf(h.Source.Family, h.Event))
+	}
+	if h.Dialect == spec.Dialect && event == spec.Name {
+		return spec, payload, nil, nil
+	}
+	if h.Dialect == spec.Dialect {
+		// The agent's own dialect, but the hook is registered as another of its events (a
+		// Cursor file's entry that speaks Claude Code, under Claude Code): the agent's event.
+		return spec, payload, nil, nil
+	}
+	hookSpec, ok := hd.Lookup(event)
+	if !ok {
+		return nil, nil, nil, fmt.Errorf("%s %s has no %s counterpart", spec.Dialect, spec.Name, h.Dialect)
+	}
+	project := ""
+	if ws := e.opts.Env.Workspaces; len(ws) > 0 {
+		project = ws[0]
+	}
+	body, notes, err := translate.Payload(spec.Dialect, spec.Name, payload, h.Dialect, event, translate.Env{ProjectDir: project})
+	for i, n := range notes {
+		notes[i] = "translation: " + n
+	}
+	if err != nil {
+		return nil, nil, notes, fmt.Errorf("translate the payload for a %s hook: %w", h.Dialect, err)
+	}
+	return hookSpec, body, notes, nil
+}
+
+// argv is a hook's exec form (Claude Code's "args"): the command and its arguments, run without
+// a shell, with ${VAR} placeholders of the hook's environment substituted in each element.
+func (e *Engine) argv(h *config.Hook) []string {
+	if len(h.Args) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(h.Args)+1)
+	for _, a := range append([]string{h.Command}, h.Args...) {
+		out = append(out, os.Expand(a, func(name string) string { return lookupEnv(e.opts.Environ, name) }))
+	}
+	return out
+}
+
+func lookupEnv(env []string, name string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// shellFor is the interpreter of a hook's shell form: PowerShell when the hook asks for it,
+// otherwise the runner's /bin/sh -c, as Claude Code and Cursor use on macOS and Linux.
+func shellFor(h *config.Hook) []string {
+	if h.Shell == "powershell" {
+		return []string{"pwsh", "-NoProfile", "-Command"}
+	}
+	return nil
+}
+
+// startAsync starts an async hook in the background; it gives no answer.
+func (e *Engine) startAsync(h *config.Hook, command string, body []byte, env []string) {
+	err := runner.Start(runner.Spec{Command: command, Argv: e.argv(h), Shell: shellFor(h), Dir: e.hookDir(h, body), Env: env, Stdin: body})
+	if err != nil {
+		e.log.Warn("async hook could not start", "hook", h.String(), "error", err)
+	}
+}
+
+// MaxHTTPResponse bounds what is read of an http hook's response.
+const MaxHTTPResponse = 1 << 20
+
+// runHTTP POSTs the payload to an http hook, as Claude Code does, and reads the answer as a
+// command's: a 2xx body is stdout with exit status 0; any other status, or no connection, is a
+// non-blocking error (an http hook cannot block by its status code). Header values may use
+// $VAR or ${VAR} only for the variables the hook lists in allowedEnvVars.
+func (e *Engine) runHTTP(ctx context.Context, h *config.Hook, body []byte, timeout time.Duration) runner.Result {
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.URL, bytes.NewReader(body))
+	if err != nil {
+		return runner.Result{ExitCode: -1, Err: err, Duration: time.Since(start)}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	allowed := map[string]bool{}
+	for _, v := range h.AllowedEnvVars {
+		allowed[v] = true
+	}
+	for k, v := range h.Headers {
+		req.Header.Set(k, os.Expand(v, func(name string) string {
+			if !allowed[name] {
+				return ""
+			}
+			return lookupEnv(e.opts.Environ, name)
+		}))
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Do(req)
+	res := runner.Result{Duration: time.Since(start)}
+	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			res.TimedOut, res.ExitCode = true, -1
+			return res
+		}
+		res.ExitCode, res.Err = -1, err
+		return res
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, MaxHTTPResponse+1))
+	if len(data) > MaxHTTPResponse {
+		res.StdoutCut = int64(len(data) - MaxHTTPResponse)
+		data = data[:MaxHTTPResponse]
+	}
+	res.Duration = time.Since(start)
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		res.ExitCode = 1
+		res.Stderr = []byte(fmt.Sprintf("HTTP status %d", resp.StatusCode))
+		return res
+	}
+	res.Stdout = data
+	return res
+}
+
+// ifMatches evaluates Claude Code's "if" permission rule, Tool or Tool(pattern), on a hook's
+// payload. A Bash pattern is matched against every command of the command line, read with the
+// shell parser (so `cd x && git push` matches Bash(git push*)); a file tool's pattern against
+// the file path. What cannot be read matches, as in Claude Code: the hook runs.
+func ifMatches(rule, event string, payload []byte) (bool, string) {
+	m := ifRulePattern().FindStringSubmatch(rule)
+	if m == nil {
+		return true, ""
+	}
+	tool, pattern := m[1], m[2]
+	var p struct {
+		ToolName  string         `json:"tool_name"`
+		ToolInput map[string]any `json:"tool_input"`
+		Cwd       string         `json:"cwd"`
+	}
+	if json.Unmarshal(payload, &p) != nil {
+		return true, ""
+	}
+	skip := fmt.Sprintf("if %q does not match", rule)
+	if p.ToolName != tool && !(strings.HasPrefix(tool, "mcp__") && strings.HasPrefix(p.ToolName, tool+"__")) {
+		return false, skip + " the tool " + p.ToolName
+	}
+	if pattern == "" || pattern == "*" {
+		return true, ""
+	}
+	pattern = strings.ReplaceAll(pattern, ":*", " *") // the older prefix form, npm run test:*
+	switch tool {
+	case "Bash":
+		cmd, _ := p.ToolInput["command"].(string)
+		s := shell.Analyze(cmd, shell.Options{})
+		for _, f := range s.Findings {
+			if f.Kind == shell.FindingParse {
+				return true, ""
+			}
+		}
+		for _, inv := range s.Invocations {
+			words := make([]string, len(inv.Args))
+			for i, w := range inv.Args {
+				words[i] = w.Display()
+			}
+			line := strings.Join(words, " ")
+			if globAll(pattern, line) || strings.HasSuffix(pattern, " *") && line == strings.TrimSuffix(pattern, " *") {
+				return true, ""
+			}
+		}
+		return false, skip + " any command of " + fmt.Sprintf("%q", cmd)
+	default:
+		file, _ := p.ToolInput["file_path"].(string)
+		if file == "" {
+			file, _ = p.ToolInput["path"].(string)
+		}
+		rel := strings.TrimPrefix(file, strings.TrimSuffix(p.Cwd, "/")+"/")
+		if pathGlob(pattern, file) || pathGlob(strings.TrimPrefix(pattern, "./"), rel) || pathGlob("**/"+pattern, rel) {
+			return true, ""
+		}
+		return false, skip + " " + file
+	}
+}
+
+var ifRulePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_]*)(?:\((.*)\))?$`) })
+
+// globAll matches s against a pattern where * is any text.
+func globAll(pattern, s string) bool {
+	re := "^" + strings.ReplaceAll(regexp.QuoteMeta(pattern), `\*`, ".*") + "$"
+	ok, _ := regexp.MatchString(re, s)
+	return ok
+}
+
+// pathGlob matches a path where * is any text within a segment and ** any number of segments.
+func pathGlob(pattern, p string) bool {
+	if strings.Contains(pattern, "**") {
+		re := "^" + strings.NewReplacer(`\*\*/`, "(.*/)?", `\*\*`, ".*", `\*`, "[^/]*", `\?`, "[^/]").Replace(regexp.QuoteMeta(pattern)) + "$"
+		ok, _ := regexp.MatchString(re, p)
+		return ok
+	}
+	ok, _ := path.Match(pattern, p)
+	return ok
+}
