@@ -383,21 +383,23 @@ func (e *Engine) hookDir(h *config.Hook, payload []byte) string {
 	if w := e.opts.Env.Workspaces; len(w) > 0 {
 		ws = w[0]
 	}
+	candidates := []string{h.Source.Dir()}
 	switch {
 	case h.Source.Layer == config.Project && h.Source.Workspace != "":
-		return h.Source.Workspace
+		candidates = []string{h.Source.Workspace}
 	case h.Source.Family == dialect.Claude || h.Source.Layer == config.Default:
 		var p struct {
 			Cwd string `json:"cwd"`
 		}
 		_ = json.Unmarshal(payload, &p)
-		if p.Cwd != "" && dirExists(p.Cwd) {
-			return p.Cwd
-		}
-		return ws
+		candidates = []string{p.Cwd, ws}
 	}
-	if dir := h.Source.Dir(); dirExists(dir) {
-		return dir
+	// A folder that does not exist (a payload from another machine, a removed workspace) must
+	// not stop the hook from running: the current directory stands in.
+	for _, dir := range candidates {
+		if dir != "" && dirExists(dir) {
+			return dir
+		}
 	}
 	return ""
 }
