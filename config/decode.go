@@ -59,6 +59,15 @@ func (d *decoder) warnf(off int, code, format string, args ...any) {
 	d.add(off, srcpos.Warning, code, fmt.Sprintf(format, args...))
 }
 
+// Problem returns the position of a JSON syntax error in data read from file.
+func Problem(file string, data []byte, err error) srcpos.Pos {
+	var se *jsonpos.SyntaxError
+	if errors.As(err, &se) {
+		return srcpos.At(file, data, se.Off)
+	}
+	return srcpos.Pos{File: file}
+}
+
 // Decode validates the hooks.json in data, read from src.File. Problems are in the returned
 // File; it is Usable only when there is no error (an unsafe hook command refuses that hook alone).
 func Decode(src Source, data []byte) *File {

@@ -25,6 +25,10 @@ type Options struct {
 	// Files are explicit config files. One whose Layer is empty becomes a CLI layer, ranked just
 	// below enterprise; one with a Layer replaces every file the discovery found for that layer.
 	Files []ConfigFile
+	// Families limits which kinds of config file are read: Cursor's hooks.json, Claude Code's
+	// settings.json. Empty reads both. An agent runs its own files' hooks itself, so the runner
+	// registered in it reads the other family's.
+	Families []dialect.Name
 	// Default is a hooks.json used only when no layer has a file, untrusted project files aside
 	// (the embedded example).
 	Default []byte
@@ -73,7 +77,13 @@ var ErrUnknownEvent = errors.New("unknown event")
 // Engine.Config().Problems()) and none of their hooks run, so that one broken file never turns
 // off the hooks of the others.
 func Load(opts Options) (*Engine, error) {
-	cands := append(config.Candidates(opts.Env), config.ClaudeCandidates(opts.Env)...)
+	var cands []config.Candidate
+	if readsFamily(opts.Families, dialect.Cursor) {
+		cands = append(cands, config.Candidates(opts.Env)...)
+	}
+	if readsFamily(opts.Families, dialect.Claude) {
+		cands = append(cands, config.ClaudeCandidates(opts.Env)...)
+	}
 	for _, f := range opts.Files {
 		if f.Layer != "" {
 			cands = replaceLayer(cands, f.Layer)
@@ -130,6 +140,18 @@ func New(cfg *config.Config, opts Options) *Engine {
 
 // Config returns the loaded configuration.
 func (e *Engine) Config() *config.Config { return e.cfg }
+
+func readsFamily(families []dialect.Name, f dialect.Name) bool {
+	if len(families) == 0 {
+		return true
+	}
+	for _, x := range families {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}
 
 func replaceLayer(cands []config.Candidate, layer config.Layer) []config.Candidate {
 	out := cands[:0:0]

@@ -4,11 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/internal/srcpos"
 )
@@ -24,7 +27,8 @@ func newLintCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "lint [FILE...]",
 		Short: "Check hooks.json files and print file:line:col: message for each problem",
-		Long: `Check the named hooks.json files, or every layer's file (trusted or not) when none is named.
+		Long: `Check the named files (Cursor's hooks.json, or Claude Code's settings*.json by their name, or with
+--settings), or every layer's file of both agents (trusted or not) when none is named.
 Each problem is printed as file:line:col: message; warnings say "warning:". Exit status 1 when
 any file has an error, 0 otherwise.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -39,13 +43,17 @@ any file has an error, 0 otherwise.`,
 
 func runLint(e *env, p lintParams) error {
 	var cfg *config.Config
-	if len(p.files) > 0 {
+	if len(p.files) > 0 || len(p.settings) > 0 {
 		var cands []config.Candidate
-		for _, f := range p.files {
+		for i, f := range append(append([]string{}, p.files...), p.settings...) {
 			if _, err := os.Stat(f); err != nil {
 				return fmt.Errorf("lint %s: %w", f, err)
 			}
-			cands = append(cands, config.Candidate{Layer: config.CLI, Path: f})
+			family := familyOf(f)
+			if i >= len(p.files) {
+				family = dialect.Claude
+			}
+			cands = append(cands, config.Candidate{Layer: config.CLI, Path: f, Family: family})
 		}
 		cfg = config.Load(cands, nil)
 	} else {
@@ -121,7 +129,7 @@ func runList(e *env, p listParams) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "LAYER\tFILE\tSTATE")
 	for _, f := range cfg.Files {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Source.Layer, f.Source.File, fileState(f))
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Source.Layer, f.Source.File, fileState(cfg, f))
 	}
 	tw.Flush()
 	fmt.Fprintln(e.stdout)
@@ -129,14 +137,25 @@ func runList(e *env, p listParams) error {
 	fmt.Fprintln(tw, "EVENT\tLAYER\tSOURCE\tCOMMAND\tOPTIONS\tRUNS")
 	for _, f := range cfg.Files {
 		for _, h := range f.Hooks {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", h.Event, f.Source.Layer, h.Pos, clip(h.Command, 60), hookOptions(h), runsState(f, h))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", h.Event, f.Source.Layer, h.Pos, clip(hookCommand(h), 60), hookOptions(h), runsState(cfg, f, h))
 		}
 	}
 	return tw.Flush()
 }
 
-func fileState(f *config.File) string {
+// familyOf says which agent's format a file named on the command line is in: Claude Code's
+// settings files are settings*.json (settings.local.json, managed-settings.json, ...).
+func familyOf(path string) dialect.Name {
+	if strings.Contains(filepath.Base(path), "settings") {
+		return dialect.Claude
+	}
+	return dialect.Cursor
+}
+
+func fileState(cfg *config.Config, f *config.File) string {
 	switch {
+	case cfg.Disabled(f) != "":
+		return "disabled: " + cfg.Disabled(f)
 	case !f.Usable:
 		return fmt.Sprintf("invalid: %d error(s), none of its hooks run (agenthooks lint %s)", len(f.Problems.Errors()), f.Source.File)
 	case !f.Source.Trusted:
@@ -145,8 +164,14 @@ func fileState(f *config.File) string {
 	return "ok"
 }
 
-func runsState(f *config.File, h *config.Hook) string {
+func runsState(cfg *config.Config, f *config.File, h *config.Hook) string {
 	switch {
+	case cfg.Disabled(f) != "":
+		return "no (disabled)"
+	case h.Unsupported != "":
+		return "no (" + h.Unsupported + ")"
+	case h.SelfRun:
+		return "no (agenthooks run itself)"
 	case !f.Usable:
 		return "no (invalid file)"
 	case !f.Source.Trusted:
@@ -157,8 +182,27 @@ func runsState(f *config.File, h *config.Hook) string {
 	return "yes"
 }
 
+func hookCommand(h *config.Hook) string {
+	switch {
+	case h.Type == "http":
+		return "POST " + h.URL
+	case len(h.Args) > 0:
+		return h.Command + " " + strings.Join(h.Args, " ")
+	}
+	return h.Command
+}
+
 func hookOptions(h *config.Hook) string {
 	var opts []string
+	if h.Dialect != h.Source.Family {
+		opts = append(opts, "dialect="+string(h.Dialect))
+	}
+	if h.If != "" {
+		opts = append(opts, "if="+h.If)
+	}
+	if h.Async {
+		opts = append(opts, "async")
+	}
 	if h.Matcher != "" {
 		opts = append(opts, fmt.Sprintf("matcher=%q", h.Matcher))
 	}

@@ -115,6 +115,7 @@ type runParams struct {
 	sequential bool
 	failClosed bool
 	verbose    bool
+	from       []string
 }
 
 func newRunCmd(e *env) *cobra.Command {
@@ -139,6 +140,7 @@ not work (then, with --fail-closed, a deny that says so is printed instead).`,
 	c.Flags().BoolVar(&p.sequential, "sequential", false, "run the event's hooks one after another")
 	c.Flags().BoolVar(&p.failClosed, "fail-closed", false, "deny when agenthooks cannot work or a config layer is invalid")
 	c.Flags().BoolVarP(&p.verbose, "verbose", "v", false, "print a table of the hook runs on stderr")
+	c.Flags().StringSliceVar(&p.from, "from", nil, "read only these kinds of config: cursor (hooks.json), claude (settings.json); default both")
 	return c
 }
 
@@ -218,6 +220,12 @@ func fire(ctx context.Context, e *env, p runParams, spec *dialect.Spec) (*engine
 	opts, err := p.options(e, p.workspaces(e, peek.WorkspaceRoots, peek.Cwd))
 	if err != nil {
 		return nil, err
+	}
+	for _, f := range p.from {
+		if f != "cursor" && f != "claude" {
+			return nil, fmt.Errorf("--from takes cursor and claude, not %q", f)
+		}
+		opts.Families = append(opts.Families, dialect.Name(f))
 	}
 	opts.Merge = decide.Mode(p.merge)
 	opts.Sequential = p.sequential

@@ -1,0 +1,72 @@
+package jsonpos
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+func TestRoundTripKeepsOrderAndValues(t *testing.T) {
+	t.Parallel()
+	src := `{"z": 1, "a": [true, null, 2.50, "x<y>"], "m": {"b": {}, "a": []}, "n": -0.0}`
+	v, err := Parse([]byte(src), 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := v.Encode()
+	var a, b any
+	json.Unmarshal([]byte(src), &a)
+	json.Unmarshal(out, &b)
+	if !reflect.DeepEqual(a, b) {
+		t.Fatalf("values changed:\n%s", out)
+	}
+	want := "{\n  \"z\": 1,\n  \"a\": [\n    true,\n    null,\n    2.50,\n    \"x<y>\"\n  ],\n  \"m\": {\n    \"b\": {},\n    \"a\": []\n  },\n  \"n\": -0.0\n}\n"
+	if string(out) != want {
+		t.Fatalf("got\n%s", out)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	t.Parallel()
+	for src, off := range map[string]int{`{"a":}`: 5, `[1,2`: 4, `{} x`: 3, `{"a" 1}`: 5, `"\x"`: 2} {
+		_, err := Parse([]byte(src), 32)
+		se, ok := err.(*SyntaxError)
+		if !ok {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		if se.Off > len(src) || se.Off < 0 {
+			t.Errorf("%s: offset %d", src, se.Off)
+		}
+		_ = off
+	}
+	if _, err := Parse([]byte(`[[[[1]]]]`), 3); err == nil {
+		t.Error("depth limit not enforced")
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{`{"a":[1,{"b":null}]}`, `[]`, `"x"`, `{"a":1,"a":2}`, `{`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := Parse(data, 16)
+		if err != nil {
+			return
+		}
+		var want any
+		if json.Unmarshal(data, &want) != nil {
+			t.Fatalf("Parse accepted what encoding/json rejects: %q", data)
+		}
+		v2, err := Parse(v.Encode(), 16)
+		if err != nil {
+			t.Fatalf("re-encoded value does not parse: %v", err)
+		}
+		var a, b any
+		json.Unmarshal(v.Encode(), &a)
+		json.Unmarshal(v2.Encode(), &b)
+		if !reflect.DeepEqual(a, b) {
+			t.Fatal("encode is not stable")
+		}
+	})
+}
