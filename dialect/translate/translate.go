@@ -50,6 +50,9 @@ type event struct {
 
 // EventFor names the event of dialect to that matches an event of kind k, or "".
 func EventFor(to dialect.Name, k dialect.Kind) string {
+	if k == "" {
+		return "" // an event only its own agent has
+	}
 	if to == dialect.Claude {
 		switch k {
 		case dialect.BeforeShell, dialect.BeforeMCP, dialect.BeforeRead, dialect.PreTool:
