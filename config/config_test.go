@@ -187,3 +187,84 @@ func FuzzDecode(f *testing.F) {
 		_ = srcpos.List(file.Problems).Err()
 	})
 }
+
+// FuzzDecodeSettings: any settings.json decodes without panic, with placed problems.
+func FuzzDecodeSettings(f *testing.F) {
+	for _, s := range []string{`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"x","if":"Bash(git *)"}]}]}}`,
+		`{"disableAllHooks":true}`, `{"hooks":{"Stop":[{"hooks":[{"type":"http","url":"http://x","headers":{"a":"$B"}}]}]}}`, `{"hooks":[]}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file := DecodeSettings(Source{File: "settings.json", Family: "claude", Trusted: true}, data)
+		for _, p := range file.Problems {
+			if p.Line < 1 || p.Col < 1 || p.Message == "" {
+				t.Fatalf("problem without a place or text: %+v", p)
+			}
+		}
+		for _, h := range file.Hooks {
+			if h.Type == "command" && h.Command == "" {
+				t.Fatal("a command hook without a command")
+			}
+		}
+	})
+}
+
+// FuzzMatcher: any matcher compiles or is rejected without panic, and matching never panics.
+func FuzzMatcher(f *testing.F) {
+	for _, s := range []string{"Bash", "Edit|Write", "mcp__.*", "*", "", "(", "a{1000}", "Notebook.*Edit"} {
+		f.Add(s, "Bash")
+	}
+	f.Fuzz(func(t *testing.T, matcher, target string) {
+		h := &Hook{Matcher: matcher}
+		if compileMatcher(h) != nil {
+			return
+		}
+		a, b := h.Matches(target, false), h.Matches(target, false)
+		if a != b {
+			t.Fatal("two answers")
+		}
+		h.Matches(target, true)
+	})
+}
+
+func TestSettingsLayersDisableAndDedupe(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(p, body string) string {
+		full := filepath.Join(dir, p)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte(body), 0o644)
+		return full
+	}
+	hook := `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./g.sh"}]}]}}`
+	managed := write("managed/managed-settings.json", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"./m.sh"}]}]}}`)
+	user := write("home/.claude/settings.json", hook)
+	project := write("ws/.claude/settings.json", hook)
+	local := write("ws/.claude/settings.local.json", `{"disableAllHooks": false}`)
+	env := Env{Home: filepath.Join(dir, "home"), ClaudeManagedDir: filepath.Join(dir, "managed"), Workspaces: []string{filepath.Join(dir, "ws")}}
+	cands := ClaudeCandidates(env)
+	var paths []string
+	for _, c := range cands {
+		paths = append(paths, c.Path)
+	}
+	if strings.Join(paths, ",") != strings.Join([]string{managed, local, project, user}, ",") {
+		t.Fatalf("candidates %v", paths)
+	}
+	cfg := Load(cands, func(string) bool { return true })
+	if got := cfg.HooksFor("claude", "PreToolUse", "pre-tool"); len(got) != 1 {
+		t.Fatalf("identical handlers in two files ran %d times", len(got))
+	}
+	write("home/.claude/settings.json", `{"disableAllHooks": true, "hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./u.sh"}]}]}}`)
+	cfg = Load(cands, func(string) bool { return true })
+	if got := cfg.HooksFor("claude", "PreToolUse", "pre-tool"); len(got) != 2 {
+		t.Fatalf("local's disableAllHooks false outranks user's true: got %d hooks", len(got))
+	}
+	write("ws/.claude/settings.local.json", `{"disableAllHooks": true}`)
+	cfg = Load(cands, func(string) bool { return true })
+	if got := cfg.HooksFor("claude", "PreToolUse", "pre-tool"); len(got) != 0 {
+		t.Fatalf("disableAllHooks left %d hooks", len(got))
+	}
+	if got := cfg.HooksFor("claude", "Stop", "stop"); len(got) != 1 {
+		t.Fatalf("a non-managed disableAllHooks turned off managed hooks")
+	}
+}

@@ -286,3 +286,5 @@ func TestExecuteCommands(t *testing.T) {
 		t.Fatalf("timeout: %v %+v", err, r)
 	}
 }
+
+func writeFile(path, body string) error { return os.WriteFile(path, []byte(body), 0o644) }
