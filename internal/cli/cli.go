@@ -77,15 +77,18 @@ func fastGuardBash(args []string) (guardBashParams, bool) {
 		switch {
 		case a == "--fail-closed":
 			p.failClosed = true
-		case (name == "--format" || name == "--policy") && !hasValue && i+1 < len(rest):
+		case (name == "--format" || name == "--policy" || name == "--audit") && !hasValue && i+1 < len(rest):
 			i++
 			value, hasValue = rest[i], true
 			fallthrough
-		case (name == "--format" || name == "--policy") && hasValue:
-			if name == "--format" {
+		case (name == "--format" || name == "--policy" || name == "--audit") && hasValue:
+			switch name {
+			case "--format":
 				p.format = value
-			} else {
+			case "--policy":
 				p.policy = value
+			default:
+				p.audit = value
 			}
 		default:
 			return p, false
@@ -133,6 +136,6 @@ func newRoot(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) *co
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
 	})
-	root.AddCommand(newRunCmd(e), newLintCmd(e), newListCmd(e), newTrustCmd(e, true), newTrustCmd(e, false), newGuardCmd(e), newInstallCmd(e, false), newInstallCmd(e, true), newConvertCmd(e))
+	root.AddCommand(newRunCmd(e), newLintCmd(e), newListCmd(e), newTrustCmd(e, true), newTrustCmd(e, false), newGuardCmd(e), newInstallCmd(e, false), newInstallCmd(e, true), newConvertCmd(e), newLogCmd(e), newStatusCmd(e))
 	return root
 }

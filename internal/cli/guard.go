@@ -11,9 +11,11 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/agenthooks/agenthooks/audit"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/guard"
 	"github.com/agenthooks/agenthooks/guard/policy"
@@ -75,6 +77,7 @@ type guardBashParams struct {
 	policyFlags
 	format     string
 	failClosed bool
+	audit      string
 }
 
 func newGuardBashCmd(e *env) *cobra.Command {
@@ -96,6 +99,7 @@ never 2, unless --fail-closed turns it into a deny that says the guard failed.`,
 	p.register(c)
 	c.Flags().StringVar(&p.format, "format", "", "the payload's and answer's format: claude or cursor (default: detected from the payload)")
 	c.Flags().BoolVar(&p.failClosed, "fail-closed", false, "deny, saying the guard failed, when the guard itself fails")
+	c.Flags().StringVar(&p.audit, "audit", "", "record into this audit database, or off (default: $AGENTHOOKS_AUDIT, else ~/.agenthooks/audit.db)")
 	return c
 }
 
@@ -111,6 +115,8 @@ type shellPayload struct {
 
 // shellCall is what the guard judges.
 type shellCall struct {
+	payload []byte
+	event   string
 	format  string // claude or cursor
 	command string
 	cwd     string
@@ -122,7 +128,9 @@ func runGuardBash(e *env, p guardBashParams) error {
 	if p.format != "" && p.format != "claude" && p.format != "cursor" {
 		return fmt.Errorf("--format must be claude or cursor, not %q", p.format)
 	}
+	start := time.Now()
 	call, err := readShellCall(e, p.format)
+	decision, reason, policyName := guard.Allow, "", ""
 	if err == nil && !call.skip && call.command != "" {
 		var pol *policy.Policy
 		var note string
@@ -131,18 +139,42 @@ func runGuardBash(e *env, p guardBashParams) error {
 			fmt.Fprintln(e.stderr, "agenthooks:", note)
 		}
 		if err == nil {
-			home := e.home()
-			v := guard.New(pol).Check(call.command, guard.Context{Home: home, Cwd: call.cwd, Project: call.project})
-			return answerShell(e, call.format, v.Decision, v.Reason)
+			v := guard.New(pol).Check(call.command, guard.Context{Home: e.home(), Cwd: call.cwd, Project: call.project})
+			decision, reason, policyName = v.Decision, v.Reason, pol.Name
 		}
 	}
+	verdict := string(decision)
 	if err != nil {
 		if !p.failClosed {
+			p.record(e, call, "error", err.Error(), "error", policyName, start)
 			return err // exit 1: an error of the guard is never a block
 		}
-		return answerShell(e, call.format, guard.Deny, "agenthooks guard failed, and it is fail-closed, so this is denied: "+err.Error())
+		decision, reason, verdict = guard.Deny, "agenthooks guard failed, and it is fail-closed, so this is denied: "+err.Error(), "failed-closed"
 	}
-	return answerShell(e, call.format, guard.Allow, "")
+	if !call.skip && (call.command != "" || err != nil) {
+		p.record(e, call, string(decision), reason, verdict, policyName, start)
+	}
+	return answerShell(e, call.format, decision, reason)
+}
+
+// record writes the guard's decision to the audit trail, unless the guard runs inside
+// agenthooks run, which records its hooks' runs itself.
+func (p guardBashParams) record(e *env, call shellCall, decision, reason, verdict, policyName string, start time.Time) {
+	if e.getenv("AGENTHOOKS_RUN_DEPTH") != "" {
+		return
+	}
+	event := call.event
+	if event == "" {
+		event = map[string]string{"claude": "PreToolUse", "cursor": "beforeShellExecution"}[call.format]
+	}
+	hook := "agenthooks guard bash"
+	if policyName != "" && policyName != policy.DefaultName {
+		hook += " (" + policyName + ")"
+	}
+	record(e, auditPath(e, p.audit), &audit.Record{Origin: "guard bash", Agent: call.format, Event: event,
+		Workspace: call.project, Decision: decision, Reason: reason, Payload: string(call.payload),
+		Runs: []audit.Run{{Hook: hook, Event: event, Command: "agenthooks guard bash", Verdict: verdict, Duration: time.Since(start),
+			Error: map[bool]string{true: reason}[verdict == "error" || verdict == "failed-closed"]}}})
 }
 
 // readShellCall decodes the payload. The format is set even on error, so that a fail-closed
@@ -159,10 +191,12 @@ func readShellCall(e *env, forced string) (shellCall, error) {
 	if len(data) > maxGuardPayload {
 		return call, fmt.Errorf("payload is larger than %d bytes", maxGuardPayload)
 	}
+	call.payload = data
 	var pl shellPayload
 	if err := json.Unmarshal(data, &pl); err != nil {
 		return call, fmt.Errorf("payload is not a JSON object: %w", err)
 	}
+	call.event = pl.HookEventName
 	if forced == "" && (strings.HasPrefix(pl.HookEventName, "before") || pl.HookEventName == "preToolUse" ||
 		pl.ToolName == "Shell" || len(pl.WorkspaceRoots) > 0 || (pl.ToolInput == nil && pl.Command != nil)) {
 		call.format = "cursor"

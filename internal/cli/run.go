@@ -116,6 +116,7 @@ type runParams struct {
 	failClosed bool
 	verbose    bool
 	from       []string
+	audit      string
 }
 
 func newRunCmd(e *env) *cobra.Command {
@@ -140,6 +141,7 @@ not work (then, with --fail-closed, a deny that says so is printed instead).`,
 	c.Flags().BoolVar(&p.sequential, "sequential", false, "run the event's hooks one after another")
 	c.Flags().BoolVar(&p.failClosed, "fail-closed", false, "deny when agenthooks cannot work or a config layer is invalid")
 	c.Flags().BoolVarP(&p.verbose, "verbose", "v", false, "print a table of the hook runs on stderr")
+	c.Flags().StringVar(&p.audit, "audit", "", "record into this audit database, or off (default: $AGENTHOOKS_AUDIT, else ~/.agenthooks/audit.db)")
 	c.Flags().StringSliceVar(&p.from, "from", nil, "read only these kinds of config: cursor (hooks.json), claude (settings.json); default both")
 	return c
 }
@@ -245,6 +247,11 @@ func fire(ctx context.Context, e *env, p runParams, spec *dialect.Spec) (*engine
 	if err != nil {
 		return nil, err
 	}
+	ws := ""
+	if len(opts.Env.Workspaces) > 0 {
+		ws = opts.Env.Workspaces[0]
+	}
+	record(e, auditPath(e, p.audit), recordOf(d, payload, ws))
 	return d, nil
 }
 

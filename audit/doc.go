@@ -1,0 +1,8 @@
+// Package audit is agenthooks' audit trail: every event, every hook run and every decision, in an
+// embedded SQLite database (modernc.org/sqlite: no cgo) in WAL mode with a busy timeout, so that
+// many agents and hooks can write at once. Payloads are redacted of secrets and large fields are
+// truncated, with their size kept, before they are stored. Schema migrations are embedded and
+// versioned with SQLite's user_version.
+//
+// It imports internal packages only; engine and guard never import it (the CLI records).
+package audit

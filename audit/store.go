@@ -1,0 +1,446 @@
+package audit
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Store is an open audit database.
+type Store struct {
+	db   *sql.DB
+	Path string
+}
+
+// DefaultPath is the audit database under home.
+func DefaultPath(home string) string { return filepath.Join(home, ".agenthooks", "audit.db") }
+
+// BusyTimeout is how long a writer waits for another to finish.
+const BusyTimeout = 5 * time.Second
+
+// Open opens (creating it when needed) the database at path and brings its schema up to date.
+func Open(path string) (*Store, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
+	}
+	dsn := "file:" + path + "?_pragma=busy_timeout(" + strconv.Itoa(int(BusyTimeout/time.Millisecond)) + ")" +
+		"&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=wal_autocheckpoint(8192)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("audit: open %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(1) // one connection per process; other processes share the file
+	s := &Store{db: db, Path: path}
+	if err := s.migrate(context.Background()); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("audit: %s: %w", path, err)
+	}
+	_ = os.Chmod(path, 0o600)
+	return s, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// migrate applies the embedded migrations above the database's user_version, each in its own
+// transaction, numbered by their file name (0001_init.sql is version 1).
+func (s *Store) migrate(ctx context.Context) error {
+	files, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(files)
+	var version int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return err
+	}
+	if version > len(files) {
+		return fmt.Errorf("schema version %d is newer than this agenthooks knows (%d)", version, len(files))
+	}
+	for i := version; i < len(files); i++ {
+		body, err := migrations.ReadFile(files[i])
+		if err != nil {
+			return err
+		}
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		// Another process may have migrated while this one waited for the write lock.
+		var now int
+		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&now); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if now > i {
+			tx.Rollback()
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %s: %w", files[i], err)
+		}
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", i+1)); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Record is one decision with its hook runs.
+type Record struct {
+	ID          int64     `json:"id"`
+	Time        time.Time `json:"time"`
+	Origin      string    `json:"origin"`
+	Agent       string    `json:"agent"`
+	Event       string    `json:"event"`
+	Workspace   string    `json:"workspace,omitempty"`
+	Session     string    `json:"session,omitempty"`
+	Decision    string    `json:"decision"`
+	Reason      string    `json:"reason,omitempty"`
+	Payload     string    `json:"payload,omitempty"`
+	PayloadSize int       `json:"payload_size"`
+	Warnings    []string  `json:"warnings,omitempty"`
+	Runs        []Run     `json:"runs,omitempty"`
+}
+
+// Run is one hook run of a decision.
+type Run struct {
+	Hook     string        `json:"hook"`
+	Layer    string        `json:"layer,omitempty"`
+	Dialect  string        `json:"dialect,omitempty"`
+	Event    string        `json:"event,omitempty"`
+	Command  string        `json:"command,omitempty"`
+	ExitCode *int          `json:"exit_code,omitempty"`
+	Duration time.Duration `json:"duration"`
+	TimedOut bool          `json:"timed_out,omitempty"`
+	Verdict  string        `json:"verdict"`
+	Error    string        `json:"error,omitempty"`
+	Time     time.Time     `json:"time"`
+}
+
+// MaxField bounds what is kept of a stored text field.
+const MaxField = 16 << 10
+
+// Record stores a decision and its runs in one transaction. The payload is redacted and
+// truncated first.
+func (s *Store) Record(ctx context.Context, r *Record) error {
+	if r.Time.IsZero() {
+		r.Time = time.Now()
+	}
+	r.PayloadSize = len(r.Payload)
+	payload := truncate(Redact(r.Payload), MaxField)
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `INSERT INTO decisions (ts, origin, agent, event, workspace, session, decision, reason, payload, payload_size, warnings)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.Time.UnixMicro(), r.Origin, r.Agent, r.Event, r.Workspace, r.Session,
+		r.Decision, truncate(Redact(r.Reason), MaxField), payload, r.PayloadSize, truncate(Redact(strings.Join(r.Warnings, "\n")), MaxField))
+	if err != nil {
+		return err
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return err
+	}
+	r.ID = id
+	for _, run := range r.Runs {
+		t := run.Time
+		if t.IsZero() {
+			t = r.Time
+		}
+		var exit any
+		if run.ExitCode != nil {
+			exit = *run.ExitCode
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO runs (decision_id, ts, hook, layer, dialect, event, command, exit_code, duration_us, timed_out, verdict, error)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, t.UnixMicro(), run.Hook, run.Layer, run.Dialect, run.Event,
+			truncate(Redact(run.Command), 4096), exit, run.Duration.Microseconds(), boolInt(run.TimedOut), run.Verdict, truncate(Redact(run.Error), 4096)); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func truncate(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	return s[:max] + fmt.Sprintf("…[%d bytes truncated]", len(s)-max)
+}
+
+// Filter selects decisions.
+type Filter struct {
+	Since     time.Time
+	Event     string
+	Decision  string
+	Hook      string // a hook's source, or a part of it
+	Agent     string
+	Workspace string
+	AfterID   int64 // for --follow
+	Limit     int
+}
+
+func (f Filter) where() (string, []any) {
+	var conds []string
+	var args []any
+	add := func(cond string, v any) { conds = append(conds, cond); args = append(args, v) }
+	if !f.Since.IsZero() {
+		add("d.ts >= ?", f.Since.UnixMicro())
+	}
+	if f.Event != "" {
+		add("d.event = ?", f.Event)
+	}
+	if f.Decision != "" {
+		add("d.decision = ?", f.Decision)
+	}
+	if f.Agent != "" {
+		add("d.agent = ?", f.Agent)
+	}
+	if f.Workspace != "" {
+		add("d.workspace = ?", f.Workspace)
+	}
+	if f.AfterID > 0 {
+		add("d.id > ?", f.AfterID)
+	}
+	if f.Hook != "" {
+		add("EXISTS (SELECT 1 FROM runs r WHERE r.decision_id = d.id AND instr(r.hook, ?) > 0)", f.Hook)
+	}
+	if len(conds) == 0 {
+		return "", nil
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+// Query returns the decisions that match, newest first (oldest first when following), with
+// their runs.
+func (s *Store) Query(ctx context.Context, f Filter) ([]Record, error) {
+	where, args := f.where()
+	order := "DESC"
+	if f.AfterID > 0 {
+		order = "ASC"
+	}
+	limit := f.Limit
+	if limit <= 0 {
+		limit = 50
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT d.id, d.ts, d.origin, d.agent, d.event, d.workspace, d.session, d.decision, d.reason,
+		d.payload, d.payload_size, d.warnings FROM decisions d`+where+` ORDER BY d.id `+order+` LIMIT `+strconv.Itoa(limit), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Record
+	index := map[int64]int{}
+	for rows.Next() {
+		var r Record
+		var ts int64
+		var warnings string
+		if err := rows.Scan(&r.ID, &ts, &r.Origin, &r.Agent, &r.Event, &r.Workspace, &r.Session, &r.Decision, &r.Reason,
+			&r.Payload, &r.PayloadSize, &warnings); err != nil {
+			return nil, err
+		}
+		r.Time = time.UnixMicro(ts)
+		if warnings != "" {
+			r.Warnings = strings.Split(warnings, "\n")
+		}
+		index[r.ID] = len(out)
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return out, nil
+	}
+	ids := make([]string, 0, len(out))
+	for _, r := range out {
+		ids = append(ids, strconv.FormatInt(r.ID, 10))
+	}
+	runs, err := s.db.QueryContext(ctx, `SELECT decision_id, ts, hook, layer, dialect, event, command, exit_code, duration_us, timed_out, verdict, error
+		FROM runs WHERE decision_id IN (`+strings.Join(ids, ",")+`) ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	defer runs.Close()
+	for runs.Next() {
+		var id, ts, dur int64
+		var exit sql.NullInt64
+		var timedOut int
+		var run Run
+		if err := runs.Scan(&id, &ts, &run.Hook, &run.Layer, &run.Dialect, &run.Event, &run.Command, &exit, &dur, &timedOut, &run.Verdict, &run.Error); err != nil {
+			return nil, err
+		}
+		run.Time, run.Duration, run.TimedOut = time.UnixMicro(ts), time.Duration(dur)*time.Microsecond, timedOut == 1
+		if exit.Valid {
+			c := int(exit.Int64)
+			run.ExitCode = &c
+		}
+		out[index[id]].Runs = append(out[index[id]].Runs, run)
+	}
+	return out, runs.Err()
+}
+
+// HookStats is what the audit trail knows of one hook.
+type HookStats struct {
+	Hook     string        `json:"hook"`
+	Runs     int           `json:"runs"`
+	Denies   int           `json:"denies"`
+	Errors   int           `json:"errors"`
+	Timeouts int           `json:"timeouts"`
+	P50      time.Duration `json:"p50"`
+	P95      time.Duration `json:"p95"`
+	P99      time.Duration `json:"p99"`
+	LastRun  time.Time     `json:"last_run"`
+	LastEnd  string        `json:"last_verdict"`
+	LastErr  string        `json:"last_error,omitempty"`
+	LastExit *int          `json:"last_exit_code,omitempty"`
+}
+
+// Stats returns per-hook figures for the runs since f.Since, in hook order.
+func (s *Store) Stats(ctx context.Context, f Filter) ([]HookStats, error) {
+	since := int64(0)
+	if !f.Since.IsZero() {
+		since = f.Since.UnixMicro()
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT hook, verdict, timed_out, duration_us, ts, error, exit_code FROM runs
+		WHERE ts >= ? AND (? = '' OR instr(hook, ?) > 0) ORDER BY hook, ts`, since, f.Hook, f.Hook)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	byHook := map[string]*HookStats{}
+	durations := map[string][]time.Duration{}
+	var order []string
+	for rows.Next() {
+		var hook, verdict, errText string
+		var timedOut int
+		var dur, ts int64
+		var exit sql.NullInt64
+		if err := rows.Scan(&hook, &verdict, &timedOut, &dur, &ts, &errText, &exit); err != nil {
+			return nil, err
+		}
+		h := byHook[hook]
+		if h == nil {
+			h = &HookStats{Hook: hook}
+			byHook[hook] = h
+			order = append(order, hook)
+		}
+		if verdict == "skipped" {
+			continue
+		}
+		h.Runs++
+		switch verdict {
+		case "deny", "failed-closed":
+			h.Denies++
+		}
+		if verdict == "error" || verdict == "failed-closed" || verdict == "refused" {
+			h.Errors++
+		}
+		if timedOut == 1 {
+			h.Timeouts++
+		}
+		durations[hook] = append(durations[hook], time.Duration(dur)*time.Microsecond)
+		h.LastRun, h.LastEnd, h.LastErr = time.UnixMicro(ts), verdict, errText
+		h.LastExit = nil
+		if exit.Valid {
+			c := int(exit.Int64)
+			h.LastExit = &c
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]HookStats, 0, len(order))
+	for _, hook := range order {
+		h := byHook[hook]
+		d := durations[hook]
+		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+		h.P50, h.P95, h.P99 = percentile(d, 50), percentile(d, 95), percentile(d, 99)
+		out = append(out, *h)
+	}
+	return out, nil
+}
+
+func percentile(sorted []time.Duration, p int) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := (len(sorted)*p + 99) / 100
+	if i < 1 {
+		i = 1
+	}
+	return sorted[i-1]
+}
+
+// Prune deletes decisions older than before and, when maxRows > 0, the oldest beyond maxRows,
+// with their runs. It returns how many decisions it deleted.
+func (s *Store) Prune(ctx context.Context, before time.Time, maxRows int) (int64, error) {
+	var n int64
+	if !before.IsZero() {
+		res, err := s.db.ExecContext(ctx, "DELETE FROM decisions WHERE ts < ?", before.UnixMicro())
+		if err != nil {
+			return 0, err
+		}
+		c, _ := res.RowsAffected()
+		n += c
+	}
+	if maxRows > 0 {
+		res, err := s.db.ExecContext(ctx, "DELETE FROM decisions WHERE id <= (SELECT id FROM decisions ORDER BY id DESC LIMIT 1 OFFSET ?)", maxRows)
+		if err != nil {
+			return n, err
+		}
+		c, _ := res.RowsAffected()
+		n += c
+	}
+	_, _ = s.db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
+	return n, nil
+}
+
+// Count returns the number of decisions and runs stored.
+func (s *Store) Count(ctx context.Context) (decisions, runs int64, err error) {
+	if err = s.db.QueryRowContext(ctx, "SELECT count(*) FROM decisions").Scan(&decisions); err != nil {
+		return
+	}
+	err = s.db.QueryRowContext(ctx, "SELECT count(*) FROM runs").Scan(&runs)
+	return
+}
+
+// Check runs SQLite's integrity check.
+func (s *Store) Check(ctx context.Context) error {
+	var res string
+	if err := s.db.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&res); err != nil {
+		return err
+	}
+	if res != "ok" {
+		return errors.New("integrity check: " + res)
+	}
+	return nil
+}

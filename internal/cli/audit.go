@@ -1,0 +1,381 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agenthooks/agenthooks/audit"
+	"github.com/agenthooks/agenthooks/engine"
+)
+
+// AuditBudget is how long a decision may wait for the audit database; past it the write is
+// given up, reported on stderr, and the decision stands.
+const AuditBudget = time.Second
+
+// auditPath is the database to record into, or "" when auditing is off: --audit, else
+// $AGENTHOOKS_AUDIT (a path, or off), else ~/.agenthooks/audit.db.
+func auditPath(e *env, flag string) string {
+	switch {
+	case flag == "off":
+		return ""
+	case flag != "":
+		return flag
+	}
+	switch v := e.getenv("AGENTHOOKS_AUDIT"); v {
+	case "off", "0", "false":
+		return ""
+	case "":
+		return audit.DefaultPath(e.home())
+	default:
+		return v
+	}
+}
+
+// record writes one decision to the audit trail. It never fails the caller: a failed write is
+// reported on stderr and the decision stands.
+func record(e *env, path string, r *audit.Record) {
+	if path == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), AuditBudget)
+	defer cancel()
+	s, err := audit.Open(path)
+	if err == nil {
+		err = s.Record(ctx, r)
+		s.Close()
+	}
+	if err != nil {
+		fmt.Fprintln(e.stderr, "agenthooks: audit: the decision stands, but it was not recorded:", err)
+	}
+}
+
+// recordOf turns an engine decision into an audit record.
+func recordOf(d *engine.Decision, payload []byte, workspace string) *audit.Record {
+	var p struct {
+		SessionID      string `json:"session_id"`
+		ConversationID string `json:"conversation_id"`
+	}
+	_ = json.Unmarshal(payload, &p)
+	r := &audit.Record{Origin: "run", Agent: string(d.Agent), Event: d.Event, Workspace: workspace,
+		Session: firstNonEmpty(p.SessionID, p.ConversationID), Decision: string(d.Permission), Reason: d.Reason,
+		Payload: string(payload), Warnings: d.Warnings}
+	if r.Decision == "" {
+		r.Decision = "none"
+	}
+	for _, run := range d.Runs {
+		ar := audit.Run{Hook: run.Hook.Pos.String(), Layer: string(run.Hook.Source.Layer), Dialect: string(run.Hook.Dialect),
+			Event: run.Event, Command: hookCommand(run.Hook), Verdict: string(run.Verdict),
+			Error: strings.Join(append(append([]string{}, run.Errors...), run.Skipped), "; ")}
+		ar.Error = strings.Trim(ar.Error, "; ")
+		if run.Result != nil {
+			code := run.Result.ExitCode
+			ar.ExitCode, ar.Duration, ar.TimedOut = &code, run.Result.Duration, run.Result.TimedOut
+		}
+		r.Runs = append(r.Runs, ar)
+	}
+	return r
+}
+
+type logParams struct {
+	filter  audit.Filter
+	since   string
+	json    bool
+	follow  bool
+	path    string
+	older   string
+	maxRows int
+}
+
+func (p *logParams) register(c *cobra.Command, filters bool) {
+	c.Flags().StringVar(&p.path, "audit", "", "the audit database (default: $AGENTHOOKS_AUDIT, else ~/.agenthooks/audit.db)")
+	c.Flags().BoolVar(&p.json, "json", false, "print JSON")
+	if !filters {
+		return
+	}
+	c.Flags().StringVar(&p.since, "since", "", "only since this long ago (30m, 24h, 7d) or this time (RFC 3339)")
+	c.Flags().StringVar(&p.filter.Event, "event", "", "only this event")
+	c.Flags().StringVar(&p.filter.Decision, "decision", "", "only this decision: allow, ask, deny, defer, none")
+	c.Flags().StringVar(&p.filter.Hook, "hook", "", "only decisions a hook took part in (its file:line:col, or part of it)")
+	c.Flags().StringVar(&p.filter.Agent, "agent", "", "only this agent: cursor, claude")
+	c.Flags().StringVar(&p.filter.Workspace, "workspace", "", "only this workspace")
+	c.Flags().IntVar(&p.filter.Limit, "limit", 50, "at most this many decisions")
+}
+
+// parseAge reads 30m, 24h, 7d, or an RFC 3339 time.
+func parseAge(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	if d, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(d)
+		if err != nil || n < 0 {
+			return time.Time{}, fmt.Errorf("%q is not a number of days", s)
+		}
+		return time.Now().Add(-time.Duration(n) * 24 * time.Hour), nil
+	}
+	dur, err := time.ParseDuration(s)
+	if err != nil || dur < 0 {
+		return time.Time{}, fmt.Errorf("%q is neither a duration (30m, 24h, 7d) nor an RFC 3339 time", s)
+	}
+	return time.Now().Add(-dur), nil
+}
+
+func (p *logParams) open(e *env) (*audit.Store, error) {
+	path := auditPath(e, p.path)
+	if path == "" {
+		return nil, fmt.Errorf("auditing is off (AGENTHOOKS_AUDIT=off)")
+	}
+	return audit.Open(path)
+}
+
+func newLogCmd(e *env) *cobra.Command {
+	var p logParams
+	c := &cobra.Command{
+		Use:   "log",
+		Short: "List recent decisions from the audit trail",
+		Args:  cobra.NoArgs,
+		RunE:  func(cmd *cobra.Command, args []string) error { return runLog(cmd.Context(), e, p) },
+	}
+	p.register(c, true)
+	c.Flags().BoolVar(&p.follow, "follow", false, "keep printing decisions as they are recorded")
+	var sp logParams
+	stats := &cobra.Command{
+		Use:   "stats",
+		Short: "Per hook: runs, denies, errors, timeouts and latency p50/p95/p99",
+		Args:  cobra.NoArgs,
+		RunE:  func(cmd *cobra.Command, args []string) error { return runLogStats(cmd.Context(), e, sp) },
+	}
+	sp.register(stats, true)
+	var pp logParams
+	prune := &cobra.Command{
+		Use:   "prune",
+		Short: "Delete old decisions: --older-than 30d and/or --max-rows N",
+		Args:  cobra.NoArgs,
+		RunE:  func(cmd *cobra.Command, args []string) error { return runLogPrune(cmd.Context(), e, pp) },
+	}
+	pp.register(prune, false)
+	prune.Flags().StringVar(&pp.older, "older-than", "", "delete decisions older than this (30d, 720h)")
+	prune.Flags().IntVar(&pp.maxRows, "max-rows", 0, "keep at most this many decisions, the newest")
+	c.AddCommand(stats, prune)
+	return c
+}
+
+func runLog(ctx context.Context, e *env, p logParams) error {
+	since, err := parseAge(p.since)
+	if err != nil {
+		return err
+	}
+	p.filter.Since = since
+	s, err := p.open(e)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	recs, err := s.Query(ctx, p.filter)
+	if err != nil {
+		return err
+	}
+	for i, j := 0, len(recs)-1; i < j; i, j = i+1, j-1 {
+		recs[i], recs[j] = recs[j], recs[i] // oldest first, like a log
+	}
+	printRecords(e, recs, p.json, true)
+	if !p.follow {
+		return nil
+	}
+	last := int64(0)
+	if len(recs) > 0 {
+		last = recs[len(recs)-1].ID
+	} else if d, _, err := s.Count(ctx); err == nil {
+		last = d
+	}
+	tick := time.NewTicker(500 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+		}
+		f := p.filter
+		f.AfterID, f.Limit = last, 1000
+		more, err := s.Query(ctx, f)
+		if err != nil {
+			return err
+		}
+		if len(more) > 0 {
+			printRecords(e, more, p.json, false)
+			last = more[len(more)-1].ID
+		}
+	}
+}
+
+func printRecords(e *env, recs []audit.Record, asJSON, header bool) {
+	if asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetEscapeHTML(false)
+		for _, r := range recs {
+			_ = enc.Encode(r)
+		}
+		return
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	if header {
+		fmt.Fprintln(tw, "TIME\tAGENT\tEVENT\tDECISION\tHOOKS\tREASON")
+	}
+	for _, r := range recs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", r.Time.Local().Format("2006-01-02 15:04:05"), r.Agent, r.Event, r.Decision,
+			len(r.Runs), clip(r.Reason, 80))
+	}
+	tw.Flush()
+}
+
+func runLogStats(ctx context.Context, e *env, p logParams) error {
+	since, err := parseAge(p.since)
+	if err != nil {
+		return err
+	}
+	p.filter.Since = since
+	s, err := p.open(e)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	stats, err := s.Stats(ctx, p.filter)
+	if err != nil {
+		return err
+	}
+	if p.json {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(stats)
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "HOOK\tRUNS\tDENIES\tERRORS\tTIMEOUTS\tP50\tP95\tP99\tLAST")
+	for _, h := range stats {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", h.Hook, h.Runs, h.Denies, h.Errors, h.Timeouts,
+			ms(h.P50), ms(h.P95), ms(h.P99), h.LastEnd)
+	}
+	return tw.Flush()
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d.Microseconds())/1000) }
+
+func runLogPrune(ctx context.Context, e *env, p logParams) error {
+	if p.older == "" && p.maxRows <= 0 {
+		return fmt.Errorf("say what to prune: --older-than and/or --max-rows")
+	}
+	before, err := parseAge(p.older)
+	if err != nil {
+		return err
+	}
+	s, err := p.open(e)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	n, err := s.Prune(ctx, before, p.maxRows)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "pruned %d decision(s)\n", n)
+	return nil
+}
+
+type statusParams struct {
+	layerFlags
+	logParams
+	strict bool
+}
+
+func newStatusCmd(e *env) *cobra.Command {
+	var p statusParams
+	c := &cobra.Command{
+		Use:   "status",
+		Short: "Are my hooks alive? Each configured hook with its last run, and those never run or failing",
+		Long: `For every configured hook (both agents' files, every layer), when it last ran and how it ended,
+from the audit trail; hooks that are configured but never ran, and hooks whose last run failed
+(a missing script, exit 127, a timeout) are marked, so a guard that silently stopped working is
+seen. With --strict, exit 1 when any hook is failing or never ran.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runStatus(cmd.Context(), e, p) },
+	}
+	p.layerFlags.register(c)
+	c.Flags().StringVar(&p.logParams.path, "audit", "", "the audit database (default: $AGENTHOOKS_AUDIT, else ~/.agenthooks/audit.db)")
+	c.Flags().BoolVar(&p.strict, "strict", false, "exit 1 when any hook is failing or never ran")
+	return c
+}
+
+func runStatus(ctx context.Context, e *env, p statusParams) error {
+	opts, err := p.options(e, p.workspaces(e, nil, ""))
+	if err != nil {
+		return err
+	}
+	eng, err := engine.Load(opts)
+	if err != nil {
+		return err
+	}
+	s, err := p.logParams.open(e)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	stats, err := s.Stats(ctx, audit.Filter{})
+	if err != nil {
+		return err
+	}
+	byHook := map[string]audit.HookStats{}
+	for _, h := range stats {
+		byHook[h.Hook] = h
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "HOOK\tEVENT\tCOMMAND\tLAST RUN\tRESULT\tHEALTH")
+	bad := 0
+	cfg := eng.Config()
+	for _, f := range cfg.Files {
+		for _, h := range f.Hooks {
+			st, ran := byHook[h.Pos.String()]
+			health, last, result := "ok", "never", "-"
+			switch {
+			case runsState(cfg, f, h) != "yes":
+				health = "not run: " + strings.TrimSuffix(strings.TrimPrefix(runsState(cfg, f, h), "no ("), ")")
+			case !ran || st.Runs == 0:
+				health, bad = "NEVER RAN", bad+1
+			default:
+				last, result = st.LastRun.Local().Format("2006-01-02 15:04:05"), st.LastEnd
+				if st.LastExit != nil {
+					result += fmt.Sprintf(" (exit %d)", *st.LastExit)
+				}
+				switch {
+				case st.LastEnd == "error" || st.LastEnd == "failed-closed" || st.LastEnd == "refused":
+					health, bad = "FAILING: "+clip(st.LastErr, 60), bad+1
+				case st.Timeouts > 0:
+					health = fmt.Sprintf("%d timeout(s)", st.Timeouts)
+				}
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", h.Pos, h.Event, clip(hookCommand(h), 40), last, result, health)
+		}
+	}
+	tw.Flush()
+	if len(cfg.Files) == 0 {
+		fmt.Fprintln(e.stdout, "no hooks configured")
+	}
+	for _, h := range stats {
+		if strings.HasPrefix(h.Hook, "agenthooks guard") {
+			fmt.Fprintf(e.stdout, "%s: %d run(s), last %s (%s)\n", h.Hook, h.Runs, h.LastRun.Local().Format("2006-01-02 15:04:05"), h.LastEnd)
+		}
+	}
+	if bad > 0 && p.strict {
+		return silentExit{code: 1}
+	}
+	return nil
+}
