@@ -37,6 +37,16 @@ func Default() *Policy { return defaultPolicy() }
 
 var defaultPolicy = sync.OnceValue(defaultCompiled)
 
+// DefaultFull is the embedded default policy with every section, parsed from default.yaml: the
+// read, prompt and MCP guards use it (the shell guard's hot path uses Default).
+var DefaultFull = sync.OnceValue(func() *Policy {
+	p, problems := ParseDefaultYAML()
+	if problems.HasErrors() {
+		panic("the embedded default policy is invalid: " + problems.Err().Error()) // a build defect, caught by tests
+	}
+	return p
+})
+
 // ParseDefaultYAML compiles default.yaml itself; the generator and the tests use it.
 func ParseDefaultYAML() (*Policy, srcpos.List) { return Parse(DefaultName, DefaultYAML) }
 
@@ -55,8 +65,39 @@ func Load(path string) (*Policy, srcpos.List) {
 }
 
 type rawFile struct {
-	Version any       `yaml:"version"`
-	Shell   *rawShell `yaml:"shell"`
+	Version any        `yaml:"version"`
+	Shell   *rawShell  `yaml:"shell"`
+	Read    *rawRead   `yaml:"read"`
+	Prompt  *rawPrompt `yaml:"prompt"`
+	MCP     *rawMCP    `yaml:"mcp"`
+}
+
+type rawRead struct {
+	Deny         []any `yaml:"deny"`
+	IfSecret     []any `yaml:"deny_if_secret"`
+	Allow        []any `yaml:"allow"`
+	ScanContent  *bool `yaml:"scan_content"`
+	MaxBytes     any   `yaml:"max_bytes"`
+	BudgetMillis any   `yaml:"budget_ms"`
+}
+
+type rawPrompt struct {
+	Scan         *bool `yaml:"scan"`
+	Attachments  *bool `yaml:"attachments"`
+	MaxBytes     any   `yaml:"max_bytes"`
+	BudgetMillis any   `yaml:"budget_ms"`
+}
+
+type rawMCP struct {
+	Default string       `yaml:"default"`
+	Rules   []rawMCPRule `yaml:"rules"`
+}
+
+type rawMCPRule struct {
+	Server   any `yaml:"server"`
+	Tool     any `yaml:"tool"`
+	Decision any `yaml:"decision"`
+	Message  any `yaml:"message"`
 }
 
 type rawShell struct {
@@ -193,6 +234,7 @@ func (c *compiler) compile(raw *rawFile) *Policy {
 	if !isOne(raw.Version) {
 		c.errorf("$.version", "version", "policy version must be 1")
 	}
+	c.sections(p, raw)
 	if raw.Shell == nil {
 		return p
 	}

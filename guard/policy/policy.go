@@ -96,6 +96,10 @@ type Policy struct {
 	Unknown Decision
 	Allow   [][]string // command prefixes: name, then subcommand words
 	Rules   []*Rule
+	// Read, Prompt and MCP are the other guards' sections; nil when the file has none.
+	Read   *Read
+	Prompt *Prompt
+	MCP    *MCP
 }
 
 // builtins never need an allowlist entry: shell builtins with no effect beyond the shell.

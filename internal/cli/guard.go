@@ -69,7 +69,7 @@ func newGuardCmd(e *env) *cobra.Command {
 		Use:   "guard",
 		Short: "Built-in guards that run as hooks, and tools for their policies",
 	}
-	c.AddCommand(newGuardBashCmd(e), newGuardExplainCmd(e), newGuardTestCmd(e))
+	c.AddCommand(newGuardBashCmd(e), newGuardReadCmd(e), newGuardPromptCmd(e), newGuardMCPCmd(e), newGuardExplainCmd(e), newGuardTestCmd(e))
 	return c
 }
 

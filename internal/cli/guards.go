@@ -1,0 +1,364 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agenthooks/agenthooks/audit"
+	"github.com/agenthooks/agenthooks/guard"
+	"github.com/agenthooks/agenthooks/guard/policy"
+	"github.com/agenthooks/agenthooks/guard/secrets"
+)
+
+// contentGuardParams are the flags of guard read, guard prompt and guard mcp.
+type contentGuardParams struct {
+	policyFlags
+	format     string
+	failClosed bool
+	audit      string
+}
+
+func newContentGuardCmd(e *env, name, short, long string, run func(*env, contentGuardParams) error) *cobra.Command {
+	var p contentGuardParams
+	c := &cobra.Command{Use: name, Short: short, Long: long, Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return run(e, p) }}
+	p.register(c)
+	c.Flags().StringVar(&p.format, "format", "", "the payload's and answer's format: claude or cursor (default: detected)")
+	c.Flags().BoolVar(&p.failClosed, "fail-closed", false, "deny, saying the guard failed, when the guard itself fails or runs out of budget")
+	c.Flags().StringVar(&p.audit, "audit", "", "record into this audit database, or off")
+	return c
+}
+
+// guardPayload is what the read, prompt and MCP guards read of both agents' payloads.
+type guardPayload struct {
+	raw            []byte
+	format         string
+	HookEventName  string           `json:"hook_event_name"`
+	ToolName       string           `json:"tool_name"`
+	RawToolInput   json.RawMessage  `json:"tool_input"`
+	ToolInput      map[string]any   `json:"-"` // tool_input when it is an object (Cursor's MCP sends a string)
+	FilePath       string           `json:"file_path"`
+	Content        *string          `json:"content"`
+	Prompt         string           `json:"prompt"`
+	Attachments    []map[string]any `json:"attachments"`
+	URL            string           `json:"url"`
+	Command        string           `json:"command"`
+	Cwd            string           `json:"cwd"`
+	WorkspaceRoots []string         `json:"workspace_roots"`
+}
+
+func readGuardPayload(e *env, forced string) (*guardPayload, error) {
+	p := &guardPayload{format: forced}
+	if p.format == "" {
+		p.format = "claude"
+	}
+	data, err := io.ReadAll(io.LimitReader(e.stdin, maxGuardPayload*4+1))
+	if err != nil {
+		return p, fmt.Errorf("read payload: %w", err)
+	}
+	if len(data) > maxGuardPayload*4 {
+		return p, fmt.Errorf("payload is larger than %d bytes", maxGuardPayload*4)
+	}
+	p.raw = data
+	if err := json.Unmarshal(data, p); err != nil {
+		return p, fmt.Errorf("payload is not a JSON object: %w", err)
+	}
+	if len(p.RawToolInput) > 0 && p.RawToolInput[0] == '{' {
+		if err := json.Unmarshal(p.RawToolInput, &p.ToolInput); err != nil {
+			return p, fmt.Errorf("tool_input: %w", err)
+		}
+	}
+	if forced == "" && (len(p.WorkspaceRoots) > 0 || p.HookEventName != "" && p.HookEventName[0] >= 'a' && p.HookEventName[0] <= 'z') {
+		p.format = "cursor"
+	}
+	return p, nil
+}
+
+func (p *guardPayload) project(e *env) string {
+	if v := firstNonEmpty(e.getenv("CLAUDE_PROJECT_DIR"), e.getenv("CURSOR_PROJECT_DIR")); v != "" {
+		return v
+	}
+	if len(p.WorkspaceRoots) > 0 {
+		return p.WorkspaceRoots[0]
+	}
+	return p.Cwd
+}
+
+// fullPolicy is the policy with every section: the chosen file's sections, and the default's
+// for the sections it leaves out.
+func (p contentGuardParams) fullPolicy(e *env, project string) (*policy.Policy, error) {
+	pol, note, err := p.load(e, project)
+	if note != "" {
+		fmt.Fprintln(e.stderr, "agenthooks:", note)
+	}
+	if err != nil {
+		return nil, err
+	}
+	def := policy.DefaultFull()
+	out := *pol
+	if out.Read == nil {
+		out.Read = def.Read
+	}
+	if out.Prompt == nil {
+		out.Prompt = def.Prompt
+	}
+	if out.MCP == nil {
+		out.MCP = def.MCP
+	}
+	return &out, nil
+}
+
+// finishGuard answers, records and maps errors to the fail mode, for the three guards.
+func (p contentGuardParams) finish(e *env, origin, event string, pl *guardPayload, decision guard.Decision, reason string, err error, start time.Time, answer func(guard.Decision, string) error) error {
+	verdict := string(decision)
+	if err != nil {
+		if !p.failClosed {
+			recordGuard(e, p.audit, origin, pl, event, "error", err.Error(), "error", start)
+			return err // exit 1: never a block
+		}
+		decision, reason, verdict = guard.Deny, "agenthooks "+origin+" failed, and it is fail-closed, so this is denied: "+err.Error(), "failed-closed"
+	}
+	recordGuard(e, p.audit, origin, pl, event, string(decision), reason, verdict, start)
+	return answer(decision, reason)
+}
+
+func recordGuard(e *env, flag, origin string, pl *guardPayload, event, decision, reason, verdict string, start time.Time) {
+	if e.getenv("AGENTHOOKS_RUN_DEPTH") != "" || pl == nil {
+		return
+	}
+	if event == "" {
+		event = pl.HookEventName
+	}
+	record(e, auditPath(e, flag), &audit.Record{Origin: origin, Agent: pl.format, Event: event, Workspace: pl.project(e),
+		Decision: decision, Reason: reason, Payload: string(pl.raw),
+		Runs: []audit.Run{{Hook: "agenthooks " + origin, Event: event, Command: "agenthooks " + origin, Verdict: verdict,
+			Duration: time.Since(start), Error: map[bool]string{true: reason}[verdict == "error" || verdict == "failed-closed"]}}})
+}
+
+func newGuardReadCmd(e *env) *cobra.Command {
+	return newContentGuardCmd(e, "read", "Deny reading files that are secrets, by name or by content (gitleaks' rules)",
+		`Read a file-read hook payload on stdin (Cursor's beforeReadFile or beforeTabFileRead, Claude Code's
+PreToolUse on Read, Grep or Glob) and deny files that are secrets by name or path (.env but not
+.env.example, private keys, *.pem, *.p12, cloud credentials, kube configs), files such as .npmrc or
+.git/config when they hold a token, and any file whose content gitleaks' rules flag, within the
+policy's size and time budget. The message names the rule and the line, never the secret.`, runGuardRead)
+}
+
+func runGuardRead(e *env, p contentGuardParams) error {
+	start := time.Now()
+	pl, err := readGuardPayload(e, p.format)
+	event := ""
+	var decision guard.Decision = guard.Allow
+	reason := ""
+	if err == nil {
+		event = firstNonEmpty(pl.HookEventName, map[string]string{"claude": "PreToolUse", "cursor": "beforeReadFile"}[pl.format])
+		decision, reason, err = p.judgeRead(e, pl)
+	}
+	return p.finish(e, "guard read", event, pl, decision, reason, err, start, func(d guard.Decision, r string) error {
+		if pl.format == "cursor" {
+			out := map[string]string{"permission": string(d)}
+			if d != guard.Allow {
+				out["permission"], out["user_message"] = "deny", "agenthooks: "+r // reads know no ask
+			}
+			return writeJSON(e.stdout, out)
+		}
+		return answerShell(e, "claude", d, r)
+	})
+}
+
+func (p contentGuardParams) judgeRead(e *env, pl *guardPayload) (guard.Decision, string, error) {
+	file := pl.FilePath
+	if pl.ToolInput != nil {
+		if pl.ToolName != "" && pl.ToolName != "Read" && pl.ToolName != "Grep" && pl.ToolName != "Glob" {
+			return guard.Allow, "", nil // another tool
+		}
+		f, _ := pl.ToolInput["file_path"].(string)
+		dir, _ := pl.ToolInput["path"].(string)
+		file = firstNonEmpty(f, dir)
+	}
+	if file == "" {
+		return guard.Allow, "", nil
+	}
+	if !filepath.IsAbs(file) && pl.Cwd != "" {
+		file = filepath.Join(pl.Cwd, file)
+	}
+	pol, err := p.fullPolicy(e, pl.project(e))
+	if err != nil {
+		return "", "", err
+	}
+	rd := pol.Read
+	verdict, glob := rd.FileVerdict(file)
+	if verdict == "deny" {
+		return guard.Deny, fmt.Sprintf("%s is a secret by its name (read.deny %q)", file, glob), nil
+	}
+	if verdict == "" && !rd.ScanContent {
+		return guard.Allow, "", nil
+	}
+	var content string
+	switch st, statErr := os.Stat(file); {
+	case pl.Content != nil:
+		content = *pl.Content
+	case statErr == nil && st.IsDir():
+		return guard.Allow, "", nil // a folder to search: its name was checked
+	case statErr == nil:
+		content, err = readHead(file, rd.MaxBytes)
+		if err != nil {
+			return "", "", err
+		}
+	case errors.Is(statErr, os.ErrNotExist):
+		return guard.Allow, "", nil // nothing to leak
+	default:
+		return "", "", statErr
+	}
+	found, truncated, err := secrets.Scan(content, rd.MaxBytes, rd.Budget)
+	if err != nil {
+		return "", "", err
+	}
+	if len(found) > 0 {
+		return guard.Deny, fmt.Sprintf("%s holds a secret: %s", file, secrets.Describe(found)), nil
+	}
+	if truncated {
+		fmt.Fprintf(e.stderr, "agenthooks: guard read: only the first %d bytes of %s were scanned\n", rd.MaxBytes, file)
+	}
+	return guard.Allow, "", nil
+}
+
+func readHead(file string, max int) (string, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, int64(max)))
+	return string(b), err
+}
+
+func newGuardPromptCmd(e *env) *cobra.Command {
+	return newContentGuardCmd(e, "prompt", "Block prompts, and their attachments, that carry secrets",
+		`Read a prompt hook payload on stdin (Cursor's beforeSubmitPrompt, Claude Code's UserPromptSubmit)
+and block the prompt when it, or a file attached to it, carries a secret (gitleaks' rules; the
+read guard's rules for attached files). Cursor: {"continue": false, "user_message": ...}; Claude
+Code: {"decision": "block", "reason": ...}. The message names the rule and the line, never the secret.`, runGuardPrompt)
+}
+
+func runGuardPrompt(e *env, p contentGuardParams) error {
+	start := time.Now()
+	pl, err := readGuardPayload(e, p.format)
+	event := ""
+	var decision guard.Decision = guard.Allow
+	reason := ""
+	if err == nil {
+		event = firstNonEmpty(pl.HookEventName, map[string]string{"claude": "UserPromptSubmit", "cursor": "beforeSubmitPrompt"}[pl.format])
+		decision, reason, err = p.judgePrompt(e, pl)
+	}
+	return p.finish(e, "guard prompt", event, pl, decision, reason, err, start, func(d guard.Decision, r string) error {
+		blocked := d != guard.Allow
+		if pl.format == "cursor" {
+			out := map[string]any{"continue": !blocked}
+			if blocked {
+				out["user_message"] = "agenthooks: " + r
+			}
+			return writeJSON(e.stdout, out)
+		}
+		if blocked {
+			return writeJSON(e.stdout, map[string]string{"decision": "block", "reason": "agenthooks: " + r})
+		}
+		return nil
+	})
+}
+
+func (p contentGuardParams) judgePrompt(e *env, pl *guardPayload) (guard.Decision, string, error) {
+	pol, err := p.fullPolicy(e, pl.project(e))
+	if err != nil {
+		return "", "", err
+	}
+	pr := pol.Prompt
+	if !pr.Scan {
+		return guard.Allow, "", nil
+	}
+	found, _, err := secrets.Scan(pl.Prompt, pr.MaxBytes, pr.Budget)
+	if err != nil {
+		return "", "", err
+	}
+	if len(found) > 0 {
+		return guard.Deny, "the prompt carries a secret: " + secrets.Describe(found), nil
+	}
+	if !pr.Attachments {
+		return guard.Allow, "", nil
+	}
+	for _, a := range pl.Attachments {
+		file, _ := a["file_path"].(string)
+		if file == "" {
+			file, _ = a["filePath"].(string)
+		}
+		if file == "" {
+			continue
+		}
+		sub := &guardPayload{raw: pl.raw, format: pl.format, FilePath: file, Cwd: pl.Cwd, WorkspaceRoots: pl.WorkspaceRoots}
+		d, r, err := p.judgeRead(e, sub)
+		if err != nil {
+			return "", "", err
+		}
+		if d != guard.Allow {
+			return d, "an attachment: " + r, nil
+		}
+	}
+	return guard.Allow, "", nil
+}
+
+func newGuardMCPCmd(e *env) *cobra.Command {
+	return newContentGuardCmd(e, "mcp", "Allow, ask or deny MCP tool calls by server and tool",
+		`Read an MCP hook payload on stdin (Cursor's beforeMCPExecution or preToolUse on MCP:<tool>, Claude
+Code's PreToolUse on mcp__<server>__<tool>) and decide by the policy's mcp rules: the first rule
+whose server (name, url or command) and tool globs match; servers no rule names get the default
+(ask).`, runGuardMCP)
+}
+
+func runGuardMCP(e *env, p contentGuardParams) error {
+	start := time.Now()
+	pl, err := readGuardPayload(e, p.format)
+	event := ""
+	var decision guard.Decision = guard.Allow
+	reason := ""
+	if err == nil {
+		event = firstNonEmpty(pl.HookEventName, map[string]string{"claude": "PreToolUse", "cursor": "beforeMCPExecution"}[pl.format])
+		decision, reason, err = p.judgeMCP(e, pl)
+	}
+	return p.finish(e, "guard mcp", event, pl, decision, reason, err, start, func(d guard.Decision, r string) error {
+		return answerShell(e, pl.format, d, r)
+	})
+}
+
+func (p contentGuardParams) judgeMCP(e *env, pl *guardPayload) (guard.Decision, string, error) {
+	servers, tool := []string{pl.URL, pl.Command}, pl.ToolName
+	switch {
+	case strings.HasPrefix(pl.ToolName, "mcp__"):
+		parts := strings.SplitN(strings.TrimPrefix(pl.ToolName, "mcp__"), "__", 2)
+		servers, tool = []string{parts[0]}, parts[len(parts)-1]
+	case strings.HasPrefix(pl.ToolName, "MCP:"):
+		servers, tool = []string{""}, strings.TrimPrefix(pl.ToolName, "MCP:")
+	case pl.HookEventName == "beforeMCPExecution" || pl.URL != "" || pl.format == "cursor" && pl.ToolInput == nil:
+	default:
+		return guard.Allow, "", nil // not an MCP call
+	}
+	if tool == "" {
+		return guard.Allow, "", nil
+	}
+	pol, err := p.fullPolicy(e, pl.project(e))
+	if err != nil {
+		return "", "", err
+	}
+	d, why := pol.MCP.Decide(servers, tool)
+	if d == guard.Allow {
+		return d, "", nil
+	}
+	return d, fmt.Sprintf("MCP tool %s of %s: %s", tool, firstNonEmpty(append(servers, "an unnamed server")...), why), nil
+}
