@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agenthooks/agenthooks/config"
@@ -16,12 +17,15 @@ import (
 
 func TestHTTPHooks(t *testing.T) {
 	t.Parallel()
+	var mu sync.Mutex
 	var gotBody, gotAuth, gotLeak string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
-		gotBody, gotAuth, gotLeak = string(b), r.Header.Get("Authorization"), r.Header.Get("X-Leak")
 		switch r.URL.Path {
 		case "/deny":
+			mu.Lock() // the two hooks run at once: only this one's request is checked
+			gotBody, gotAuth, gotLeak = string(b), r.Header.Get("Authorization"), r.Header.Get("X-Leak")
+			mu.Unlock()
 			fmt.Fprint(w, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"policy"}}`)
 		case "/down":
 			w.WriteHeader(http.StatusBadGateway)
@@ -47,6 +51,8 @@ func TestHTTPHooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	mu.Lock()
+	defer mu.Unlock()
 	if !strings.Contains(gotBody, `"tool_name":"Bash"`) || gotAuth != "Bearer t0k" || gotLeak != "" {
 		t.Fatalf("request: body %s, auth %q, leak %q", gotBody, gotAuth, gotLeak)
 	}

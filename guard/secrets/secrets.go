@@ -13,9 +13,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rs/zerolog"
 	"github.com/zricethezav/gitleaks/v8/detect"
 	"github.com/zricethezav/gitleaks/v8/logging"
-	"github.com/rs/zerolog"
 )
 
 // Finding is one secret found: which rule, where; never the secret itself.
