@@ -31,7 +31,7 @@ type policyFlags struct {
 }
 
 func (p *policyFlags) register(c *cobra.Command) {
-	c.Flags().StringVar(&p.policy, "policy", "", "policy `FILE` (default: the trusted project's .agenthooks/policy.yaml, else the embedded default)")
+	c.Flags().StringVar(&p.policy, "policy", "", "policy `FILE` (default: $AGENTHOOKS_POLICY, else the trusted project's .agenthooks/policy.yaml, else the embedded default)")
 }
 
 // ProjectPolicy is where a project keeps its policy.
@@ -39,8 +39,9 @@ const ProjectPolicy = ".agenthooks/policy.yaml"
 
 // load returns the policy and, when a project policy was passed over, why.
 func (p *policyFlags) load(e *env, project string) (*policy.Policy, string, error) {
-	if p.policy != "" {
-		pol, problems := policy.Load(p.policy)
+	file := firstNonEmpty(p.policy, e.getenv("AGENTHOOKS_POLICY"))
+	if file != "" {
+		pol, problems := policy.Load(file)
 		if problems.HasErrors() {
 			return nil, "", fmt.Errorf("invalid policy:\n%w", problems.Err())
 		}

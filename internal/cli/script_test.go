@@ -29,6 +29,11 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HOME", home)
 			env.Setenv("AGENTHOOKS_ENTERPRISE_DIR", filepath.Join(env.WorkDir, "enterprise"))
 			env.Setenv("CURSOR_PROJECT_DIR", "")
+			examples, err := filepath.Abs(filepath.Join("..", "..", "examples"))
+			if err != nil {
+				return err
+			}
+			env.Setenv("EXAMPLES", examples)
 			return os.MkdirAll(home, 0o755)
 		},
 		RequireExplicitExec: true,
