@@ -243,16 +243,17 @@ func (f Filter) where() (string, []any) {
 // their runs.
 func (s *Store) Query(ctx context.Context, f Filter) ([]Record, error) {
 	where, args := f.where()
-	order := "DESC"
+	// Newest first by time, which the (column, ts) indexes serve; following goes by id.
+	order := "d.ts DESC, d.id DESC"
 	if f.AfterID > 0 {
-		order = "ASC"
+		order = "d.id ASC"
 	}
 	limit := f.Limit
 	if limit <= 0 {
 		limit = 50
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT d.id, d.ts, d.origin, d.agent, d.event, d.workspace, d.session, d.decision, d.reason,
-		d.payload, d.payload_size, d.warnings FROM decisions d`+where+` ORDER BY d.id `+order+` LIMIT `+strconv.Itoa(limit), args...)
+		d.payload, d.payload_size, d.warnings FROM decisions d`+where+` ORDER BY `+order+` LIMIT `+strconv.Itoa(limit), args...)
 	if err != nil {
 		return nil, err
 	}
@@ -324,80 +325,72 @@ type HookStats struct {
 	LastExit *int          `json:"last_exit_code,omitempty"`
 }
 
-// Stats returns per-hook figures for the runs since f.Since, in hook order.
+// Stats returns per-hook figures for the runs since f.Since, in hook order: counts and latency
+// percentiles computed by SQLite (window functions), the last run read through the
+// (hook, ts) index.
 func (s *Store) Stats(ctx context.Context, f Filter) ([]HookStats, error) {
 	since := int64(0)
 	if !f.Since.IsZero() {
 		since = f.Since.UnixMicro()
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT hook, verdict, timed_out, duration_us, ts, error, exit_code FROM runs
-		WHERE ts >= ? AND (? = '' OR instr(hook, ?) > 0) ORDER BY hook, ts`, since, f.Hook, f.Hook)
+	rows, err := s.db.QueryContext(ctx, `SELECT hook,
+		sum(verdict != 'skipped'), sum(verdict IN ('deny', 'failed-closed')),
+		sum(verdict IN ('error', 'failed-closed', 'refused')), sum(timed_out)
+		FROM runs INDEXED BY runs_ts WHERE ts >= ?1 AND (?2 = '' OR instr(hook, ?2) > 0) GROUP BY hook ORDER BY hook`, since, f.Hook)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	byHook := map[string]*HookStats{}
-	durations := map[string][]time.Duration{}
-	var order []string
+	var out []HookStats
 	for rows.Next() {
-		var hook, verdict, errText string
-		var timedOut int
-		var dur, ts int64
-		var exit sql.NullInt64
-		if err := rows.Scan(&hook, &verdict, &timedOut, &dur, &ts, &errText, &exit); err != nil {
+		var h HookStats
+		if err := rows.Scan(&h.Hook, &h.Runs, &h.Denies, &h.Errors, &h.Timeouts); err != nil {
+			rows.Close()
 			return nil, err
 		}
-		h := byHook[hook]
-		if h == nil {
-			h = &HookStats{Hook: hook}
-			byHook[hook] = h
-			order = append(order, hook)
-		}
-		if verdict == "skipped" {
-			continue
-		}
-		h.Runs++
-		switch verdict {
-		case "deny", "failed-closed":
-			h.Denies++
-		}
-		if verdict == "error" || verdict == "failed-closed" || verdict == "refused" {
-			h.Errors++
-		}
-		if timedOut == 1 {
-			h.Timeouts++
-		}
-		durations[hook] = append(durations[hook], time.Duration(dur)*time.Microsecond)
-		h.LastRun, h.LastEnd, h.LastErr = time.UnixMicro(ts), verdict, errText
-		h.LastExit = nil
-		if exit.Valid {
-			c := int(exit.Int64)
-			h.LastExit = &c
-		}
+		out = append(out, h)
 	}
+	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	out := make([]HookStats, 0, len(order))
-	for _, hook := range order {
-		h := byHook[hook]
-		d := durations[hook]
-		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
-		h.P50, h.P95, h.P99 = percentile(d, 50), percentile(d, 95), percentile(d, 99)
-		out = append(out, *h)
+	// Percentiles: the k-th shortest run of each hook in the window, read through (hook, ts).
+	for i := range out {
+		h := &out[i]
+		for _, p := range []struct {
+			pct int
+			dst *time.Duration
+		}{{50, &h.P50}, {95, &h.P95}, {99, &h.P99}} {
+			if h.Runs == 0 {
+				break
+			}
+			k := max(1, (h.Runs*p.pct+99)/100)
+			var us int64
+			if err := s.db.QueryRowContext(ctx, `SELECT duration_us FROM runs WHERE hook = ? AND ts >= ? AND verdict != 'skipped'
+				ORDER BY duration_us LIMIT 1 OFFSET ?`, h.Hook, since, k-1).Scan(&us); err != nil {
+				return nil, err
+			}
+			*p.dst = time.Duration(us) * time.Microsecond
+		}
+	}
+	for i := range out {
+		var ts int64
+		var exit sql.NullInt64
+		err := s.db.QueryRowContext(ctx, `SELECT ts, verdict, error, exit_code FROM runs
+			WHERE hook = ? AND ts >= ? AND verdict != 'skipped' ORDER BY ts DESC, id DESC LIMIT 1`, out[i].Hook, since).
+			Scan(&ts, &out[i].LastEnd, &out[i].LastErr, &exit)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[i].LastRun = time.UnixMicro(ts)
+		if exit.Valid {
+			c := int(exit.Int64)
+			out[i].LastExit = &c
+		}
 	}
 	return out, nil
-}
-
-func percentile(sorted []time.Duration, p int) time.Duration {
-	if len(sorted) == 0 {
-		return 0
-	}
-	i := (len(sorted)*p + 99) / 100
-	if i < 1 {
-		i = 1
-	}
-	return sorted[i-1]
 }
 
 // Prune deletes decisions older than before and, when maxRows > 0, the oldest beyond maxRows,
