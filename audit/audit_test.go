@@ -32,12 +32,23 @@ func writer(path string) int {
 	}
 	defer s.Close()
 	exit := 0
+	spool := os.Getenv("AUDIT_WRITER_SPOOL") != ""
 	for i := range n {
 		ctx, cancel := context.WithTimeout(context.Background(), WriteBudget)
-		err := s.Record(ctx, &Record{Origin: "test", Agent: "claude", Event: "PreToolUse", Decision: "allow",
+		rec := &Record{Origin: "test", Agent: "claude", Event: "PreToolUse", Decision: "allow",
 			Payload: fmt.Sprintf(`{"writer":%q,"n":%d}`, id, i),
-			Runs:    []Run{{Hook: "writer-" + id, Verdict: "allow", Duration: time.Millisecond}}})
+			Runs:    []Run{{Hook: "writer-" + id, Verdict: "allow", Duration: time.Millisecond}}}
+		start := time.Now()
+		var err error
+		if spool {
+			err = Append(path, rec)
+		} else {
+			err = s.Record(ctx, rec)
+		}
 		cancel()
+		if err == nil && time.Since(start) > WriteBudget {
+			err = fmt.Errorf("the write took %v, more than the budget", time.Since(start))
+		}
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "writer %s record %d: %v\n", id, i, err)
 			exit = 1
@@ -50,6 +61,11 @@ func writer(path string) int {
 const WriteBudget = 2 * time.Second
 
 func TestEightWritersLoseNothing(t *testing.T) {
+	t.Run("database", func(t *testing.T) { eightWriters(t, false) })
+	t.Run("spool", func(t *testing.T) { eightWriters(t, true) })
+}
+
+func eightWriters(t *testing.T, spool bool) {
 	path := filepath.Join(t.TempDir(), "audit.db")
 	s, err := Open(path)
 	if err != nil {
@@ -62,6 +78,9 @@ func TestEightWritersLoseNothing(t *testing.T) {
 		wg.Go(func() {
 			cmd := exec.Command(os.Args[0], "-test.run=^$")
 			cmd.Env = append(os.Environ(), "AUDIT_WRITER_DB="+path, "AUDIT_WRITER_N=1000", "AUDIT_WRITER_ID="+strconv.Itoa(w))
+			if spool {
+				cmd.Env = append(cmd.Env, "AUDIT_WRITER_SPOOL=1")
+			}
 			if out, err := cmd.CombinedOutput(); err != nil {
 				errs[w] = fmt.Sprintf("%v: %s", err, out)
 			}
@@ -78,6 +97,12 @@ func TestEightWritersLoseNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
+	if spool {
+		n, bad, err := s.Ingest(context.Background())
+		if err != nil || n != 8000 || bad != 0 {
+			t.Fatalf("ingested %d, skipped %d: %v", n, bad, err)
+		}
+	}
 	d, r, err := s.Count(context.Background())
 	if err != nil || d != 8000 || r != 8000 {
 		t.Fatalf("%d decisions and %d runs (%v), want 8000 of each", d, r, err)
@@ -88,6 +113,38 @@ func TestEightWritersLoseNothing(t *testing.T) {
 	stats, _ := s.Stats(context.Background(), Filter{})
 	if len(stats) != 8 || stats[0].Runs != 1000 {
 		t.Fatalf("stats %+v", stats)
+	}
+}
+
+// TestIngestTwiceStoresOnce: an ingest interrupted after its commit leaves its file; taking it
+// up again inserts nothing twice.
+func TestIngestTwiceStoresOnce(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "audit.db")
+	for i := range 3 {
+		if err := Append(path, &Record{Origin: "t", Agent: "cursor", Event: "stop", Decision: "none", Payload: fmt.Sprint(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	spool, _ := os.ReadFile(SpoolPath(path))
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if n, _, err := s.Ingest(context.Background()); err != nil || n != 3 {
+		t.Fatalf("first ingest %d %v", n, err)
+	}
+	os.WriteFile(SpoolPath(path)+".left-over", append(spool, []byte("not json\n")...), 0o600)
+	n, bad, err := s.Ingest(context.Background())
+	if err != nil || n != 0 || bad != 1 {
+		t.Fatalf("second ingest stored %d, skipped %d: %v", n, bad, err)
+	}
+	if d, _, _ := s.Count(context.Background()); d != 3 {
+		t.Fatalf("%d decisions", d)
+	}
+	if left, _ := filepath.Glob(SpoolPath(path) + "*"); len(left) != 0 {
+		t.Fatalf("left %v", left)
 	}
 }
 
@@ -104,10 +161,14 @@ func TestRedaction(t *testing.T) {
 	if err := s.Record(context.Background(), &Record{Origin: "test", Agent: "claude", Event: "PreToolUse", Decision: "deny", Payload: payload}); err != nil {
 		t.Fatal(err)
 	}
+	if err := Append(path, &Record{Origin: "test", Agent: "claude", Event: "PreToolUse", Decision: "deny", Payload: payload}); err != nil {
+		t.Fatal(err)
+	}
+	spooled, _ := os.ReadFile(SpoolPath(path))
 	s.Close()
 	raw, _ := os.ReadFile(path)
 	wal, _ := os.ReadFile(path + "-wal")
-	stored := string(raw) + string(wal)
+	stored := string(raw) + string(wal) + string(spooled)
 	for _, secret := range []string{"b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ", "AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY1", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"} {
 		if strings.Contains(stored, secret) {
 			t.Errorf("the database file holds %q", secret)
@@ -177,6 +238,25 @@ func TestQueryFiltersStatsPrune(t *testing.T) {
 	if d, r, _ := s.Count(ctx); d != 1 || r != 0 {
 		t.Fatalf("after prune: %d decisions, %d runs (runs go with their decision)", d, r)
 	}
+}
+
+// BenchmarkAppend is what a hook process pays to record a decision: one spooled line.
+func BenchmarkAppend(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "a.db")
+	rec := Record{Origin: "guard bash", Agent: "claude", Event: "PreToolUse", Decision: "allow",
+		Payload: `{"session_id":"s","cwd":"/w","tool_name":"Bash","tool_input":{"command":"npm test -- --watch=false"}}`,
+		Runs:    []Run{{Hook: "/w/.claude/settings.json:3:5", Verdict: "allow", Duration: time.Millisecond}}}
+	b.ReportAllocs()
+	var worst time.Duration
+	for b.Loop() {
+		r := rec
+		start := time.Now()
+		if err := Append(path, &r); err != nil {
+			b.Fatal(err)
+		}
+		worst = max(worst, time.Since(start))
+	}
+	b.ReportMetric(float64(worst.Microseconds()), "worst-µs")
 }
 
 func BenchmarkRecord(b *testing.B) {

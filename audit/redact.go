@@ -8,28 +8,46 @@ import (
 
 // secretPatterns find the secrets agents most often carry in payloads: private keys, cloud and
 // forge tokens, and values assigned to names such as password or api_key. Each match is replaced
-// by [REDACTED:<kind>]. (gitleaks' detector, used by the secret guards, takes tens of
-// milliseconds to build; the audit write must stay under one.)
-var secretPatterns = sync.OnceValue(func() []secretPattern {
-	type p = secretPattern
-	return []p{
-		{"private-key", regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----(?s:.*?)(-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|$)`), 0},
-		{"aws-access-key", regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}\b`), 0},
-		{"aws-secret-key", regexp.MustCompile(`(?i)(aws_?secret_?(?:access_?)?key(?:_id)?)(\\?["']?\s*[:=]\s*\\?["']?)([A-Za-z0-9/+=]{40})`), 3},
-		{"github-token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`), 0},
-		{"slack-token", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), 0},
-		{"api-key", regexp.MustCompile(`\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}`), 0},
-		{"google-api-key", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`), 0},
-		{"stripe-key", regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[0-9a-zA-Z]{16,}`), 0},
-		{"jwt", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), 0},
-		{"password", regexp.MustCompile(`(?i)\b(password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|auth[_-]?token|client[_-]?secret)(\\?["']?\s*[:=]\s*\\?["']?)([^\s"'\\,;&]{6,})`), 3},
-	}
-})
+// by [REDACTED:<kind>]. A pattern is compiled, and run, only when one of its keywords is in the
+// text: a hook process records one decision and must not compile them all. (gitleaks' detector,
+// used by the secret guards, takes tens of milliseconds to build; the audit write must stay
+// under one.)
+var secretPatterns = []*secretPattern{
+	{kind: "private-key", keywords: []string{"PRIVATE KEY"}, expr: `-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----(?s:.*?)(-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|$)`},
+	{kind: "aws-access-key", keywords: []string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA"}, expr: `\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}\b`},
+	{kind: "aws-secret-key", keywords: []string{"secret"}, fold: true, expr: `(?i)(aws_?secret_?(?:access_?)?key(?:_id)?)(\\?["']?\s*[:=]\s*\\?["']?)([A-Za-z0-9/+=]{40})`, group: 3},
+	{kind: "github-token", keywords: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, expr: `\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`},
+	{kind: "slack-token", keywords: []string{"xox"}, expr: `\bxox[abposr]-[A-Za-z0-9-]{10,}`},
+	{kind: "api-key", keywords: []string{"sk-"}, expr: `\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}`},
+	{kind: "google-api-key", keywords: []string{"AIza"}, expr: `\bAIza[0-9A-Za-z_-]{35}\b`},
+	{kind: "stripe-key", keywords: []string{"_live_", "_test_"}, expr: `\b(?:sk|rk)_(?:live|test)_[0-9a-zA-Z]{16,}`},
+	{kind: "jwt", keywords: []string{"eyJ"}, expr: `\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`},
+	{kind: "password", keywords: []string{"pass", "pwd", "secret", "token", "key"}, fold: true,
+		expr: `(?i)\b(password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|auth[_-]?token|client[_-]?secret)(\\?["']?\s*[:=]\s*\\?["']?)([^\s"'\\,;&]{6,})`, group: 3},
+}
 
 type secretPattern struct {
-	kind  string
-	re    *regexp.Regexp
-	group int // the submatch that is the secret; 0 is the whole match
+	kind     string
+	keywords []string
+	fold     bool // keywords are matched case-insensitively
+	expr     string
+	group    int // the submatch that is the secret; 0 is the whole match
+	once     sync.Once
+	re       *regexp.Regexp
+}
+
+func (p *secretPattern) regexp() *regexp.Regexp {
+	p.once.Do(func() { p.re = regexp.MustCompile(p.expr) })
+	return p.re
+}
+
+func (p *secretPattern) present(s, lower string) bool {
+	for _, k := range p.keywords {
+		if p.fold && strings.Contains(lower, strings.ToLower(k)) || !p.fold && strings.Contains(s, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // Redact replaces the secrets in s by [REDACTED:<kind>].
@@ -37,18 +55,23 @@ func Redact(s string) string {
 	if s == "" {
 		return s
 	}
-	for _, p := range secretPatterns() {
-		if p.group == 0 {
-			s = p.re.ReplaceAllString(s, "[REDACTED:"+p.kind+"]")
+	lower := strings.ToLower(s)
+	for _, p := range secretPatterns {
+		if !p.present(s, lower) {
 			continue
 		}
-		s = replaceGroup(s, p)
+		if p.group == 0 {
+			s = p.regexp().ReplaceAllString(s, "[REDACTED:"+p.kind+"]")
+		} else {
+			s = replaceGroup(s, p)
+		}
+		lower = strings.ToLower(s)
 	}
 	return s
 }
 
-func replaceGroup(s string, p secretPattern) string {
-	matches := p.re.FindAllStringSubmatchIndex(s, -1)
+func replaceGroup(s string, p *secretPattern) string {
+	matches := p.regexp().FindAllStringSubmatchIndex(s, -1)
 	if matches == nil {
 		return s
 	}

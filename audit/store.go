@@ -146,22 +146,37 @@ func (s *Store) Record(ctx context.Context, r *Record) error {
 	if r.Time.IsZero() {
 		r.Time = time.Now()
 	}
-	r.PayloadSize = len(r.Payload)
-	payload := truncate(Redact(r.Payload), MaxField)
+	c := r.clean()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `INSERT INTO decisions (ts, origin, agent, event, workspace, session, decision, reason, payload, payload_size, warnings)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.Time.UnixMicro(), r.Origin, r.Agent, r.Event, r.Workspace, r.Session,
-		r.Decision, truncate(Redact(r.Reason), MaxField), payload, r.PayloadSize, truncate(Redact(strings.Join(r.Warnings, "\n")), MaxField))
-	if err != nil {
+	if _, err := insert(ctx, tx, "", c); err != nil {
 		return err
+	}
+	r.ID = c.ID
+	return tx.Commit()
+}
+
+// insert writes a cleaned record; a record whose uid is already stored is left out.
+func insert(ctx context.Context, tx *sql.Tx, uid string, r *Record) (bool, error) {
+	var uidArg any
+	if uid != "" {
+		uidArg = uid
+	}
+	res, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO decisions (uid, ts, origin, agent, event, workspace, session, decision, reason, payload, payload_size, warnings)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, uidArg, r.Time.UnixMicro(), r.Origin, r.Agent, r.Event, r.Workspace, r.Session,
+		r.Decision, r.Reason, r.Payload, r.PayloadSize, strings.Join(r.Warnings, "\n"))
+	if err != nil {
+		return false, err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return false, nil
 	}
 	id, err := res.LastInsertId()
 	if err != nil {
-		return err
+		return false, err
 	}
 	r.ID = id
 	for _, run := range r.Runs {
@@ -175,11 +190,11 @@ func (s *Store) Record(ctx context.Context, r *Record) error {
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO runs (decision_id, ts, hook, layer, dialect, event, command, exit_code, duration_us, timed_out, verdict, error)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, t.UnixMicro(), run.Hook, run.Layer, run.Dialect, run.Event,
-			truncate(Redact(run.Command), 4096), exit, run.Duration.Microseconds(), boolInt(run.TimedOut), run.Verdict, truncate(Redact(run.Error), 4096)); err != nil {
-			return err
+			run.Command, exit, run.Duration.Microseconds(), boolInt(run.TimedOut), run.Verdict, run.Error); err != nil {
+			return false, err
 		}
 	}
-	return tx.Commit()
+	return true, nil
 }
 
 func boolInt(b bool) int {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/audit"
 	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/runner"
 )
 
 // AuditBudget is how long a decision may wait for the audit database; past it the write is
@@ -38,21 +40,24 @@ func auditPath(e *env, flag string) string {
 	}
 }
 
-// record writes one decision to the audit trail. It never fails the caller: a failed write is
-// reported on stderr and the decision stands.
+// SpoolIngestAt is the spool size past which a hook process starts a detached ingest.
+const SpoolIngestAt = 4 << 20
+
+// record writes one decision to the audit trail through the spool (a hook process must not pay
+// for opening SQLite). It never fails the caller: a failed write is reported on stderr and the
+// decision stands. A large spool is ingested by a detached agenthooks log ingest.
 func record(e *env, path string, r *audit.Record) {
 	if path == "" {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), AuditBudget)
-	defer cancel()
-	s, err := audit.Open(path)
-	if err == nil {
-		err = s.Record(ctx, r)
-		s.Close()
-	}
-	if err != nil {
+	if err := audit.Append(path, r); err != nil {
 		fmt.Fprintln(e.stderr, "agenthooks: audit: the decision stands, but it was not recorded:", err)
+		return
+	}
+	if audit.SpoolSize(path) > SpoolIngestAt {
+		if self, err := os.Executable(); err == nil {
+			_ = runner.Start(runner.Spec{Argv: []string{self, "log", "ingest", "--audit", path}, Env: os.Environ()})
+		}
 	}
 }
 
@@ -130,12 +135,24 @@ func parseAge(s string) (time.Time, error) {
 	return time.Now().Add(-dur), nil
 }
 
+// open opens the audit database and ingests what hook processes spooled since.
 func (p *logParams) open(e *env) (*audit.Store, error) {
 	path := auditPath(e, p.path)
 	if path == "" {
 		return nil, fmt.Errorf("auditing is off (AGENTHOOKS_AUDIT=off)")
 	}
-	return audit.Open(path)
+	s, err := audit.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, bad, err := s.Ingest(ctx); err != nil {
+		fmt.Fprintln(e.stderr, "agenthooks: audit: ingesting the spool:", err)
+	} else if bad > 0 {
+		fmt.Fprintf(e.stderr, "agenthooks: audit: %d spooled record(s) could not be read and were skipped\n", bad)
+	}
+	return s, nil
 }
 
 func newLogCmd(e *env) *cobra.Command {
@@ -166,7 +183,22 @@ func newLogCmd(e *env) *cobra.Command {
 	pp.register(prune, false)
 	prune.Flags().StringVar(&pp.older, "older-than", "", "delete decisions older than this (30d, 720h)")
 	prune.Flags().IntVar(&pp.maxRows, "max-rows", 0, "keep at most this many decisions, the newest")
-	c.AddCommand(stats, prune)
+	var ip logParams
+	ingest := &cobra.Command{
+		Use:    "ingest",
+		Short:  "Move the records hook processes spooled into the audit database",
+		Args:   cobra.NoArgs,
+		Hidden: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := ip.open(e)
+			if err != nil {
+				return err
+			}
+			return s.Close()
+		},
+	}
+	ip.register(ingest, false)
+	c.AddCommand(stats, prune, ingest)
 	return c
 }
 

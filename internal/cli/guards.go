@@ -15,7 +15,7 @@ import (
 	"github.com/agenthooks/agenthooks/audit"
 	"github.com/agenthooks/agenthooks/guard"
 	"github.com/agenthooks/agenthooks/guard/policy"
-	"github.com/agenthooks/agenthooks/guard/secrets"
+	"github.com/agenthooks/agenthooks/guard/secrets/client"
 )
 
 // contentGuardParams are the flags of guard read, guard prompt and guard mcp.
@@ -218,14 +218,14 @@ func (p contentGuardParams) judgeRead(e *env, pl *guardPayload) (guard.Decision,
 	default:
 		return "", "", statErr
 	}
-	found, truncated, err := secrets.Scan(content, rd.MaxBytes, rd.Budget)
+	res, err := client.Scan(e.getenv, content, rd.MaxBytes, rd.Budget)
 	if err != nil {
 		return "", "", err
 	}
-	if len(found) > 0 {
-		return guard.Deny, fmt.Sprintf("%s holds a secret: %s", file, secrets.Describe(found)), nil
+	if len(res.Findings) > 0 {
+		return guard.Deny, fmt.Sprintf("%s holds a secret: %s", file, client.Describe(res.Findings)), nil
 	}
-	if truncated {
+	if res.Truncated {
 		fmt.Fprintf(e.stderr, "agenthooks: guard read: only the first %d bytes of %s were scanned\n", rd.MaxBytes, file)
 	}
 	return guard.Allow, "", nil
@@ -284,12 +284,12 @@ func (p contentGuardParams) judgePrompt(e *env, pl *guardPayload) (guard.Decisio
 	if !pr.Scan {
 		return guard.Allow, "", nil
 	}
-	found, _, err := secrets.Scan(pl.Prompt, pr.MaxBytes, pr.Budget)
+	res, err := client.Scan(e.getenv, pl.Prompt, pr.MaxBytes, pr.Budget)
 	if err != nil {
 		return "", "", err
 	}
-	if len(found) > 0 {
-		return guard.Deny, "the prompt carries a secret: " + secrets.Describe(found), nil
+	if len(res.Findings) > 0 {
+		return guard.Deny, "the prompt carries a secret: " + client.Describe(res.Findings), nil
 	}
 	if !pr.Attachments {
 		return guard.Allow, "", nil

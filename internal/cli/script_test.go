@@ -9,12 +9,16 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/agenthooks/agenthooks/internal/cli"
+	"github.com/agenthooks/agenthooks/internal/scanner"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"agenthooks": func() {
 			os.Exit(cli.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
+		"agenthooks-scan": func() {
+			os.Exit(scanner.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},
 	})
 }

@@ -1,0 +1,155 @@
+package audit
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// The spool is how one-shot hook processes record: each decision is one locked append of a JSON
+// line to a file beside the database (microseconds), where opening SQLite, writing and closing
+// it would cost a hook process milliseconds. Ingest moves the spool into the database in one
+// transaction; every record carries a unique id, so an ingest that is interrupted and run again
+// never stores one twice.
+
+// SpoolPath is the spool beside the database at dbPath.
+func SpoolPath(dbPath string) string { return dbPath + ".spool" }
+
+// MaxSpoolLine bounds one spooled record.
+const MaxSpoolLine = 256 << 10
+
+// Append spools a record for the database at dbPath. It redacts and truncates first, as Record does.
+func Append(dbPath string, r *Record) error {
+	if r.Time.IsZero() {
+		r.Time = time.Now()
+	}
+	var id [12]byte
+	_, _ = rand.Read(id[:])
+	line := spoolLine{UID: hex.EncodeToString(id[:]), Record: r.clean()}
+	b, err := json.Marshal(line)
+	if err != nil {
+		return err
+	}
+	if len(b) > MaxSpoolLine {
+		return fmt.Errorf("audit record is %d bytes, more than %d", len(b), MaxSpoolLine)
+	}
+	if err := os.MkdirAll(filepath.Dir(dbPath), 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(SpoolPath(dbPath), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	// One write of one line under an exclusive lock: concurrent appenders never interleave.
+	unlock, err := lockFile(f)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	_, err = f.Write(append(b, '\n'))
+	return err
+}
+
+type spoolLine struct {
+	UID    string  `json:"uid"`
+	Record *Record `json:"record"`
+}
+
+// clean returns the record as it is stored: secrets redacted, long fields truncated.
+func (r *Record) clean() *Record {
+	c := *r
+	c.PayloadSize = len(r.Payload)
+	c.Payload = truncate(Redact(r.Payload), MaxField)
+	c.Reason = truncate(Redact(r.Reason), MaxField)
+	c.Warnings = nil
+	for _, w := range r.Warnings {
+		c.Warnings = append(c.Warnings, truncate(Redact(w), 4096))
+	}
+	c.Runs = make([]Run, len(r.Runs))
+	for i, run := range r.Runs {
+		run.Command, run.Error = truncate(Redact(run.Command), 4096), truncate(Redact(run.Error), 4096)
+		c.Runs[i] = run
+	}
+	return &c
+}
+
+// SpoolSize is the size of the spool waiting to be ingested.
+func SpoolSize(dbPath string) int64 {
+	st, err := os.Stat(SpoolPath(dbPath))
+	if err != nil {
+		return 0
+	}
+	return st.Size()
+}
+
+// Ingest moves the spool into the database: the spool file is renamed away first (appenders
+// start a new one), its records are inserted in one transaction, and the file is removed. A
+// line that does not decode is skipped and counted. Files left by an interrupted ingest are
+// taken up too.
+func (s *Store) Ingest(ctx context.Context) (ingested, skipped int, err error) {
+	spool := SpoolPath(s.Path)
+	claimed := fmt.Sprintf("%s.%d.%d", spool, os.Getpid(), time.Now().UnixNano())
+	if err := os.Rename(spool, claimed); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return 0, 0, err
+	}
+	files, _ := filepath.Glob(spool + ".*")
+	sort.Strings(files)
+	for _, file := range files {
+		n, bad, err := s.ingestFile(ctx, file)
+		ingested, skipped = ingested+n, skipped+bad
+		if err != nil {
+			return ingested, skipped, err
+		}
+		if err := os.Remove(file); err != nil {
+			return ingested, skipped, err
+		}
+	}
+	return ingested, skipped, nil
+}
+
+func (s *Store) ingestFile(ctx context.Context, file string) (n, bad int, err error) {
+	f, err := os.Open(file)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return 0, 0, nil // another ingest took it
+		}
+		return 0, 0, err
+	}
+	defer f.Close()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer tx.Rollback()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), MaxSpoolLine+1)
+	for sc.Scan() {
+		var line spoolLine
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil || line.Record == nil || line.UID == "" {
+			bad++
+			continue
+		}
+		inserted, err := insert(ctx, tx, line.UID, line.Record)
+		if err != nil {
+			return n, bad, err
+		}
+		if inserted {
+			n++
+		}
+	}
+	if err := sc.Err(); err != nil && !strings.Contains(err.Error(), "too long") {
+		return n, bad, err
+	}
+	return n, bad, tx.Commit()
+}
