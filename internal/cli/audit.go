@@ -238,10 +238,16 @@ func runLog(ctx context.Context, e *env, p logParams) error {
 			return nil
 		case <-tick.C:
 		}
+		if _, _, err := s.Ingest(ctx); err != nil && ctx.Err() == nil {
+			fmt.Fprintln(e.stderr, "agenthooks: audit: ingesting the spool:", err)
+		}
 		f := p.filter
 		f.AfterID, f.Limit = last, 1000
 		more, err := s.Query(ctx, f)
 		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
 			return err
 		}
 		if len(more) > 0 {

@@ -273,6 +273,7 @@ type guardExplainParams struct {
 	policyFlags
 	cwd, project string
 	json         bool
+	guard        string
 }
 
 func newGuardExplainCmd(e *env) *cobra.Command {
@@ -289,6 +290,7 @@ func newGuardExplainCmd(e *env) *cobra.Command {
 	c.Flags().StringVar(&p.cwd, "cwd", "", "the working directory the command runs in (default: the current one)")
 	c.Flags().StringVar(&p.project, "project", "", "the project root (default: the working directory)")
 	c.Flags().BoolVar(&p.json, "json", false, "print the verdict and the analysis as JSON")
+	c.Flags().StringVar(&p.guard, "guard", "bash", "which guard: bash (COMMAND), read (a file), prompt (the text), mcp (server/tool or mcp__server__tool)")
 	return c
 }
 
@@ -305,6 +307,20 @@ func (p *guardExplainParams) context(e *env) guard.Context {
 }
 
 func runGuardExplain(e *env, p guardExplainParams, command string) error {
+	if p.guard != "bash" {
+		d, reason, err := judgeOther(e, p, command)
+		if err != nil {
+			return err
+		}
+		if p.json {
+			return writeJSON(e.stdout, map[string]string{"guard": p.guard, "subject": command, "decision": string(d), "reason": reason})
+		}
+		if reason == "" {
+			reason = "nothing in the policy's " + p.guard + " section stops it"
+		}
+		fmt.Fprintf(e.stdout, "decision: %s\nreason: %s\n", d, reason)
+		return nil
+	}
 	ctx := p.context(e)
 	pol, note, err := p.load(e, ctx.Project)
 	if err != nil {
@@ -358,6 +374,33 @@ type guardTestParams struct {
 	home string
 }
 
+// judgeOther runs the read, prompt or MCP guard on one subject: a file, a prompt's text, or an
+// MCP tool as server/tool or mcp__server__tool.
+func judgeOther(e *env, p guardExplainParams, subject string) (guard.Decision, string, error) {
+	cp := contentGuardParams{policyFlags: p.policyFlags}
+	ctx := p.context(e)
+	pl := &guardPayload{format: "cursor", Cwd: ctx.Cwd, WorkspaceRoots: []string{ctx.Project}}
+	switch p.guard {
+	case "read":
+		pl.FilePath = subject
+		return cp.judgeRead(e, pl)
+	case "prompt":
+		pl.Prompt = subject
+		return cp.judgePrompt(e, pl)
+	case "mcp":
+		pl.HookEventName = "beforeMCPExecution"
+		if strings.HasPrefix(subject, "mcp__") {
+			pl.ToolName = subject
+		} else if server, tool, ok := strings.Cut(subject, "/"); ok {
+			pl.Command, pl.ToolName = server, tool
+		} else {
+			pl.ToolName = subject
+		}
+		return cp.judgeMCP(e, pl)
+	}
+	return "", "", fmt.Errorf("--guard must be bash, read, prompt or mcp, not %q", p.guard)
+}
+
 func newGuardTestCmd(e *env) *cobra.Command {
 	var p guardTestParams
 	c := &cobra.Command{
@@ -375,6 +418,7 @@ file:line: want X, got Y: command (reason). Exit status 1 when any line misses.`
 	c.Flags().StringVar(&p.cwd, "cwd", "/home/dev/project", "the working directory of every command")
 	c.Flags().StringVar(&p.project, "project", "", "the project root (default: the working directory)")
 	c.Flags().StringVar(&p.home, "home", "/home/dev", "the home folder")
+	c.Flags().StringVar(&p.guard, "guard", "bash", "which guard the corpus is for: bash (commands), read (files), prompt (texts), mcp (server/tool)")
 	return c
 }
 
@@ -398,7 +442,18 @@ func runGuardTest(e *env, p guardTestParams, files []string) error {
 			return err
 		}
 		for _, c := range cases {
-			v := g.Check(c.Command, ctx)
+			v := guard.Verdict{}
+			if p.guard == "bash" {
+				v = g.Check(c.Command, ctx)
+			} else {
+				q := p.guardExplainParams
+				q.cwd, q.project = ctx.Cwd, ctx.Project
+				d, reason, err := judgeOther(e, q, c.Command)
+				if err != nil {
+					return err
+				}
+				v.Decision, v.Reason = d, reason
+			}
 			if v.Decision == c.Want {
 				passed++
 				continue
