@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -127,11 +128,7 @@ func (s *Store) ingestFile(ctx context.Context, file string) (n, bad int, err er
 		return 0, 0, err
 	}
 	defer f.Close()
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, 0, err
-	}
-	defer tx.Rollback()
+	var lines []spoolLine
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), MaxSpoolLine+1)
 	for sc.Scan() {
@@ -140,16 +137,23 @@ func (s *Store) ingestFile(ctx context.Context, file string) (n, bad int, err er
 			bad++
 			continue
 		}
-		inserted, err := insert(ctx, tx, line.UID, line.Record)
-		if err != nil {
-			return n, bad, err
-		}
-		if inserted {
-			n++
-		}
+		lines = append(lines, line)
 	}
 	if err := sc.Err(); err != nil && !strings.Contains(err.Error(), "too long") {
-		return n, bad, err
+		return 0, bad, err
 	}
-	return n, bad, tx.Commit()
+	err = s.withTx(ctx, func(tx *sql.Tx) error {
+		n = 0
+		for _, line := range lines {
+			inserted, err := insert(ctx, tx, line.UID, line.Record)
+			if err != nil {
+				return err
+			}
+			if inserted {
+				n++
+			}
+		}
+		return nil
+	})
+	return n, bad, err
 }

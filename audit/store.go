@@ -38,19 +38,50 @@ func Open(path string) (*Store, error) {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
 	dsn := "file:" + path + "?_pragma=busy_timeout(" + strconv.Itoa(int(BusyTimeout/time.Millisecond)) + ")" +
-		"&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=wal_autocheckpoint(8192)&_txlock=immediate"
+		"&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=wal_autocheckpoint(8192)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("audit: open %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(1) // one connection per process; other processes share the file
 	s := &Store{db: db, Path: path}
+	if err := s.useWAL(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("audit: %s: %w", path, err)
+	}
 	if err := s.migrate(context.Background()); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("audit: %s: %w", path, err)
 	}
 	_ = os.Chmod(path, 0o600)
 	return s, nil
+}
+
+// useWAL puts the database in WAL mode, which is persistent in the file: only the first opener
+// changes it. Changing the journal mode answers SQLITE_BUSY at once, without the busy timeout,
+// while another process writes; so it is retried for as long as the busy timeout.
+func (s *Store) useWAL() error {
+	deadline := time.Now().Add(BusyTimeout)
+	for {
+		var mode string
+		err := s.db.QueryRow("PRAGMA journal_mode").Scan(&mode)
+		if err == nil && strings.EqualFold(mode, "wal") {
+			return nil
+		}
+		if err == nil {
+			err = s.db.QueryRow("PRAGMA journal_mode=WAL").Scan(&mode)
+			if err == nil && strings.EqualFold(mode, "wal") {
+				return nil
+			}
+		}
+		if time.Now().After(deadline) {
+			if err == nil {
+				err = fmt.Errorf("journal mode is %s, not wal", mode)
+			}
+			return err
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // Close closes the database.
@@ -147,16 +178,46 @@ func (s *Store) Record(ctx context.Context, r *Record) error {
 		r.Time = time.Now()
 	}
 	c := r.clean()
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
+	err := s.withTx(ctx, func(tx *sql.Tx) error {
+		_, err := insert(ctx, tx, "", c)
 		return err
-	}
-	defer tx.Rollback()
-	if _, err := insert(ctx, tx, "", c); err != nil {
-		return err
-	}
+	})
 	r.ID = c.ID
-	return tx.Commit()
+	return err
+}
+
+// withTx runs fn in a write transaction. In WAL mode SQLite answers SQLITE_BUSY without waiting
+// in a few cases its busy timeout does not cover (another connection restarting the WAL, for
+// one), so a busy transaction is rolled back and tried again, with growing pauses, until ctx ends.
+func (s *Store) withTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	pause := 2 * time.Millisecond
+	for {
+		err := func() error {
+			tx, err := s.db.BeginTx(ctx, nil)
+			if err != nil {
+				return err
+			}
+			defer tx.Rollback()
+			if err := fn(tx); err != nil {
+				return err
+			}
+			return tx.Commit()
+		}()
+		if err == nil || !isBusy(err) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w (%v)", err, ctx.Err())
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, 100*time.Millisecond)
+	}
+}
+
+func isBusy(err error) bool {
+	s := err.Error()
+	return strings.Contains(s, "SQLITE_BUSY") || strings.Contains(s, "database is locked")
 }
 
 // insert writes a cleaned record; a record whose uid is already stored is left out.
