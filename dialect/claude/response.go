@@ -11,9 +11,6 @@ import (
 	"github.com/agenthooks/agenthooks/dialect"
 )
 
-// MaxResponseDepth bounds the nesting of a hook's JSON answer.
-const MaxResponseDepth = 64
-
 // Validate checks a JSON answer against Claude Code's output fields for the event and returns
 // one message per problem, naming the field.
 func Validate(ev *Event, obj map[string]any) []string {
@@ -244,53 +241,23 @@ func answerFrom(ev *Event, obj map[string]any) decide.Answer {
 }
 
 func decodeObject(b []byte) (map[string]any, error) {
-	if err := checkDepth(b, MaxResponseDepth); err != nil {
+	v, err := dialect.DecodeJSON(b)
+	if err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v map[string]any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("not a JSON object")
 	}
-	if dec.More() {
-		return nil, fmt.Errorf("unexpected data after the JSON object")
-	}
-	return v, nil
-}
-
-func checkDepth(b []byte, max int) error {
-	depth, inStr, esc := 0, false, false
-	for _, c := range b {
-		switch {
-		case inStr && esc:
-			esc = false
-		case inStr && c == '\\':
-			esc = true
-		case inStr && c == '"':
-			inStr = false
-		case inStr:
-		case c == '"':
-			inStr = true
-		case c == '{' || c == '[':
-			if depth++; depth > max {
-				return fmt.Errorf("nested more than %d levels deep", max)
-			}
-		case c == '}' || c == ']':
-			depth--
-		}
-	}
-	return nil
+	return m, nil
 }
 
 func marshal(v any) json.RawMessage {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(v) != nil {
+	b, err := dialect.Marshal(v)
+	if err != nil {
 		return nil
 	}
-	return bytes.TrimRight(buf.Bytes(), "\n")
+	return b
 }
 
 func firstNonEmpty(values ...string) string {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agenthooks/agenthooks/decide"
+	"github.com/agenthooks/agenthooks/dialect"
 )
 
 func ev(t testing.TB, name string) *Event {
@@ -44,7 +45,7 @@ func TestValidateUsesCursorMessages(t *testing.T) {
 		{"workspaceOpen", `{"pluginPaths":["a",2]}`, []string{"Invalid pluginPaths value. Expected an array of strings if provided"}},
 	}
 	for _, c := range cases {
-		v, err := decodeJSON([]byte(c.response))
+		v, err := dialect.DecodeJSON([]byte(c.response))
 		if err != nil {
 			t.Fatal(err)
 		}

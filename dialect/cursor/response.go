@@ -10,9 +10,6 @@ import (
 	"github.com/agenthooks/agenthooks/dialect"
 )
 
-// MaxResponseDepth bounds the nesting of a hook's JSON answer.
-const MaxResponseDepth = 64
-
 // Validate applies Cursor's response validator for the event to a decoded JSON value and returns
 // Cursor's messages, in the order Cursor reports them. No messages means valid.
 func Validate(ev *Event, v any) []string {
@@ -121,7 +118,7 @@ func Interpret(ev *Event, exitCode int, stdout, stderr []byte, stdoutCut int64) 
 		return out
 	}
 	if len(body) > 0 {
-		v, err := decodeJSON(body)
+		v, err := dialect.DecodeJSON(body)
 		if err != nil {
 			out.Failed = true
 			out.Errors = append(out.Errors, "response is not valid JSON: "+err.Error())
@@ -218,48 +215,6 @@ func answerFrom(ev *Event, obj map[string]any) decide.Answer {
 	return a
 }
 
-// decodeJSON decodes one JSON value, keeping numbers exact and bounding the depth.
-func decodeJSON(b []byte) (any, error) {
-	if err := checkDepth(b, MaxResponseDepth); err != nil {
-		return nil, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("unexpected data after the JSON value at offset %d", dec.InputOffset())
-	}
-	return v, nil
-}
-
-// checkDepth rejects JSON nested deeper than max, counting brackets outside strings.
-func checkDepth(b []byte, max int) error {
-	depth, inStr, esc := 0, false, false
-	for _, c := range b {
-		switch {
-		case inStr && esc:
-			esc = false
-		case inStr && c == '\\':
-			esc = true
-		case inStr && c == '"':
-			inStr = false
-		case inStr:
-		case c == '"':
-			inStr = true
-		case c == '{' || c == '[':
-			if depth++; depth > max {
-				return fmt.Errorf("nested more than %d levels deep", max)
-			}
-		case c == '}' || c == ']':
-			depth--
-		}
-	}
-	return nil
-}
-
 func mustMarshal(v any) json.RawMessage {
 	b, err := marshal(v)
 	if err != nil {
@@ -268,15 +223,7 @@ func mustMarshal(v any) json.RawMessage {
 	return b
 }
 
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
-}
+func marshal(v any) ([]byte, error) { return dialect.Marshal(v) }
 
 func stderrSuffix(stderr []byte) string {
 	s := strings.TrimSpace(string(stderr))

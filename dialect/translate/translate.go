@@ -504,12 +504,4 @@ func firstNumber(values ...any) any {
 	return nil
 }
 
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
-}
+func marshal(v any) ([]byte, error) { return dialect.Marshal(v) }

@@ -153,16 +153,7 @@ policy's size and time budget. The message names the rule and the line, never th
 }
 
 func runGuardRead(e *env, p contentGuardParams) error {
-	start := time.Now()
-	pl, err := readGuardPayload(e, p.format)
-	event := ""
-	var decision guard.Decision = guard.Allow
-	reason := ""
-	if err == nil {
-		event = firstNonEmpty(pl.HookEventName, map[string]string{"claude": "PreToolUse", "cursor": "beforeReadFile"}[pl.format])
-		decision, reason, err = p.judgeRead(e, pl)
-	}
-	return p.finish(e, "guard read", event, pl, decision, reason, err, start, func(d guard.Decision, r string) error {
+	return p.run(e, "guard read", "beforeReadFile", p.judgeRead, func(pl *guardPayload, d guard.Decision, r string) error {
 		if pl.format == "cursor" {
 			out := map[string]string{"permission": string(d)}
 			if d != guard.Allow {
@@ -172,6 +163,20 @@ func runGuardRead(e *env, p contentGuardParams) error {
 		}
 		return answerShell(e, "claude", d, r)
 	})
+}
+
+// run reads the payload, judges it, records the decision and answers in the payload's contract.
+func (p contentGuardParams) run(e *env, origin, cursorEvent string, judge func(*env, *guardPayload) (guard.Decision, string, error),
+	answer func(*guardPayload, guard.Decision, string) error) error {
+	start := time.Now()
+	pl, err := readGuardPayload(e, p.format)
+	event, decision, reason := "", guard.Decision(guard.Allow), ""
+	if err == nil {
+		claudeEvent := map[string]string{"guard prompt": "UserPromptSubmit"}[origin]
+		event = firstNonEmpty(pl.HookEventName, map[string]string{"claude": firstNonEmpty(claudeEvent, "PreToolUse"), "cursor": cursorEvent}[pl.format])
+		decision, reason, err = judge(e, pl)
+	}
+	return p.finish(e, origin, event, pl, decision, reason, err, start, func(d guard.Decision, r string) error { return answer(pl, d, r) })
 }
 
 func (p contentGuardParams) judgeRead(e *env, pl *guardPayload) (guard.Decision, string, error) {
@@ -250,16 +255,7 @@ Code: {"decision": "block", "reason": ...}. The message names the rule and the l
 }
 
 func runGuardPrompt(e *env, p contentGuardParams) error {
-	start := time.Now()
-	pl, err := readGuardPayload(e, p.format)
-	event := ""
-	var decision guard.Decision = guard.Allow
-	reason := ""
-	if err == nil {
-		event = firstNonEmpty(pl.HookEventName, map[string]string{"claude": "UserPromptSubmit", "cursor": "beforeSubmitPrompt"}[pl.format])
-		decision, reason, err = p.judgePrompt(e, pl)
-	}
-	return p.finish(e, "guard prompt", event, pl, decision, reason, err, start, func(d guard.Decision, r string) error {
+	return p.run(e, "guard prompt", "beforeSubmitPrompt", p.judgePrompt, func(pl *guardPayload, d guard.Decision, r string) error {
 		blocked := d != guard.Allow
 		if pl.format == "cursor" {
 			out := map[string]any{"continue": !blocked}
@@ -323,16 +319,7 @@ whose server (name, url or command) and tool globs match; servers no rule names 
 }
 
 func runGuardMCP(e *env, p contentGuardParams) error {
-	start := time.Now()
-	pl, err := readGuardPayload(e, p.format)
-	event := ""
-	var decision guard.Decision = guard.Allow
-	reason := ""
-	if err == nil {
-		event = firstNonEmpty(pl.HookEventName, map[string]string{"claude": "PreToolUse", "cursor": "beforeMCPExecution"}[pl.format])
-		decision, reason, err = p.judgeMCP(e, pl)
-	}
-	return p.finish(e, "guard mcp", event, pl, decision, reason, err, start, func(d guard.Decision, r string) error {
+	return p.run(e, "guard mcp", "beforeMCPExecution", p.judgeMCP, func(pl *guardPayload, d guard.Decision, r string) error {
 		return answerShell(e, pl.format, d, r)
 	})
 }
