@@ -14,6 +14,18 @@ type Name string
 const (
 	Cursor Name = "cursor"
 	Claude Name = "claude"
+	Codex  Name = "codex"
+	Gemini Name = "gemini"
+)
+
+// AskAs is what an agent that cannot ask a person (Codex, Gemini in headless runs) gets for an
+// ask: the safe choice, deny, unless the user configured allow.
+type AskAs string
+
+// The choices for an ask an agent cannot express.
+const (
+	AskAsDeny  AskAs = "deny"
+	AskAsAllow AskAs = "allow"
 )
 
 // Kind is the dialect-neutral meaning of an event. Tool events are refined by tool: a shell

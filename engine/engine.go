@@ -13,6 +13,7 @@ import (
 	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/claude"
+	"github.com/agenthooks/agenthooks/dialect/codex"
 	"github.com/agenthooks/agenthooks/dialect/cursor"
 	"github.com/agenthooks/agenthooks/runner"
 )
@@ -52,6 +53,9 @@ type Options struct {
 	KillGrace time.Duration
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
+	// AskAs is what an ask becomes for an agent that cannot ask a person (Codex): empty means
+	// deny, the safe choice.
+	AskAs dialect.AskAs
 }
 
 // ConfigFile is a config file named explicitly: a Cursor hooks.json, or with Family claude a
@@ -181,10 +185,36 @@ func lookup(d dialect.Dialect, name string) (*dialect.Spec, error) {
 	return ev, nil
 }
 
-// dialectFor returns a dialect by name; Cursor when the name is empty.
+// dialectFor returns a hook's dialect by name; Cursor when the name is empty.
 func dialectFor(n dialect.Name) dialect.Dialect {
 	if n == dialect.Claude {
 		return claude.Dialect
 	}
 	return cursor.Dialect
+}
+
+// agentDialect returns the dialect of the agent calling: a hook's dialect, or Codex, whose
+// answers are written in the one form it honours.
+func (e *Engine) agentDialect(n dialect.Name) dialect.Dialect {
+	if n == dialect.Codex {
+		askAs := e.opts.AskAs
+		if askAs == "" {
+			askAs = dialect.AskAsDeny
+		}
+		return codex.New(askAs)
+	}
+	return dialectFor(n)
+}
+
+// hookEvent is the event whose hooks run for an agent's event. Codex speaks Claude Code's
+// format, so a Codex event runs the hooks (and payload translation) of its Claude Code
+// namesake; an event only Codex has runs none.
+func hookEvent(spec *dialect.Spec) *dialect.Spec {
+	if spec.Dialect != dialect.Codex {
+		return spec
+	}
+	if c, ok := claude.Lookup(spec.Name); ok {
+		return &c.Spec
+	}
+	return spec
 }

@@ -99,11 +99,12 @@ type Decision struct {
 // Fire runs the hooks configured for ev and returns the merged decision. Hooks run concurrently
 // (bounded) unless the config or Options ask for sequential; results are ordered by hook.
 func (e *Engine) Fire(ctx context.Context, ev Event) (*Decision, error) {
-	agent := dialectFor(ev.Agent)
-	spec, err := lookup(agent, ev.Name)
+	agent := e.agentDialect(ev.Agent)
+	agentSpec, err := lookup(agent, ev.Name)
 	if err != nil {
 		return nil, err
 	}
+	spec := hookEvent(agentSpec)
 	if d := e.depth(); d >= MaxRunDepth {
 		return nil, fmt.Errorf("agenthooks run is nested %d deep (%s): a hook runs agenthooks run again; refusing to recurse", d, DepthEnv)
 	}
@@ -115,7 +116,7 @@ func (e *Engine) Fire(ctx context.Context, ev Event) (*Decision, error) {
 	if spec.Dialect == dialect.Claude {
 		kind = claude.ToolKind(spec.Name, payload.str("tool_name"))
 	}
-	d := &Decision{Agent: spec.Dialect, Event: spec.Name}
+	d := &Decision{Agent: agentSpec.Dialect, Event: agentSpec.Name}
 	for _, f := range e.cfg.Untrusted() {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("%s: project hooks not run: workspace %s is not trusted (agenthooks trust %s)", f.Source.File, f.Source.Workspace, f.Source.Workspace))
 	}
@@ -153,7 +154,7 @@ func (e *Engine) Fire(ctx context.Context, ev Event) (*Decision, error) {
 		}
 	}
 	d.Decision = decide.Merge(answers, e.opts.Merge)
-	e.finish(agent, spec, d)
+	e.finish(agent, agentSpec, d)
 	return d, nil
 }
 

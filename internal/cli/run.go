@@ -17,6 +17,7 @@ import (
 	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/claude"
+	"github.com/agenthooks/agenthooks/dialect/codex"
 	"github.com/agenthooks/agenthooks/dialect/cursor"
 	"github.com/agenthooks/agenthooks/engine"
 )
@@ -117,6 +118,7 @@ type runParams struct {
 	verbose    bool
 	from       []string
 	audit      string
+	askAs      string
 }
 
 func newRunCmd(e *env) *cobra.Command {
@@ -127,7 +129,11 @@ func newRunCmd(e *env) *cobra.Command {
 		Long: `Run every configured hook of EVENT (a Cursor hook event such as beforeShellExecution) with the
 JSON payload read from stdin, merge their answers and print the result as Cursor's JSON for that
 event. Exit status 0 whenever a decision was made, deny included; 1 when agenthooks itself could
-not work (then, with --fail-closed, a deny that says so is printed instead).`,
+not work (then, with --fail-closed, a deny that says so is printed instead).
+
+With --agent claude the payload and answer are Claude Code's. With --agent codex they are Codex's:
+Claude Code's format, but a deny is exit status 2 with the reason on stderr (the one block Codex
+honours), and an ask, which Codex cannot show, becomes --ask-as (deny unless set to allow).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p.event = args[0]
@@ -135,7 +141,8 @@ not work (then, with --fail-closed, a deny that says so is printed instead).`,
 		},
 	}
 	p.register(c)
-	c.Flags().StringVar(&p.agent, "agent", "cursor", "the agent calling, whose payload and answer format are used: cursor or claude")
+	c.Flags().StringVar(&p.agent, "agent", "cursor", "the agent calling, whose payload and answer format are used: cursor, claude or codex")
+	c.Flags().StringVar(&p.askAs, "ask-as", "deny", "what an ask becomes for an agent that cannot ask a person (codex): deny or allow")
 	c.Flags().StringVar(&p.format, "format", "agent", "output: agent (the agent's own answer) or decision (the full decision as JSON)")
 	c.Flags().StringVar(&p.merge, "merge", "all", "merge rule: all (deny > ask > allow) or first (the first valid answer wins)")
 	c.Flags().BoolVar(&p.sequential, "sequential", false, "run the event's hooks one after another")
@@ -147,8 +154,11 @@ not work (then, with --fail-closed, a deny that says so is printed instead).`,
 }
 
 func runRun(ctx context.Context, e *env, p runParams) error {
-	if p.agent != "cursor" && p.agent != "claude" {
-		return fmt.Errorf("--agent must be cursor or claude, not %q", p.agent)
+	if p.agent != "cursor" && p.agent != "claude" && p.agent != "codex" {
+		return fmt.Errorf("--agent must be cursor, claude or codex, not %q", p.agent)
+	}
+	if p.askAs != string(dialect.AskAsDeny) && p.askAs != string(dialect.AskAsAllow) {
+		return fmt.Errorf("--ask-as must be deny or allow, not %q", p.askAs)
 	}
 	if p.format == "agent" || p.format == p.agent {
 		p.format = "cursor" // the agent's own answer
@@ -159,7 +169,7 @@ func runRun(ctx context.Context, e *env, p runParams) error {
 	if p.merge != string(decide.MergeAll) && p.merge != string(decide.MergeFirst) {
 		return fmt.Errorf("--merge must be all or first, not %q", p.merge)
 	}
-	agent := agentDialect(p.agent)
+	agent := agentDialect(p.agent, dialect.AskAs(p.askAs))
 	spec, ok := agent.Lookup(p.event)
 	if !ok {
 		return fmt.Errorf("unknown event %q; %s's events are: %s", p.event, agentTitle(p.agent), strings.Join(agent.Names(), ", "))
@@ -192,16 +202,22 @@ func runRun(ctx context.Context, e *env, p runParams) error {
 	return nil
 }
 
-func agentDialect(name string) dialect.Dialect {
-	if name == "claude" {
+func agentDialect(name string, askAs dialect.AskAs) dialect.Dialect {
+	switch name {
+	case "claude":
 		return claude.Dialect
+	case "codex":
+		return codex.New(askAs)
 	}
 	return cursor.Dialect
 }
 
 func agentTitle(name string) string {
-	if name == "claude" {
+	switch name {
+	case "claude":
 		return "Claude Code"
+	case "codex":
+		return "Codex"
 	}
 	return "Cursor"
 }
@@ -230,6 +246,7 @@ func fire(ctx context.Context, e *env, p runParams, spec *dialect.Spec) (*engine
 		opts.Families = append(opts.Families, dialect.Name(f))
 	}
 	opts.Merge = decide.Mode(p.merge)
+	opts.AskAs = dialect.AskAs(p.askAs)
 	opts.Sequential = p.sequential
 	opts.Logger = e.logger(p.verbose)
 	eng, err := engine.Load(opts)

@@ -1,0 +1,110 @@
+// Package codex is OpenAI Codex CLI's hooks dialect. Codex speaks Claude Code's format (the same
+// event names, payload fields and hookSpecificOutput), so a Codex hook's answer is read as Claude
+// Code reads it; what differs is what Codex honours, so answers are written in the one form it
+// does: a block is exit 2 with a non-empty reason on stderr and nothing on stdout (Codex runs the
+// command on exit 2 with an empty stderr, on {"decision":"deny"} and on permissionDecision "ask").
+// An ask, which Codex cannot express, becomes the configured safe choice with a warning.
+// It imports decide, dialect and dialect/claude.
+package codex
+
+import (
+	"strings"
+
+	"github.com/agenthooks/agenthooks/decide"
+	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/claude"
+)
+
+// Events are Codex's hook events.
+var Events = []string{"PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact", "UserPromptSubmit",
+	"SubagentStop", "Stop", "SessionStart", "SubagentStart", "SessionEnd", "Interrupt"}
+
+var specs = func() map[string]*dialect.Spec {
+	m := map[string]*dialect.Spec{}
+	for _, name := range Events {
+		s := dialect.Spec{Dialect: dialect.Codex, Name: name}
+		if c, ok := claude.Lookup(name); ok {
+			s = c.Spec
+			s.Dialect = dialect.Codex
+		}
+		m[name] = &s
+	}
+	return m
+}()
+
+// New returns Codex's dialect; askAs is what an ask becomes.
+func New(askAs dialect.AskAs) dialect.Dialect { return impl{askAs: askAs} }
+
+type impl struct{ askAs dialect.AskAs }
+
+func (impl) Name() dialect.Name { return dialect.Codex }
+
+func (impl) Lookup(name string) (*dialect.Spec, bool) {
+	s, ok := specs[name]
+	return s, ok
+}
+
+func (impl) Names() []string { return append([]string(nil), Events...) }
+
+// Interpret reads a Codex hook's answer as Claude Code would: Codex's format is Claude Code's,
+// and where Codex is laxer (it lets a deny without a reason through) the hook's intent is kept.
+func (impl) Interpret(s *dialect.Spec, exitCode int, stdout, stderr []byte, cut int64) dialect.Outcome {
+	if c, ok := claude.Lookup(s.Name); ok {
+		return claude.Interpret(c, exitCode, stdout, stderr, cut)
+	}
+	// Interrupt has no Claude Code counterpart: an observation.
+	if exitCode != 0 && exitCode != 2 {
+		return dialect.Outcome{Failed: true, Errors: []string{"hook exited with a non-zero status"}}
+	}
+	return dialect.Outcome{}
+}
+
+// Encode writes the decision in the form Codex honours.
+func (d impl) Encode(s *dialect.Spec, dec decide.Decision) dialect.Reply {
+	reason := firstNonEmpty(dec.AgentMessage, dec.UserMessage, dec.StopReason)
+	perm := dec.Permission
+	var warning string
+	if perm == decide.Ask || perm == decide.Defer {
+		if d.askAs == dialect.AskAsAllow {
+			perm, warning = decide.Allow, "agenthooks: Codex cannot ask a person; allowed as configured (--ask-as allow)"
+		} else {
+			perm, warning = decide.Deny, "Codex cannot ask a person, so agenthooks denies (--ask-as deny)"
+			reason = warning + ": " + reason
+		}
+	}
+	if dec.Halt && s.Gates {
+		perm = decide.Deny
+	}
+	if perm == decide.Deny && (s.Gates || s.Name == "PostToolUse") {
+		if strings.TrimSpace(reason) == "" {
+			reason = "blocked by agenthooks" // Codex lets an exit 2 with an empty stderr through
+		}
+		return dialect.Reply{ExitCode: 2, Stderr: []byte(reason + "\n")}
+	}
+	r := claude.Dialect.Encode(&claudeSpec(s).Spec, decide.Decision{Followup: dec.Followup, AdditionalContext: dec.AdditionalContext})
+	if warning != "" {
+		r.Stderr = append(r.Stderr, []byte(warning+"\n")...)
+	}
+	return r
+}
+
+func claudeSpec(s *dialect.Spec) *claude.Event {
+	if c, ok := claude.Lookup(s.Name); ok {
+		return c
+	}
+	c, _ := claude.Lookup("Notification") // an event that takes no decision
+	return c
+}
+
+func (impl) Messages(s *dialect.Spec, d decide.Decision) (string, string) {
+	return claude.Dialect.Messages(&claudeSpec(s).Spec, d)
+}
+
+func firstNonEmpty(values ...string) string {
+	for _, v := range values {
+		if strings.TrimSpace(v) != "" {
+			return v
+		}
+	}
+	return ""
+}
