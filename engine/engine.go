@@ -15,6 +15,7 @@ import (
 	"github.com/agenthooks/agenthooks/dialect/claude"
 	"github.com/agenthooks/agenthooks/dialect/codex"
 	"github.com/agenthooks/agenthooks/dialect/cursor"
+	"github.com/agenthooks/agenthooks/dialect/gemini"
 	"github.com/agenthooks/agenthooks/runner"
 )
 
@@ -203,18 +204,40 @@ func (e *Engine) agentDialect(n dialect.Name) dialect.Dialect {
 		}
 		return codex.New(askAs)
 	}
+	if n == dialect.Gemini {
+		askAs := e.opts.AskAs
+		if askAs == "" {
+			askAs = dialect.AskAsDeny
+		}
+		return gemini.New(askAs)
+	}
 	return dialectFor(n)
 }
 
-// hookEvent is the event whose hooks run for an agent's event. Codex speaks Claude Code's
-// format, so a Codex event runs the hooks (and payload translation) of its Claude Code
-// namesake; an event only Codex has runs none.
-func hookEvent(spec *dialect.Spec) *dialect.Spec {
-	if spec.Dialect != dialect.Codex {
-		return spec
+// hookEvent is the event whose hooks run for an agent's event, and the payload they read.
+// Codex speaks Claude Code's format, so a Codex event runs the hooks (and payload translation)
+// of its Claude Code namesake. A Gemini event does too, its payload rewritten in Claude Code's
+// shape first. An event only the agent has runs none.
+func hookEvent(spec *dialect.Spec, payload []byte) (*dialect.Spec, []byte, []string, error) {
+	var name string
+	var notes []string
+	switch spec.Dialect {
+	case dialect.Codex:
+		name = spec.Name
+	case dialect.Gemini:
+		name = gemini.ClaudeEvent(spec.Name)
+		if name == "" {
+			return spec, payload, nil, nil
+		}
+		var err error
+		if name, payload, notes, err = gemini.ToClaude(spec.Name, payload); err != nil {
+			return nil, nil, nil, err
+		}
+	default:
+		return spec, payload, nil, nil
 	}
-	if c, ok := claude.Lookup(spec.Name); ok {
-		return &c.Spec
+	if c, ok := claude.Lookup(name); ok {
+		return &c.Spec, payload, notes, nil
 	}
-	return spec
+	return spec, payload, notes, nil
 }

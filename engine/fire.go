@@ -104,7 +104,17 @@ func (e *Engine) Fire(ctx context.Context, ev Event) (*Decision, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec := hookEvent(agentSpec)
+	if len(ev.Payload) > MaxPayload {
+		return nil, fmt.Errorf("payload is %d bytes, more than the limit of %d", len(ev.Payload), MaxPayload)
+	}
+	if len(bytes.TrimSpace(ev.Payload)) == 0 {
+		ev.Payload = []byte("{}")
+	}
+	spec, raw, notes, err := hookEvent(agentSpec, ev.Payload)
+	if err != nil {
+		return nil, err
+	}
+	ev.Payload = raw
 	if d := e.depth(); d >= MaxRunDepth {
 		return nil, fmt.Errorf("agenthooks run is nested %d deep (%s): a hook runs agenthooks run again; refusing to recurse", d, DepthEnv)
 	}
@@ -117,6 +127,9 @@ func (e *Engine) Fire(ctx context.Context, ev Event) (*Decision, error) {
 		kind = claude.ToolKind(spec.Name, payload.str("tool_name"))
 	}
 	d := &Decision{Agent: agentSpec.Dialect, Event: agentSpec.Name}
+	for _, n := range notes {
+		d.Warnings = append(d.Warnings, fmt.Sprintf("translation of %s's %s payload: %s", agentSpec.Dialect, agentSpec.Name, n))
+	}
 	for _, f := range e.cfg.Untrusted() {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("%s: project hooks not run: workspace %s is not trusted (agenthooks trust %s)", f.Source.File, f.Source.Workspace, f.Source.Workspace))
 	}
@@ -198,7 +211,7 @@ func losses(spec *dialect.Spec, d decide.Decision) []string {
 		out = append(out, fmt.Sprintf("%s cannot be carried to %s's %s", what, spec.Dialect, spec.Name))
 	}
 	isCursor := spec.Dialect == dialect.Cursor
-	if d.UpdatedInput != nil && spec.Name != "preToolUse" && spec.Name != "PreToolUse" && spec.Name != "PermissionRequest" {
+	if d.UpdatedInput != nil && spec.Name != "preToolUse" && spec.Name != "PreToolUse" && spec.Name != "PermissionRequest" && spec.Name != "BeforeTool" {
 		lose("updated input")
 	}
 	if d.Followup != "" && spec.Kind != dialect.Stop && spec.Kind != dialect.SubagentStop {

@@ -19,6 +19,7 @@ import (
 	"github.com/agenthooks/agenthooks/dialect/claude"
 	"github.com/agenthooks/agenthooks/dialect/codex"
 	"github.com/agenthooks/agenthooks/dialect/cursor"
+	"github.com/agenthooks/agenthooks/dialect/gemini"
 	"github.com/agenthooks/agenthooks/engine"
 )
 
@@ -133,7 +134,10 @@ not work (then, with --fail-closed, a deny that says so is printed instead).
 
 With --agent claude the payload and answer are Claude Code's. With --agent codex they are Codex's:
 Claude Code's format, but a deny is exit status 2 with the reason on stderr (the one block Codex
-honours), and an ask, which Codex cannot show, becomes --ask-as (deny unless set to allow).`,
+honours), and an ask, which Codex cannot show, becomes --ask-as (deny unless set to allow).
+With --agent gemini the events are Gemini CLI's (BeforeTool, BeforeAgent, AfterAgent, ...): its
+payload is rewritten in Claude Code's shape for the hooks, and a deny is again exit status 2 with
+the reason on stderr and nothing on stdout, the one block Gemini and Codex both honour.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p.event = args[0]
@@ -141,8 +145,8 @@ honours), and an ask, which Codex cannot show, becomes --ask-as (deny unless set
 		},
 	}
 	p.register(c)
-	c.Flags().StringVar(&p.agent, "agent", "cursor", "the agent calling, whose payload and answer format are used: cursor, claude or codex")
-	c.Flags().StringVar(&p.askAs, "ask-as", "deny", "what an ask becomes for an agent that cannot ask a person (codex): deny or allow")
+	c.Flags().StringVar(&p.agent, "agent", "cursor", "the agent calling, whose payload and answer format are used: cursor, claude, codex or gemini")
+	c.Flags().StringVar(&p.askAs, "ask-as", "deny", "what an ask becomes for an agent that cannot ask a person (codex, gemini): deny or allow")
 	c.Flags().StringVar(&p.format, "format", "agent", "output: agent (the agent's own answer) or decision (the full decision as JSON)")
 	c.Flags().StringVar(&p.merge, "merge", "all", "merge rule: all (deny > ask > allow) or first (the first valid answer wins)")
 	c.Flags().BoolVar(&p.sequential, "sequential", false, "run the event's hooks one after another")
@@ -154,8 +158,8 @@ honours), and an ask, which Codex cannot show, becomes --ask-as (deny unless set
 }
 
 func runRun(ctx context.Context, e *env, p runParams) error {
-	if p.agent != "cursor" && p.agent != "claude" && p.agent != "codex" {
-		return fmt.Errorf("--agent must be cursor, claude or codex, not %q", p.agent)
+	if p.agent != "cursor" && p.agent != "claude" && p.agent != "codex" && p.agent != "gemini" {
+		return fmt.Errorf("--agent must be cursor, claude, codex or gemini, not %q", p.agent)
 	}
 	if p.askAs != string(dialect.AskAsDeny) && p.askAs != string(dialect.AskAsAllow) {
 		return fmt.Errorf("--ask-as must be deny or allow, not %q", p.askAs)
@@ -208,6 +212,8 @@ func agentDialect(name string, askAs dialect.AskAs) dialect.Dialect {
 		return claude.Dialect
 	case "codex":
 		return codex.New(askAs)
+	case "gemini":
+		return gemini.New(askAs)
 	}
 	return cursor.Dialect
 }
@@ -218,6 +224,8 @@ func agentTitle(name string) string {
 		return "Claude Code"
 	case "codex":
 		return "Codex"
+	case "gemini":
+		return "Gemini"
 	}
 	return "Cursor"
 }

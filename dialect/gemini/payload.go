@@ -1,0 +1,81 @@
+package gemini
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/agenthooks/agenthooks/dialect"
+)
+
+// claudeTools names Gemini's built-in tools as Claude Code names the same tools; their inputs
+// already use Claude Code's keys (command, file_path, content, old_string, new_string, pattern).
+var claudeTools = map[string]string{
+	"run_shell_command": "Bash",
+	"read_file":         "Read",
+	"write_file":        "Write",
+	"replace":           "Edit",
+	"glob":              "Glob",
+	"grep_search":       "Grep",
+	"web_fetch":         "WebFetch",
+	"google_web_search": "WebSearch",
+}
+
+// ClaudeTool names a Gemini tool as Claude Code does; MCP tools (mcp__server__tool) and tools
+// Claude Code does not have keep their names.
+func ClaudeTool(tool string) string {
+	if t, ok := claudeTools[tool]; ok {
+		return t
+	}
+	return tool
+}
+
+// ToClaude rewrites the payload of Gemini event name as the payload of its Claude Code
+// namesake, which it returns with notes on what Claude Code's shape has no place for. An event
+// with no namesake is an error.
+func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
+	e, ok := events[name]
+	if !ok || e.claude == "" {
+		return "", nil, nil, fmt.Errorf("Gemini's %s has no Claude Code counterpart", name)
+	}
+	if err := dialect.CheckDepth(payload, dialect.MaxResponseDepth); err != nil {
+		return "", nil, nil, fmt.Errorf("payload: %w", err)
+	}
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(payload))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil || m == nil {
+		return "", nil, nil, fmt.Errorf("payload is not a JSON object: %v", err)
+	}
+	var notes []string
+	m["hook_event_name"] = e.claude
+	switch name {
+	case "BeforeTool", "AfterTool":
+		tool, _ := m["tool_name"].(string)
+		m["tool_name"] = ClaudeTool(tool)
+		if in, ok := m["tool_input"].(map[string]any); ok && tool == "read_file" {
+			if _, has := in["file_path"]; !has && in["absolute_path"] != nil {
+				in["file_path"] = in["absolute_path"] // older Gemini versions
+			}
+		}
+		if resp, ok := m["tool_response"].(map[string]any); ok && tool == "run_shell_command" {
+			out := map[string]any{"stdout": resp["llmContent"], "stderr": "", "interrupted": false}
+			if msg, ok := resp["error"]; ok && msg != nil {
+				out["stderr"] = msg
+			}
+			m["tool_response"] = out
+		}
+		if _, ok := m["mcp_context"]; ok {
+			notes = append(notes, "mcp_context has no place in Claude Code's payload; it is passed as is")
+		}
+	case "AfterAgent":
+		if r, ok := m["prompt_response"]; ok {
+			m["last_assistant_message"] = r
+		}
+		if _, ok := m["stop_hook_active"]; !ok {
+			m["stop_hook_active"] = false
+		}
+	}
+	b, err := dialect.Marshal(m)
+	return e.claude, b, notes, err
+}
