@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"github.com/agenthooks/agenthooks/dialect"
 	"io"
 	"log/slog"
 	"os"
@@ -66,7 +67,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 // fastGuardBash recognises `guard bash` with only the flags it understands exactly; anything
 // else (help, a typo) goes through the full command line.
 func fastGuardBash(args []string) (guardBashParams, bool) {
-	var p guardBashParams
+	p := guardBashParams{askAs: string(dialect.AskAsDeny)}
 	if len(args) < 2 || args[0] != "guard" || args[1] != "bash" {
 		return p, false
 	}
@@ -77,16 +78,18 @@ func fastGuardBash(args []string) (guardBashParams, bool) {
 		switch {
 		case a == "--fail-closed":
 			p.failClosed = true
-		case (name == "--format" || name == "--policy" || name == "--audit") && !hasValue && i+1 < len(rest):
+		case (name == "--format" || name == "--policy" || name == "--audit" || name == "--ask-as") && !hasValue && i+1 < len(rest):
 			i++
 			value, hasValue = rest[i], true
 			fallthrough
-		case (name == "--format" || name == "--policy" || name == "--audit") && hasValue:
+		case (name == "--format" || name == "--policy" || name == "--audit" || name == "--ask-as") && hasValue:
 			switch name {
 			case "--format":
 				p.format = value
 			case "--policy":
 				p.policy = value
+			case "--ask-as":
+				p.askAs = value
 			default:
 				p.audit = value
 			}

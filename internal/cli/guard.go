@@ -17,6 +17,8 @@ import (
 
 	"github.com/agenthooks/agenthooks/audit"
 	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/gemini"
 	"github.com/agenthooks/agenthooks/guard"
 	"github.com/agenthooks/agenthooks/guard/policy"
 )
@@ -77,6 +79,7 @@ func newGuardCmd(e *env) *cobra.Command {
 type guardBashParams struct {
 	policyFlags
 	format     string
+	askAs      string
 	failClosed bool
 	audit      string
 }
@@ -92,13 +95,16 @@ every command that would run against the policy.
 
 Claude Code: allow is exit 0 with no output; ask is exit 0 with a PreToolUse permissionDecision
 "ask" on stdout; deny is exit 2 with the reason on stderr. Cursor: {"permission": ...} on stdout,
-exit 0. An error of the guard itself (bad JSON, an invalid policy, a payload over 4 MiB) exits 1,
+exit 0. Codex (PreToolUse on Bash) and Gemini CLI (BeforeTool on run_shell_command): deny is exit
+2 with the reason on stderr and nothing on stdout, the one block they honour; they cannot ask, so
+an ask becomes --ask-as (deny unless set to allow), with a warning on stderr. An error of the guard itself (bad JSON, an invalid policy, a payload over 4 MiB) exits 1,
 never 2, unless --fail-closed turns it into a deny that says the guard failed.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runGuardBash(e, p) },
 	}
 	p.register(c)
-	c.Flags().StringVar(&p.format, "format", "", "the payload's and answer's format: claude or cursor (default: detected from the payload)")
+	c.Flags().StringVar(&p.format, "format", "", "the payload's and answer's format: claude, cursor, codex or gemini (default: detected from the payload)")
+	c.Flags().StringVar(&p.askAs, "ask-as", "deny", "what an ask becomes for an agent that cannot ask a person (codex, gemini): deny or allow")
 	c.Flags().BoolVar(&p.failClosed, "fail-closed", false, "deny, saying the guard failed, when the guard itself fails")
 	c.Flags().StringVar(&p.audit, "audit", "", "record into this audit database, or off (default: $AGENTHOOKS_AUDIT, else ~/.agenthooks/audit.db)")
 	return c
@@ -112,13 +118,14 @@ type shellPayload struct {
 	ToolName       string          `json:"tool_name"`
 	ToolInput      json.RawMessage `json:"tool_input"`
 	WorkspaceRoots []string        `json:"workspace_roots"`
+	TurnID         json.RawMessage `json:"turn_id"`
 }
 
 // shellCall is what the guard judges.
 type shellCall struct {
 	payload []byte
 	event   string
-	format  string // claude or cursor
+	format  string // claude, cursor, codex or gemini
 	command string
 	cwd     string
 	project string
@@ -126,8 +133,8 @@ type shellCall struct {
 }
 
 func runGuardBash(e *env, p guardBashParams) error {
-	if p.format != "" && p.format != "claude" && p.format != "cursor" {
-		return fmt.Errorf("--format must be claude or cursor, not %q", p.format)
+	if err := checkFormat(p.format, p.askAs); err != nil {
+		return err
 	}
 	start := time.Now()
 	call, err := readShellCall(e, p.format)
@@ -155,7 +162,7 @@ func runGuardBash(e *env, p guardBashParams) error {
 	if !call.skip && (call.command != "" || err != nil) {
 		p.record(e, call, string(decision), reason, verdict, policyName, start)
 	}
-	return answerShell(e, call.format, decision, reason)
+	return answerShell(e, call.format, dialect.AskAs(p.askAs), decision, reason)
 }
 
 // record writes the guard's decision to the audit trail, unless the guard runs inside
@@ -166,7 +173,7 @@ func (p guardBashParams) record(e *env, call shellCall, decision, reason, verdic
 	}
 	event := call.event
 	if event == "" {
-		event = map[string]string{"claude": "PreToolUse", "cursor": "beforeShellExecution"}[call.format]
+		event = map[string]string{"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool", "cursor": "beforeShellExecution"}[call.format]
 	}
 	hook := "agenthooks guard bash"
 	if policyName != "" && policyName != policy.DefaultName {
@@ -198,13 +205,17 @@ func readShellCall(e *env, forced string) (shellCall, error) {
 		return call, fmt.Errorf("payload is not a JSON object: %w", err)
 	}
 	call.event = pl.HookEventName
-	if forced == "" && (strings.HasPrefix(pl.HookEventName, "before") || pl.HookEventName == "preToolUse" ||
-		pl.ToolName == "Shell" || len(pl.WorkspaceRoots) > 0 || (pl.ToolInput == nil && pl.Command != nil)) {
+	switch {
+	case forced != "":
+	case strings.HasPrefix(pl.HookEventName, "before") || pl.HookEventName == "preToolUse" ||
+		pl.ToolName == "Shell" || len(pl.WorkspaceRoots) > 0 || (pl.ToolInput == nil && pl.Command != nil):
 		call.format = "cursor"
+	default:
+		call.format = agentOf(pl.HookEventName, pl.ToolName, pl.TurnID)
 	}
 	raw := pl.Command
 	if pl.ToolInput != nil {
-		if pl.ToolName != "" && pl.ToolName != "Bash" && pl.ToolName != "Shell" {
+		if pl.ToolName != "" && pl.ToolName != "Bash" && pl.ToolName != "Shell" && pl.ToolName != "run_shell_command" {
 			call.skip = true // another tool: registered too widely, not this guard's business
 			return call, nil
 		}
@@ -241,8 +252,51 @@ func firstNonEmpty(values ...string) string {
 	return ""
 }
 
-// answerShell writes a decision in the contract of the format.
-func answerShell(e *env, format string, d guard.Decision, reason string) error {
+// checkFormat checks the --format and --ask-as flags of the guards.
+func checkFormat(format, askAs string) error {
+	switch format {
+	case "", "claude", "cursor", "codex", "gemini":
+	default:
+		return fmt.Errorf("--format must be claude, cursor, codex or gemini, not %q", format)
+	}
+	if askAs != string(dialect.AskAsDeny) && askAs != string(dialect.AskAsAllow) {
+		return fmt.Errorf("--ask-as must be deny or allow, not %q", askAs)
+	}
+	return nil
+}
+
+// agentOf tells Claude Code's, Codex's and Gemini CLI's payloads apart: Gemini's events
+// (BeforeTool, BeforeAgent) and tool names (run_shell_command, read_file) are its own; Codex
+// sends Claude Code's fields plus turn_id.
+func agentOf(hookEvent, tool string, turnID json.RawMessage) string {
+	switch {
+	case hookEvent == "BeforeTool" || hookEvent == "AfterTool" || hookEvent == "BeforeAgent" || gemini.ClaudeTool(tool) != tool:
+		return "gemini"
+	case len(turnID) > 0 && string(turnID) != "null":
+		return "codex"
+	}
+	return "claude"
+}
+
+// answerShell writes a decision in the contract of the format. Codex and Gemini CLI honour one
+// block, exit 2 with a reason on stderr and nothing on stdout, and cannot ask: an ask becomes
+// askAs.
+func answerShell(e *env, format string, askAs dialect.AskAs, d guard.Decision, reason string) error {
+	if format == "codex" || format == "gemini" {
+		if d == guard.Ask {
+			agent := map[string]string{"codex": "Codex", "gemini": "Gemini CLI"}[format]
+			if askAs == dialect.AskAsAllow {
+				fmt.Fprintf(e.stderr, "agenthooks: %s cannot ask a person; allowed as configured (--ask-as allow): %s\n", agent, reason)
+				return nil
+			}
+			d, reason = guard.Deny, agent+" cannot ask a person, so agenthooks denies (--ask-as deny): "+reason
+		}
+		if d == guard.Deny {
+			fmt.Fprintln(e.stderr, "Blocked by agenthooks: "+reason)
+			return silentExit{code: 2}
+		}
+		return nil
+	}
 	if format == "claude" {
 		switch d {
 		case guard.Deny:

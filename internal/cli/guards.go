@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/audit"
+	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/guard"
 	"github.com/agenthooks/agenthooks/guard/policy"
 	"github.com/agenthooks/agenthooks/guard/secrets/client"
@@ -22,6 +23,7 @@ import (
 type contentGuardParams struct {
 	policyFlags
 	format     string
+	askAs      string
 	failClosed bool
 	audit      string
 }
@@ -31,7 +33,8 @@ func newContentGuardCmd(e *env, name, short, long string, run func(*env, content
 	c := &cobra.Command{Use: name, Short: short, Long: long, Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return run(e, p) }}
 	p.register(c)
-	c.Flags().StringVar(&p.format, "format", "", "the payload's and answer's format: claude or cursor (default: detected)")
+	c.Flags().StringVar(&p.format, "format", "", "the payload's and answer's format: claude, cursor, codex or gemini (default: detected)")
+	c.Flags().StringVar(&p.askAs, "ask-as", "deny", "what an ask becomes for an agent that cannot ask a person (codex, gemini): deny or allow")
 	c.Flags().BoolVar(&p.failClosed, "fail-closed", false, "deny, saying the guard failed, when the guard itself fails or runs out of budget")
 	c.Flags().StringVar(&p.audit, "audit", "", "record into this audit database, or off")
 	return c
@@ -53,6 +56,7 @@ type guardPayload struct {
 	Command        string           `json:"command"`
 	Cwd            string           `json:"cwd"`
 	WorkspaceRoots []string         `json:"workspace_roots"`
+	TurnID         json.RawMessage  `json:"turn_id"`
 }
 
 func readGuardPayload(e *env, forced string) (*guardPayload, error) {
@@ -76,8 +80,12 @@ func readGuardPayload(e *env, forced string) (*guardPayload, error) {
 			return p, fmt.Errorf("tool_input: %w", err)
 		}
 	}
-	if forced == "" && (len(p.WorkspaceRoots) > 0 || p.HookEventName != "" && p.HookEventName[0] >= 'a' && p.HookEventName[0] <= 'z') {
+	switch {
+	case forced != "":
+	case len(p.WorkspaceRoots) > 0 || p.HookEventName != "" && p.HookEventName[0] >= 'a' && p.HookEventName[0] <= 'z':
 		p.format = "cursor"
+	default:
+		p.format = agentOf(p.HookEventName, p.ToolName, p.TurnID)
 	}
 	return p, nil
 }
@@ -161,19 +169,24 @@ func runGuardRead(e *env, p contentGuardParams) error {
 			}
 			return writeJSON(e.stdout, out)
 		}
-		return answerShell(e, "claude", d, r)
+		return answerShell(e, pl.format, dialect.AskAs(p.askAs), d, r)
 	})
 }
 
 // run reads the payload, judges it, records the decision and answers in the payload's contract.
 func (p contentGuardParams) run(e *env, origin, cursorEvent string, judge func(*env, *guardPayload) (guard.Decision, string, error),
 	answer func(*guardPayload, guard.Decision, string) error) error {
+	if err := checkFormat(p.format, p.askAs); err != nil {
+		return err
+	}
 	start := time.Now()
 	pl, err := readGuardPayload(e, p.format)
 	event, decision, reason := "", guard.Decision(guard.Allow), ""
 	if err == nil {
 		claudeEvent := map[string]string{"guard prompt": "UserPromptSubmit"}[origin]
-		event = firstNonEmpty(pl.HookEventName, map[string]string{"claude": firstNonEmpty(claudeEvent, "PreToolUse"), "cursor": cursorEvent}[pl.format])
+		geminiEvent := map[string]string{"guard prompt": "BeforeAgent"}[origin]
+		event = firstNonEmpty(pl.HookEventName, map[string]string{"claude": firstNonEmpty(claudeEvent, "PreToolUse"), "codex": firstNonEmpty(claudeEvent, "PreToolUse"),
+			"gemini": firstNonEmpty(geminiEvent, "BeforeTool"), "cursor": cursorEvent}[pl.format])
 		decision, reason, err = judge(e, pl)
 	}
 	return p.finish(e, origin, event, pl, decision, reason, err, start, func(d guard.Decision, r string) error { return answer(pl, d, r) })
@@ -182,12 +195,15 @@ func (p contentGuardParams) run(e *env, origin, cursorEvent string, judge func(*
 func (p contentGuardParams) judgeRead(e *env, pl *guardPayload) (guard.Decision, string, error) {
 	file := pl.FilePath
 	if pl.ToolInput != nil {
-		if pl.ToolName != "" && pl.ToolName != "Read" && pl.ToolName != "Grep" && pl.ToolName != "Glob" {
+		switch pl.ToolName {
+		case "", "Read", "Grep", "Glob", "read_file", "grep_search", "glob":
+		default:
 			return guard.Allow, "", nil // another tool
 		}
 		f, _ := pl.ToolInput["file_path"].(string)
+		abs, _ := pl.ToolInput["absolute_path"].(string) // Gemini's read_file, older versions
 		dir, _ := pl.ToolInput["path"].(string)
-		file = firstNonEmpty(f, dir)
+		file = firstNonEmpty(f, abs, dir)
 	}
 	if file == "" {
 		return guard.Allow, "", nil
@@ -264,6 +280,9 @@ func runGuardPrompt(e *env, p contentGuardParams) error {
 			}
 			return writeJSON(e.stdout, out)
 		}
+		if blocked && (pl.format == "codex" || pl.format == "gemini") {
+			return answerShell(e, pl.format, dialect.AskAsDeny, guard.Deny, r) // a secret is never sent
+		}
 		if blocked {
 			return writeJSON(e.stdout, map[string]string{"decision": "block", "reason": "agenthooks: " + r})
 		}
@@ -320,7 +339,7 @@ whose server (name, url or command) and tool globs match; servers no rule names 
 
 func runGuardMCP(e *env, p contentGuardParams) error {
 	return p.run(e, "guard mcp", "beforeMCPExecution", p.judgeMCP, func(pl *guardPayload, d guard.Decision, r string) error {
-		return answerShell(e, pl.format, d, r)
+		return answerShell(e, pl.format, dialect.AskAs(p.askAs), d, r)
 	})
 }
 
