@@ -73,7 +73,13 @@ func (d impl) Encode(s *dialect.Spec, dec decide.Decision) dialect.Reply {
 		}
 	}
 	if dec.Halt && s.Gates {
+		perm = decide.Deny // Codex runs the call on continue:false
+	}
+	if dec.UpdatedInput != nil && perm != decide.Deny && s.Name == "PreToolUse" {
+		// Codex cannot apply a rewritten input; running the original instead would undo what the
+		// hook asked for.
 		perm = decide.Deny
+		reason = "a hook rewrote this call's input, which Codex cannot apply, so agenthooks blocks the original; the rewrite was " + string(dec.UpdatedInput)
 	}
 	if perm == decide.Deny && (s.Gates || s.Name == "PostToolUse") {
 		if strings.TrimSpace(reason) == "" {

@@ -34,12 +34,16 @@ Claude Code: ~/.claude/settings.json (--scope user) or <workspace>/.claude/setti
 project) gets the guard on PreToolUse for Bash, and "agenthooks run --agent claude --from cursor"
 on every event that has a Cursor counterpart, so Cursor's hooks run under Claude Code. Cursor:
 ~/.cursor/hooks.json or <workspace>/.cursor/hooks.json gets the guard on beforeShellExecution and
-"agenthooks run --agent cursor --from claude" likewise. Other keys and hooks are kept; a second
+"agenthooks run --agent cursor --from claude" likewise. Codex: $CODEX_HOME/hooks.json (default
+~/.codex/hooks.json) or <workspace>/.codex/hooks.json gets the guard on PreToolUse for Bash and
+"agenthooks run --agent codex" on its events, which runs Cursor's and Claude Code's hooks. Gemini
+CLI: ~/.gemini/settings.json or <workspace>/.gemini/settings.json gets the guard on BeforeTool for
+run_shell_command and "agenthooks run --agent gemini" on its events. Other keys and hooks are kept; a second
 install changes nothing; the file is written atomically and the previous one kept as FILE.bak.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runInstall(e, p) },
 	}
-	c.Flags().StringVar(&p.agent, "agent", "", "the agent: claude or cursor (required)")
+	c.Flags().StringVar(&p.agent, "agent", "", "the agent: claude, cursor, codex or gemini (required)")
 	c.Flags().StringVar(&p.scope, "scope", "user", "user or project")
 	c.Flags().StringVar(&p.workspace, "workspace", "", "the project for --scope project (default: the current directory)")
 	return c
@@ -54,6 +58,23 @@ type installEntry struct {
 
 // installEntries lists what install adds for an agent.
 func installEntries(agent string) []installEntry {
+	switch agent {
+	case "codex":
+		// Codex does not read Claude Code's or Cursor's files: the runner reads both.
+		out := []installEntry{{event: "PreToolUse", matcher: "Bash", command: "agenthooks guard bash"}}
+		for _, ev := range []string{"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStart",
+			"SubagentStop", "SessionStart", "SessionEnd", "PreCompact"} {
+			out = append(out, installEntry{event: ev, command: "agenthooks run --agent codex " + ev})
+		}
+		return out
+	case "gemini":
+		out := []installEntry{{event: "BeforeTool", matcher: "run_shell_command", command: "agenthooks guard bash"}}
+		for _, ev := range []string{"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "SessionStart",
+			"SessionEnd", "PreCompress"} {
+			out = append(out, installEntry{event: ev, command: "agenthooks run --agent gemini " + ev})
+		}
+		return out
+	}
 	if agent == "claude" {
 		out := []installEntry{{event: "PreToolUse", matcher: "Bash", command: "agenthooks guard bash"}}
 		for _, ev := range []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop",
@@ -86,8 +107,15 @@ func (p installParams) file(e *env) (string, error) {
 		return filepath.Join(base, ".claude", "settings.json"), nil
 	case "cursor":
 		return filepath.Join(base, ".cursor", "hooks.json"), nil
+	case "codex":
+		if v := e.getenv("CODEX_HOME"); v != "" && p.scope == "user" {
+			return filepath.Join(v, "hooks.json"), nil
+		}
+		return filepath.Join(base, ".codex", "hooks.json"), nil
+	case "gemini":
+		return filepath.Join(base, ".gemini", "settings.json"), nil
 	}
-	return "", fmt.Errorf("--agent must be claude or cursor, not %q", p.agent)
+	return "", fmt.Errorf("--agent must be claude, cursor, codex or gemini, not %q", p.agent)
 }
 
 func runInstall(e *env, p installParams) error {
@@ -144,6 +172,14 @@ func runInstall(e *env, p installParams) error {
 	if exists {
 		fmt.Fprintf(e.stdout, "the previous file is %s.bak\n", file)
 	}
+	if !p.remove {
+		switch {
+		case p.agent == "codex":
+			fmt.Fprintln(e.stdout, "note: Codex skips hooks nobody has reviewed, silently: review them in codex (or pass codex exec --dangerously-bypass-hook-trust), and trust the project for project hooks")
+		case p.agent == "gemini" && p.scope == "project":
+			fmt.Fprintln(e.stdout, "note: Gemini CLI runs project hooks only in a trusted folder")
+		}
+	}
 	return nil
 }
 
@@ -177,12 +213,16 @@ func installInto(root *jsonpos.Value, agent string) []string {
 		if hasCommand(list, en.command) {
 			continue
 		}
-		if agent == "claude" {
+		if agent != "cursor" {
 			group := jsonpos.Obj()
 			if en.matcher != "" {
 				group.Set("matcher", jsonpos.Str(en.matcher))
 			}
-			group.Set("hooks", jsonpos.Arr(jsonpos.Obj("type", jsonpos.Str("command"), "command", jsonpos.Str(en.command))))
+			h := jsonpos.Obj("type", jsonpos.Str("command"), "command", jsonpos.Str(en.command))
+			if agent == "gemini" {
+				h = jsonpos.Obj("name", jsonpos.Str("agenthooks"), "type", jsonpos.Str("command"), "command", jsonpos.Str(en.command))
+			}
+			group.Set("hooks", jsonpos.Arr(h))
 			list.Elems = append(list.Elems, group)
 		} else {
 			h := jsonpos.Obj("command", jsonpos.Str(en.command))
@@ -241,7 +281,7 @@ func uninstallFrom(root *jsonpos.Value, agent string) []string {
 				changes = append(changes, "removed "+m.Key+": "+el.Get("command").Str)
 				continue
 			}
-			if hs := el.Get("hooks"); agent == "claude" && hs != nil && hs.Kind == jsonpos.Array {
+			if hs := el.Get("hooks"); agent != "cursor" && hs != nil && hs.Kind == jsonpos.Array {
 				n := len(hs.Elems)
 				keptH := hs.Elems[:0]
 				for _, h := range hs.Elems {
