@@ -85,7 +85,9 @@ func newGemini(t *testing.T, commands ...string) *geminiRun {
 	return g
 }
 
-func (g *geminiRun) settingsFile() string { return filepath.Join(g.ws.home, ".gemini", "settings.json") }
+func (g *geminiRun) settingsFile() string {
+	return filepath.Join(g.ws.home, ".gemini", "settings.json")
+}
 
 // settings writes the user settings: offline, no telemetry, API-key auth, and hooks.
 func (g *geminiRun) settings(t *testing.T, hooks map[string]any) {
