@@ -1,0 +1,193 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const claudeVersion = "2.1.328"
+
+// claudeModel speaks Anthropic's Messages API as Claude Code streams it: each turn of the main
+// loop (a request with tools) asks for the next scripted call (Bash, or "read:PATH" for Read),
+// then answers with text; side requests without tools get text.
+func claudeModel(m *model) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		body := m.record(r)
+		if !strings.HasSuffix(r.URL.Path, "/v1/messages") {
+			if strings.HasSuffix(r.URL.Path, "/count_tokens") {
+				writeJSONResponse(w, map[string]any{"input_tokens": 10})
+				return
+			}
+			http.NotFound(w, r)
+			return
+		}
+		var req struct {
+			Stream   bool             `json:"stream"`
+			Tools    []any            `json:"tools"`
+			Model    string           `json:"model"`
+			Messages []map[string]any `json:"messages"`
+		}
+		_ = json.Unmarshal(body, &req)
+		step := 0
+		for _, msg := range req.Messages {
+			if blocks, ok := msg["content"].([]any); ok {
+				for _, b := range blocks {
+					if bm, ok := b.(map[string]any); ok && bm["type"] == "tool_result" {
+						step++
+					}
+				}
+			}
+		}
+		var block map[string]any
+		var input string
+		stop := "tool_use"
+		switch {
+		case len(req.Tools) == 0 || step >= len(m.commands):
+			block, stop = map[string]any{"type": "text", "text": ""}, "end_turn"
+		case strings.HasPrefix(m.commands[step], "read:"):
+			block = map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%02d", step), "name": "Read", "input": map[string]any{}}
+			b, _ := json.Marshal(map[string]string{"file_path": strings.TrimPrefix(m.commands[step], "read:")})
+			input = string(b)
+		default:
+			block = map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%02d", step), "name": "Bash", "input": map[string]any{}}
+			b, _ := json.Marshal(map[string]string{"command": m.commands[step], "description": "run the command"})
+			input = string(b)
+		}
+		usage := map[string]any{"input_tokens": 10, "output_tokens": 5, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+		if !req.Stream {
+			content := block
+			if stop == "end_turn" {
+				content = map[string]any{"type": "text", "text": "done"}
+			} else {
+				var in map[string]any
+				_ = json.Unmarshal([]byte(input), &in)
+				content["input"] = in
+			}
+			writeJSONResponse(w, map[string]any{"id": "msg_e2e", "type": "message", "role": "assistant", "model": req.Model,
+				"content": []any{content}, "stop_reason": stop, "stop_sequence": nil, "usage": usage})
+			return
+		}
+		delta := map[string]any{"type": "text_delta", "text": "done"}
+		if stop == "tool_use" {
+			delta = map[string]any{"type": "input_json_delta", "partial_json": input}
+		}
+		writeSSE(w,
+			map[string]any{"type": "message_start", "message": map[string]any{"id": "msg_e2e", "type": "message", "role": "assistant",
+				"model": req.Model, "content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": usage}},
+			map[string]any{"type": "content_block_start", "index": 0, "content_block": block},
+			map[string]any{"type": "content_block_delta", "index": 0, "delta": delta},
+			map[string]any{"type": "content_block_stop", "index": 0},
+			map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 5}},
+			map[string]any{"type": "message_stop"},
+		)
+	}
+}
+
+type claudeRun struct {
+	ws    workspace
+	model *model
+	bin   string
+	url   string
+}
+
+func newClaude(t *testing.T, commands ...string) *claudeRun {
+	bin := installAgent(t, "@anthropic-ai/claude-code", claudeVersion, "claude")
+	c := &claudeRun{ws: newWorkspace(t), model: &model{t: t, commands: commands}, bin: bin}
+	c.url = startModel(t, c.model, claudeModel(c.model))
+	return c
+}
+
+func (c *claudeRun) env() []string {
+	env := []string{"ANTHROPIC_BASE_URL=" + c.url, "ANTHROPIC_API_KEY=sk-test", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1"}
+	if os.Geteuid() == 0 {
+		env = append(env, "IS_SANDBOX=1") // bypassPermissions as root
+	}
+	return env
+}
+
+// settings writes the workspace's .claude/settings.json, which Claude Code reads in -p mode.
+func (c *claudeRun) settings(t *testing.T, hooks map[string]any) {
+	writeJSONFile(t, filepath.Join(c.ws.dir, ".claude", "settings.json"), map[string]any{"hooks": hooks})
+}
+
+// exec runs claude -p with its own permission checks off, so that only hooks decide.
+func (c *claudeRun) exec(t *testing.T, prompt string) string {
+	return c.ws.run(t, c.env(), c.bin, "-p", prompt, "--output-format", "json", "--permission-mode", "bypassPermissions")
+}
+
+// TestClaudeShellGuard: the guard registered by agenthooks install blocks a destructive command
+// (it does not run, and the model is told why) and lets an ordinary one run.
+func TestClaudeShellGuard(t *testing.T) {
+	c := newClaude(t, destructive, ordinary)
+	if out := c.ws.agenthooks(t, "install", "--agent", "claude"); !strings.Contains(out, "added PreToolUse: agenthooks guard bash") {
+		t.Fatalf("install said: %s", out)
+	}
+	c.exec(t, "please run it")
+	if c.ws.exists("ran.txt") {
+		t.Error("the destructive command ran inside Claude Code: the guard did not block it")
+	}
+	if !c.ws.exists("hello.txt") {
+		t.Error("the ordinary command did not run inside Claude Code")
+	}
+	if !c.model.anySent("pipe-to-shell") {
+		t.Errorf("no model request carries the guard's reason; %d requests", len(c.model.sent()))
+	}
+	log := c.ws.agenthooks(t, "log", "--audit", c.ws.audit, "--agent", "claude")
+	if !strings.Contains(log, "deny") || !strings.Contains(log, "allow") {
+		t.Errorf("audit log lacks Claude Code's deny and allow:\n%s", log)
+	}
+	if status := c.ws.agenthooks(t, "status", "--audit", c.ws.audit); !strings.Contains(status, "agenthooks guard bash") {
+		t.Errorf("status does not show the guard:\n%s", status)
+	}
+}
+
+// TestClaudeRunsCursorHooks: a Cursor hooks.json deny runs under Claude Code through
+// agenthooks run --agent claude, and its message reaches the model.
+func TestClaudeRunsCursorHooks(t *testing.T) {
+	c := newClaude(t, "echo two > two.txt", ordinary)
+	cursor := filepath.Join(c.ws.home, "cursor-hooks.json")
+	writeJSONFile(t, cursor, map[string]any{"version": 1, "hooks": map[string]any{"beforeShellExecution": []any{
+		map[string]any{"command": `grep -q two.txt && echo '{"permission":"deny","agent_message":"cursor hook refuses two"}' || echo '{"permission":"allow"}'`}}}})
+	c.settings(t, map[string]any{"PreToolUse": []any{group("Bash", "agenthooks run --agent claude PreToolUse --from cursor --config "+cursor)}})
+	c.exec(t, "please run it")
+	if c.ws.exists("two.txt") {
+		t.Error("a command a Cursor hook denied ran inside Claude Code")
+	}
+	if !c.ws.exists("hello.txt") {
+		t.Error("a command the Cursor hook allowed did not run")
+	}
+	if !c.model.anySent("cursor hook refuses two") {
+		t.Error("the model never saw the Cursor hook's message")
+	}
+}
+
+// TestClaudePromptAndReadGuards: a prompt carrying a secret never reaches the model, and a Read
+// of a file holding a token is denied without the token reaching the model.
+func TestClaudePromptAndReadGuards(t *testing.T) {
+	c := newClaude(t)
+	c.settings(t, map[string]any{"UserPromptSubmit": []any{group("", "agenthooks guard prompt")}})
+	c.exec(t, "push with "+secretToken)
+	if c.model.anySent(secretToken) {
+		t.Error("the secret in the prompt reached the model")
+	}
+
+	r := newClaude(t)
+	notes := filepath.Join(r.ws.dir, "notes.txt")
+	if err := os.WriteFile(notes, []byte("deploy with GITHUB_TOKEN="+secretToken+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r.model.commands = []string{"read:" + notes}
+	r.settings(t, map[string]any{"PreToolUse": []any{group("Read", "agenthooks guard read")}})
+	r.exec(t, "show me the notes")
+	if r.model.anySent(secretToken) {
+		t.Error("the secret in notes.txt reached the model")
+	}
+	if !r.model.anySent("holds a secret: github-pat") {
+		t.Error("the model never saw why the read was denied")
+	}
+}
