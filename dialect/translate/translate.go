@@ -279,6 +279,33 @@ func fromCursor(name string, m map[string]any) (event, []string) {
 	return ev, notes
 }
 
+// ClaudeFieldsRead are the top-level fields of a Claude Code or Codex payload that the
+// translation reads.
+var ClaudeFieldsRead = []string{"hook_event_name", "session_id", "transcript_path", "cwd", "model", "tool_name",
+	"tool_input", "tool_response", "tool_use_id", "permission_mode", "prompt", "last_assistant_message", "agent_id",
+	"agent_type", "source", "reason", "trigger", "error", "duration_ms", "stop_hook_active"}
+
+// ClaudeFieldsDropped are the fields of Claude Code's, Codex's and (rewritten) Gemini CLI's
+// payloads that Cursor's payloads have no place for, and why they are dropped knowingly. The
+// tests fail on a field the agents send that is in neither list.
+var ClaudeFieldsDropped = map[string]string{
+	"prompt_id":        "an id of the prompt; Cursor has generation_id, which is not the same thing",
+	"effort":           "Claude Code's reasoning effort",
+	"turn_id":          "Codex's id of the turn",
+	"timestamp":        "Gemini's time of the event",
+	"prompt_response":  "Gemini's AfterAgent text, carried as last_assistant_message",
+	"background_tasks": "Claude Code's Stop: running background tasks",
+	"session_crons":    "Claude Code's Stop: scheduled tasks",
+	"tool_calls":       "Claude Code's PostToolBatch, an event Cursor does not have",
+	"message_id":       "Claude Code's MessageDisplay, an event Cursor does not have",
+	"delta":            "Claude Code's MessageDisplay",
+	"final":            "Claude Code's MessageDisplay",
+	"index":            "Claude Code's MessageDisplay",
+	"llm_request":      "Gemini's model events, which no other agent has",
+	"llm_response":     "Gemini's model events, which no other agent has",
+	"mcp_context":      "Gemini's MCP metadata",
+}
+
 func fromClaude(name string, m map[string]any) (event, []string) {
 	ev := event{sessionID: str(m, "session_id"), transcriptPath: str(m, "transcript_path"), cwd: str(m, "cwd"),
 		model: str(m, "model"), tool: str(m, "tool_name"), toolInput: obj(m, "tool_input"), toolResponse: m["tool_response"],
