@@ -95,7 +95,7 @@ type claudeRun struct {
 	url   string
 }
 
-func newClaude(t *testing.T, commands ...string) *claudeRun {
+func newClaude(t testing.TB, commands ...string) *claudeRun {
 	bin := installAgent(t, "@anthropic-ai/claude-code", claudeVersion, "claude")
 	c := &claudeRun{ws: newWorkspace(t), model: &model{t: t, commands: commands}, bin: bin}
 	c.url = startModel(t, c.model, claudeModel(c.model))
@@ -111,12 +111,12 @@ func (c *claudeRun) env() []string {
 }
 
 // settings writes the workspace's .claude/settings.json, which Claude Code reads in -p mode.
-func (c *claudeRun) settings(t *testing.T, hooks map[string]any) {
+func (c *claudeRun) settings(t testing.TB, hooks map[string]any) {
 	writeJSONFile(t, filepath.Join(c.ws.dir, ".claude", "settings.json"), map[string]any{"hooks": hooks})
 }
 
 // exec runs claude -p with its own permission checks off, so that only hooks decide.
-func (c *claudeRun) exec(t *testing.T, prompt string) string {
+func (c *claudeRun) exec(t testing.TB, prompt string) string {
 	return c.ws.run(t, c.env(), c.bin, "-p", prompt, "--output-format", "json", "--permission-mode", "bypassPermissions")
 }
 

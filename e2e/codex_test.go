@@ -59,7 +59,7 @@ type codexRun struct {
 	url   string
 }
 
-func newCodex(t *testing.T, commands ...string) *codexRun {
+func newCodex(t testing.TB, commands ...string) *codexRun {
 	bin := installAgent(t, "@openai/codex", codexVersion, "codex")
 	c := &codexRun{ws: newWorkspace(t), model: &model{t: t, commands: commands}, bin: bin}
 	c.url = startModel(t, c.model, codexModel(c.model))
@@ -87,11 +87,11 @@ stream_max_retries = 0
 func (c *codexRun) home() string  { return filepath.Join(c.ws.home, ".codex") }
 func (c *codexRun) env() []string { return []string{"CODEX_HOME=" + c.home(), "FAKE_API_KEY=sk-test"} }
 
-func (c *codexRun) hooks(t *testing.T, hooks map[string]any) {
+func (c *codexRun) hooks(t testing.TB, hooks map[string]any) {
 	writeJSONFile(t, filepath.Join(c.home(), "hooks.json"), map[string]any{"hooks": hooks})
 }
 
-func (c *codexRun) exec(t *testing.T, prompt string) string {
+func (c *codexRun) exec(t testing.TB, prompt string) string {
 	return c.ws.run(t, c.env(), c.bin, "exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", "--json", prompt)
 }
 

@@ -77,7 +77,7 @@ type geminiRun struct {
 	url   string
 }
 
-func newGemini(t *testing.T, commands ...string) *geminiRun {
+func newGemini(t testing.TB, commands ...string) *geminiRun {
 	bin := installAgent(t, "@google/gemini-cli", geminiVersion, "gemini")
 	g := &geminiRun{ws: newWorkspace(t), model: &model{t: t, commands: commands}, bin: bin}
 	g.url = startModel(t, g.model, geminiModel(g.model))
@@ -90,7 +90,7 @@ func (g *geminiRun) settingsFile() string {
 }
 
 // settings writes the user settings: offline, no telemetry, API-key auth, and hooks.
-func (g *geminiRun) settings(t *testing.T, hooks map[string]any) {
+func (g *geminiRun) settings(t testing.TB, hooks map[string]any) {
 	s := map[string]any{
 		"security":    map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}, "folderTrust": map[string]any{"enabled": false}},
 		"privacy":     map[string]any{"usageStatisticsEnabled": false},
@@ -108,7 +108,7 @@ func (g *geminiRun) env() []string {
 	return []string{"GOOGLE_GEMINI_BASE_URL=" + g.url, "GEMINI_API_KEY=test"}
 }
 
-func (g *geminiRun) exec(t *testing.T, prompt string) string {
+func (g *geminiRun) exec(t testing.TB, prompt string) string {
 	return g.ws.run(t, g.env(), g.bin, "-p", prompt, "--yolo", "--output-format", "json")
 }
 

@@ -24,7 +24,7 @@ var bins struct {
 
 // agenthooksDir builds agenthooks and agenthooks-scan once and returns their folder, which the
 // agents find first in PATH.
-func agenthooksDir(t *testing.T) string {
+func agenthooksDir(t testing.TB) string {
 	t.Helper()
 	bins.once.Do(func() {
 		dir, err := os.MkdirTemp("", "agenthooks-e2e-bin")
@@ -48,7 +48,7 @@ func agenthooksDir(t *testing.T) string {
 }
 
 // requireNPM skips without npm, except in CI, where a missing npm fails the suite.
-func requireNPM(t *testing.T) string {
+func requireNPM(t testing.TB) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("end-to-end suite skipped in -short mode")
@@ -66,7 +66,7 @@ func requireNPM(t *testing.T) string {
 // installAgent installs pkg@version from the npm registry into the cache folder once and
 // returns the path of its bin. The install goes to a temporary folder renamed into place, so a
 // failed install leaves nothing half-way.
-func installAgent(t *testing.T, pkg, version, bin string) string {
+func installAgent(t testing.TB, pkg, version, bin string) string {
 	t.Helper()
 	npm := requireNPM(t)
 	cache := os.Getenv("AGENTHOOKS_E2E_CACHE")
@@ -105,7 +105,7 @@ func installAgent(t *testing.T, pkg, version, bin string) string {
 // model is a model stand-in: each turn it asks for the next scripted shell command, and when
 // the script is done it answers with text. It records every request body.
 type model struct {
-	t        *testing.T
+	t        testing.TB
 	mu       sync.Mutex
 	requests []string
 	commands []string
@@ -151,7 +151,7 @@ func writeSSE(w http.ResponseWriter, events ...any) {
 	}
 }
 
-func startModel(t *testing.T, m *model, h http.HandlerFunc) string {
+func startModel(t testing.TB, m *model, h http.HandlerFunc) string {
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv.URL
@@ -162,7 +162,7 @@ type workspace struct {
 	home, dir, audit string
 }
 
-func newWorkspace(t *testing.T) workspace {
+func newWorkspace(t testing.TB) workspace {
 	root := t.TempDir()
 	w := workspace{home: filepath.Join(root, "home"), dir: filepath.Join(root, "ws"), audit: filepath.Join(root, "audit.db")}
 	for _, d := range []string{w.home, w.dir} {
@@ -178,7 +178,7 @@ func (w workspace) exists(name string) bool {
 	return err == nil
 }
 
-func writeJSONFile(t *testing.T, path string, v any) {
+func writeJSONFile(t testing.TB, path string, v any) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
@@ -191,7 +191,7 @@ func writeJSONFile(t *testing.T, path string, v any) {
 
 // baseEnv is the agents' environment: a throwaway HOME, agenthooks first in PATH, the audit
 // database of the workspace, and nothing of the developer's own agent configuration.
-func (w workspace) baseEnv(t *testing.T) []string {
+func (w workspace) baseEnv(t testing.TB) []string {
 	return []string{
 		"HOME=" + w.home,
 		"PATH=" + agenthooksDir(t) + string(os.PathListSeparator) + os.Getenv("PATH"),
@@ -203,7 +203,7 @@ func (w workspace) baseEnv(t *testing.T) []string {
 }
 
 // agenthooks runs the built agenthooks with the workspace's environment.
-func (w workspace) agenthooks(t *testing.T, args ...string) string {
+func (w workspace) agenthooks(t testing.TB, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(agenthooksDir(t), "agenthooks"), args...)
 	cmd.Env = w.baseEnv(t)
@@ -216,14 +216,16 @@ func (w workspace) agenthooks(t *testing.T, args ...string) string {
 }
 
 // run runs an agent command in the workspace with no stdin, and returns its combined output.
-func (w workspace) run(t *testing.T, env []string, name string, args ...string) string {
+func (w workspace) run(t testing.TB, env []string, name string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Env = append(w.baseEnv(t), env...)
 	cmd.Dir = w.dir
 	cmd.Stdin = bytes.NewReader(nil)
 	out, err := cmd.CombinedOutput()
-	t.Logf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out)
+	if _, bench := t.(*testing.B); !bench || err != nil {
+		t.Logf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out)
+	}
 	return string(out)
 }
 
@@ -236,7 +238,7 @@ const (
 )
 
 // agenthooksEnv runs the built agenthooks with the workspace's environment plus env.
-func (w workspace) agenthooksEnv(t *testing.T, env []string, args ...string) string {
+func (w workspace) agenthooksEnv(t testing.TB, env []string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(agenthooksDir(t), "agenthooks"), args...)
 	cmd.Env = append(w.baseEnv(t), env...)

@@ -25,7 +25,7 @@ func captureCommand(dir string) string { return "cat > " + dir + "/$$.json" }
 
 // checkPayloads compares what an agent sent with the golden payloads: the same events, and for
 // each the same fields (top level and tool_input). With -update-payloads it rewrites them.
-func checkPayloads(t *testing.T, agent, captured string, ws workspace) {
+func checkPayloads(t testing.TB, agent, captured string, ws workspace) {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(captured, "*.json"))
 	got := map[string]map[string]any{}
