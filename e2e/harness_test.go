@@ -35,6 +35,7 @@ func agenthooksDir(t testing.TB) string {
 		bins.dir = dir
 		for _, pkg := range []string{"cmd/agenthooks", "cmd/agenthooks-scan"} {
 			cmd := exec.Command("go", "build", "-o", dir, "../"+pkg)
+			cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as the README installs it: a static binary starts faster
 			if out, err := cmd.CombinedOutput(); err != nil {
 				bins.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
 				return
