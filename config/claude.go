@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/claude"
+	"github.com/agenthooks/agenthooks/dialect/codex"
 	"github.com/agenthooks/agenthooks/guard"
 	"github.com/agenthooks/agenthooks/internal/jsonpos"
 	"github.com/agenthooks/agenthooks/internal/srcpos"
@@ -52,6 +54,24 @@ func ClaudeCandidates(env Env) []Candidate {
 	}
 	if env.Home != "" {
 		out = append(out, Candidate{Layer: User, Family: dialect.Claude, Path: filepath.Join(env.Home, ".claude", "settings.json")})
+	}
+	return out
+}
+
+// CodexCandidates lists Codex's hooks.json files, in priority order: each workspace's
+// .codex/hooks.json (used only when the workspace is trusted) and the user's, in $CODEX_HOME or
+// ~/.codex. Codex's `[hooks]` tables in config.toml are not read.
+func CodexCandidates(env Env) []Candidate {
+	var out []Candidate
+	for _, ws := range env.Workspaces {
+		out = append(out, Candidate{Layer: Project, Family: dialect.Codex, Path: filepath.Join(ws, ".codex", "hooks.json"), Workspace: ws})
+	}
+	home := env.CodexHome
+	if home == "" && env.Home != "" {
+		home = filepath.Join(env.Home, ".codex")
+	}
+	if home != "" {
+		out = append(out, Candidate{Layer: User, Family: dialect.Codex, Path: filepath.Join(home, "hooks.json")})
 	}
 	return out
 }
@@ -118,6 +138,14 @@ func (d *decoder) settingsHooks(hooks *jsonpos.Value) {
 	d.duplicates(hooks)
 	for _, m := range hooks.Members {
 		ev, ok := claude.Lookup(m.Key)
+		if d.file.Source.Family == dialect.Codex && !ok && slices.Contains(codex.Events, m.Key) {
+			d.warnf(m.KeyOff, CodeNoEffect, "Codex's %s has no counterpart in other agents; agenthooks does not run these hooks", m.Key)
+			continue
+		}
+		if d.file.Source.Family == dialect.Codex && (!ok || !slices.Contains(codex.Events, m.Key)) {
+			d.errorf(m.KeyOff, CodeUnknownEvent, "Unknown Codex hook event: %s. Valid events are: %s", m.Key, strings.Join(codex.Events, ", "))
+			continue
+		}
 		if !ok {
 			d.errorf(m.KeyOff, CodeUnknownEvent, "Unknown hook event: %s. Valid events are: %s", m.Key, claudeEventList)
 			continue
@@ -180,7 +208,11 @@ func (d *decoder) handler(ev *claude.Event, matcher string, v *jsonpos.Value) *H
 		return nil
 	}
 	d.duplicates(v)
-	h := &Hook{Event: ev.Name, Dialect: dialect.Claude, Matcher: matcher, Source: &d.file.Source, LoopLimit: -1,
+	family := dialect.Claude
+	if d.file.Source.Family == dialect.Codex {
+		family = dialect.Codex // Claude Code's format, Codex's events and answers
+	}
+	h := &Hook{Event: ev.Name, Dialect: family, Matcher: matcher, Source: &d.file.Source, LoopLimit: -1,
 		Pos: srcpos.At(d.file.Source.File, d.src, v.Off)}
 	_ = compileMatcher(h)
 	t := v.Get("type")

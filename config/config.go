@@ -173,7 +173,7 @@ func (c *Config) Hooks(event string) []*Hook {
 
 // KindOf is the dialect-neutral kind of a hook's event in its file's family.
 func KindOf(family dialect.Name, event string) dialect.Kind {
-	if family == dialect.Claude {
+	if family == dialect.Claude || family == dialect.Codex {
 		return claude.ToolKind(event, "")
 	}
 	if e, ok := cursor.Lookup(event); ok {

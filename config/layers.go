@@ -27,6 +27,8 @@ type Env struct {
 	Workspaces []string
 	// ClaudeManagedDir is the folder of Claude Code's managed settings; empty means the platform's.
 	ClaudeManagedDir string
+	// CodexHome is Codex's folder ($CODEX_HOME); empty means ~/.codex.
+	CodexHome string
 }
 
 // EnterpriseDir returns the platform folder of Cursor's enterprise hooks.json.
@@ -103,7 +105,7 @@ func Load(cands []Candidate, trusted func(workspace string) bool) *Config {
 			c.Files = append(c.Files, f)
 			continue
 		}
-		if family == dialect.Claude {
+		if family == dialect.Claude || family == dialect.Codex {
 			c.Files = append(c.Files, DecodeSettings(src, data))
 		} else {
 			c.Files = append(c.Files, Decode(src, data))

@@ -89,6 +89,9 @@ func Load(opts Options) (*Engine, error) {
 	if readsFamily(opts.Families, dialect.Claude) {
 		cands = append(cands, config.ClaudeCandidates(opts.Env)...)
 	}
+	if readsFamily(opts.Families, dialect.Codex) {
+		cands = append(cands, config.CodexCandidates(opts.Env)...)
+	}
 	for _, f := range opts.Files {
 		if f.Layer != "" {
 			cands = replaceLayer(cands, f.Layer)
@@ -186,10 +189,14 @@ func lookup(d dialect.Dialect, name string) (*dialect.Spec, error) {
 	return ev, nil
 }
 
-// dialectFor returns a hook's dialect by name; Cursor when the name is empty.
+// dialectFor returns a hook's dialect by name; Cursor when the name is empty. A Codex hook's
+// answer is read as Claude Code reads it (its intent kept where Codex itself is laxer).
 func dialectFor(n dialect.Name) dialect.Dialect {
-	if n == dialect.Claude {
+	switch n {
+	case dialect.Claude:
 		return claude.Dialect
+	case dialect.Codex:
+		return codex.New(dialect.AskAsDeny)
 	}
 	return cursor.Dialect
 }

@@ -53,7 +53,7 @@ func EventFor(to dialect.Name, k dialect.Kind) string {
 	if k == "" {
 		return "" // an event only its own agent has
 	}
-	if to == dialect.Claude {
+	if to == dialect.Claude || to == dialect.Codex {
 		switch k {
 		case dialect.BeforeShell, dialect.BeforeMCP, dialect.BeforeRead, dialect.PreTool:
 			return "PreToolUse"
@@ -70,8 +70,9 @@ func EventFor(to dialect.Name, k dialect.Kind) string {
 	return ""
 }
 
+// dialectOf returns a dialect whose event names serve n: Codex's events are Claude Code's.
 func dialectOf(n dialect.Name) dialect.Dialect {
-	if n == dialect.Claude {
+	if n == dialect.Claude || n == dialect.Codex {
 		return claude.Dialect
 	}
 	return cursor.Dialect

@@ -159,7 +159,7 @@ func runScenarioFile(ctx context.Context, e *env, file string) ([]testResult, er
 	}
 	wd, _ := os.Getwd()
 	opts := engine.Options{Env: config.Env{Home: e.home(), EnterpriseDir: e.getenv("AGENTHOOKS_ENTERPRISE_DIR"),
-		ClaudeManagedDir: e.getenv("AGENTHOOKS_CLAUDE_MANAGED_DIR"), Workspaces: []string{wd}}, Default: DefaultHooks}
+		ClaudeManagedDir: e.getenv("AGENTHOOKS_CLAUDE_MANAGED_DIR"), CodexHome: e.getenv("CODEX_HOME"), Workspaces: []string{wd}}, Default: DefaultHooks}
 	for _, c := range f.Config {
 		opts.Files = append(opts.Files, engine.ConfigFile{Path: abs(c), Family: dialect.Cursor})
 	}
