@@ -14,6 +14,7 @@ import (
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/claude"
 	"github.com/agenthooks/agenthooks/dialect/codex"
+	"github.com/agenthooks/agenthooks/dialect/gemini"
 	"github.com/agenthooks/agenthooks/guard"
 	"github.com/agenthooks/agenthooks/internal/jsonpos"
 	"github.com/agenthooks/agenthooks/internal/srcpos"
@@ -76,6 +77,29 @@ func CodexCandidates(env Env) []Candidate {
 	return out
 }
 
+// GeminiCandidates lists Gemini CLI's settings files, in priority order: each workspace's
+// .gemini/settings.json (used only when the workspace is trusted) and the user's.
+func GeminiCandidates(env Env) []Candidate {
+	var out []Candidate
+	for _, ws := range env.Workspaces {
+		out = append(out, Candidate{Layer: Project, Family: dialect.Gemini, Path: filepath.Join(ws, ".gemini", "settings.json"), Workspace: ws})
+	}
+	if env.Home != "" {
+		out = append(out, Candidate{Layer: User, Family: dialect.Gemini, Path: filepath.Join(env.Home, ".gemini", "settings.json")})
+	}
+	return out
+}
+
+// geminiEvent returns Gemini's event name as an event the settings decoder can hold: Gemini's
+// hooks have Claude Code's shape, with Gemini's events.
+func geminiEvent(name string) (*claude.Event, bool) {
+	s, ok := gemini.New(dialect.AskAsDeny).Lookup(name)
+	if !ok {
+		return nil, false
+	}
+	return &claude.Event{Spec: *s}, true
+}
+
 // claudeEventList is Claude Code's list of events, as the error message prints it.
 var claudeEventList = strings.Join(claude.Names(), ", ")
 
@@ -109,7 +133,7 @@ func DecodeSettings(src Source, data []byte) *File {
 		return f
 	}
 	for _, key := range []string{"disableAllHooks", "allowManagedHooksOnly"} {
-		if v := root.Get(key); v != nil {
+		if v := root.Get(key); v != nil && src.Family == dialect.Claude {
 			if v.Kind != jsonpos.Bool {
 				d.errorf(v.Off, CodeField, "%s must be a boolean", key)
 				continue
@@ -137,6 +161,21 @@ func (d *decoder) settingsHooks(hooks *jsonpos.Value) {
 	}
 	d.duplicates(hooks)
 	for _, m := range hooks.Members {
+		if d.file.Source.Family == dialect.Gemini {
+			ev, ok := geminiEvent(m.Key)
+			if !ok {
+				d.errorf(m.KeyOff, CodeUnknownEvent, "Unknown Gemini CLI hook event: %s. Valid events are: %s", m.Key, strings.Join(gemini.Events, ", "))
+				continue
+			}
+			if m.Value.Kind != jsonpos.Array {
+				d.errorf(m.Value.Off, CodeHooks, "Hooks for %s must be an array of hook definitions", m.Key)
+				continue
+			}
+			for _, group := range m.Value.Elems {
+				d.matcherGroup(ev, group)
+			}
+			continue
+		}
 		ev, ok := claude.Lookup(m.Key)
 		if d.file.Source.Family == dialect.Codex && !ok && slices.Contains(codex.Events, m.Key) {
 			d.warnf(m.KeyOff, CodeNoEffect, "Codex's %s has no counterpart in other agents; agenthooks does not run these hooks", m.Key)
@@ -182,7 +221,7 @@ func (d *decoder) matcherGroup(ev *claude.Event, g *jsonpos.Value) {
 		}
 	}
 	for _, k := range g.Members {
-		if k.Key != "matcher" && k.Key != "hooks" {
+		if k.Key != "matcher" && k.Key != "hooks" && !(d.file.Source.Family == dialect.Gemini && k.Key == "sequential") {
 			d.warnf(k.KeyOff, CodeUnknownField, "Unknown field %q in matcher group is ignored", k.Key)
 		}
 	}
@@ -209,8 +248,8 @@ func (d *decoder) handler(ev *claude.Event, matcher string, v *jsonpos.Value) *H
 	}
 	d.duplicates(v)
 	family := dialect.Claude
-	if d.file.Source.Family == dialect.Codex {
-		family = dialect.Codex // Claude Code's format, Codex's events and answers
+	if f := d.file.Source.Family; f == dialect.Codex || f == dialect.Gemini {
+		family = f // Claude Code's format, the agent's events and answers
 	}
 	h := &Hook{Event: ev.Name, Dialect: family, Matcher: matcher, Source: &d.file.Source, LoopLimit: -1,
 		Pos: srcpos.At(d.file.Source.File, d.src, v.Off)}
@@ -281,12 +320,20 @@ func (d *decoder) handlerField(ev *claude.Event, h *Hook, m jsonpos.Member) {
 			h.Args = append(h.Args, a.Str)
 		}
 	case "timeout":
+		unit, what := time.Second, "seconds"
+		if d.file.Source.Family == dialect.Gemini {
+			unit, what = time.Millisecond, "milliseconds" // Gemini CLI's unit
+		}
 		n, ok := number(v)
-		if !ok || n <= 0 || n > math.MaxInt64/float64(time.Second) {
-			d.errorf(v.Off, CodeField, "timeout must be a positive number of seconds")
+		if !ok || n <= 0 || n > math.MaxInt64/float64(unit) {
+			d.errorf(v.Off, CodeField, "timeout must be a positive number of %s", what)
 			return
 		}
-		h.Timeout = time.Duration(n * float64(time.Second))
+		h.Timeout = time.Duration(n * float64(unit))
+	case "name", "description":
+		if d.file.Source.Family != dialect.Gemini {
+			d.warnf(m.KeyOff, CodeUnknownField, "Unknown field %q in hook is ignored", m.Key)
+		}
 	case "if":
 		s, ok := str("if")
 		if !ok {

@@ -10,6 +10,7 @@ import (
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/claude"
 	"github.com/agenthooks/agenthooks/dialect/cursor"
+	"github.com/agenthooks/agenthooks/dialect/gemini"
 	"github.com/agenthooks/agenthooks/internal/srcpos"
 )
 
@@ -175,6 +176,12 @@ func (c *Config) Hooks(event string) []*Hook {
 func KindOf(family dialect.Name, event string) dialect.Kind {
 	if family == dialect.Claude || family == dialect.Codex {
 		return claude.ToolKind(event, "")
+	}
+	if family == dialect.Gemini {
+		if e, ok := gemini.New(dialect.AskAsDeny).Lookup(event); ok {
+			return e.Kind
+		}
+		return ""
 	}
 	if e, ok := cursor.Lookup(event); ok {
 		return e.Kind

@@ -105,7 +105,7 @@ func Load(cands []Candidate, trusted func(workspace string) bool) *Config {
 			c.Files = append(c.Files, f)
 			continue
 		}
-		if family == dialect.Claude || family == dialect.Codex {
+		if family == dialect.Claude || family == dialect.Codex || family == dialect.Gemini {
 			c.Files = append(c.Files, DecodeSettings(src, data))
 		} else {
 			c.Files = append(c.Files, Decode(src, data))

@@ -92,6 +92,9 @@ func Load(opts Options) (*Engine, error) {
 	if readsFamily(opts.Families, dialect.Codex) {
 		cands = append(cands, config.CodexCandidates(opts.Env)...)
 	}
+	if readsFamily(opts.Families, dialect.Gemini) {
+		cands = append(cands, config.GeminiCandidates(opts.Env)...)
+	}
 	for _, f := range opts.Files {
 		if f.Layer != "" {
 			cands = replaceLayer(cands, f.Layer)
@@ -197,6 +200,8 @@ func dialectFor(n dialect.Name) dialect.Dialect {
 		return claude.Dialect
 	case dialect.Codex:
 		return codex.New(dialect.AskAsDeny)
+	case dialect.Gemini:
+		return gemini.New(dialect.AskAsDeny)
 	}
 	return cursor.Dialect
 }

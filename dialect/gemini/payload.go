@@ -79,3 +79,55 @@ func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
 	b, err := dialect.Marshal(m)
 	return e.claude, b, notes, err
 }
+
+// geminiTools names Claude Code's tools as Gemini CLI does.
+var geminiTools = func() map[string]string {
+	m := map[string]string{"MultiEdit": "replace"}
+	for g, c := range claudeTools {
+		m[c] = g
+	}
+	return m
+}()
+
+// FromClaude rewrites a payload in Claude Code's shape as the payload of Gemini event name:
+// Gemini's tool names, event name and fields. It returns notes on what Gemini's payload has no
+// place for.
+func FromClaude(name string, payload []byte) ([]byte, []string, error) {
+	if _, ok := events[name]; !ok {
+		return nil, nil, fmt.Errorf("Gemini CLI has no event %s", name)
+	}
+	if err := dialect.CheckDepth(payload, dialect.MaxResponseDepth); err != nil {
+		return nil, nil, fmt.Errorf("payload: %w", err)
+	}
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(payload))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil || m == nil {
+		return nil, nil, fmt.Errorf("payload is not a JSON object: %v", err)
+	}
+	var notes []string
+	m["hook_event_name"] = name
+	if tool, ok := m["tool_name"].(string); ok {
+		if g, ok := geminiTools[tool]; ok {
+			m["tool_name"] = g
+		}
+		if resp, ok := m["tool_response"].(map[string]any); ok && tool == "Bash" {
+			out, _ := resp["stdout"].(string)
+			m["tool_response"] = map[string]any{"llmContent": out, "returnDisplay": out}
+		}
+		if tool == "MultiEdit" {
+			notes = append(notes, "MultiEdit's several edits have no Gemini form; replace gets them as they are")
+		}
+	}
+	if name == "AfterAgent" {
+		if r, ok := m["last_assistant_message"]; ok {
+			m["prompt_response"] = r
+			delete(m, "last_assistant_message")
+		}
+	}
+	for _, k := range []string{"permission_mode", "tool_use_id", "agent_id", "agent_type"} {
+		delete(m, k) // Claude Code's fields that Gemini does not send
+	}
+	b, err := dialect.Marshal(m)
+	return b, notes, err
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/claude"
 	"github.com/agenthooks/agenthooks/dialect/cursor"
+	"github.com/agenthooks/agenthooks/dialect/gemini"
 )
 
 // event is the dialect-neutral form of a payload.
@@ -61,6 +62,21 @@ func EventFor(to dialect.Name, k dialect.Kind) string {
 			return "PostToolUse"
 		}
 	}
+	if to == dialect.Gemini {
+		switch {
+		case k.IsPreTool():
+			return "BeforeTool"
+		case k.IsPostTool():
+			return "AfterTool"
+		}
+		g := gemini.New(dialect.AskAsDeny)
+		for _, name := range g.Names() {
+			if s, _ := g.Lookup(name); s.Kind == k {
+				return name
+			}
+		}
+		return ""
+	}
 	d := dialectOf(to)
 	for _, name := range d.Names() {
 		if s, _ := d.Lookup(name); s.Kind == k {
@@ -94,19 +110,45 @@ func Payload(from dialect.Name, fromEvent string, payload []byte, to dialect.Nam
 	}
 	var ev event
 	var notes []string
+	if from == dialect.Gemini {
+		name, b, more, err := gemini.ToClaude(fromEvent, payload)
+		if err != nil {
+			return nil, nil, err
+		}
+		var cm map[string]any
+		if err := json.Unmarshal(b, &cm); err != nil {
+			return nil, nil, err
+		}
+		m, fromEvent, notes = cm, name, more
+	}
 	if from == dialect.Cursor {
 		ev, notes = fromCursor(fromEvent, m)
 	} else {
-		ev, notes = fromClaude(fromEvent, m)
+		var more []string
+		ev, more = fromClaude(fromEvent, m)
+		notes = append(notes, more...)
 	}
 	if ev.workspace == "" {
 		ev.workspace = env.ProjectDir
 	}
 	var out map[string]any
 	var more []string
-	if to == dialect.Cursor {
+	switch to {
+	case dialect.Cursor:
 		out, more = toCursor(toEvent, ev)
-	} else {
+	case dialect.Gemini:
+		claudeEvent := gemini.ClaudeEvent(toEvent)
+		if claudeEvent == "" {
+			return nil, nil, fmt.Errorf("Gemini's %s has no counterpart in other agents", toEvent)
+		}
+		out, more = toClaude(claudeEvent, ev)
+		b, err := marshal(out)
+		if err != nil {
+			return nil, nil, err
+		}
+		b, gm, err := gemini.FromClaude(toEvent, b)
+		return b, append(append(notes, more...), gm...), err
+	default:
 		out, more = toClaude(toEvent, ev)
 	}
 	b, err := marshal(out)

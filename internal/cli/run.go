@@ -154,7 +154,7 @@ the reason on stderr and nothing on stdout, the one block Gemini and Codex both 
 	c.Flags().BoolVar(&p.failClosed, "fail-closed", false, "deny when agenthooks cannot work or a config layer is invalid")
 	c.Flags().BoolVarP(&p.verbose, "verbose", "v", false, "print a table of the hook runs on stderr")
 	c.Flags().StringVar(&p.audit, "audit", "", "record into this audit database, or off (default: $AGENTHOOKS_AUDIT, else ~/.agenthooks/audit.db)")
-	c.Flags().StringSliceVar(&p.from, "from", nil, "read only these kinds of config: cursor (hooks.json), claude (settings.json), codex (Codex's hooks.json); default all but the calling agent's own Codex files")
+	c.Flags().StringSliceVar(&p.from, "from", nil, "read only these kinds of config: cursor (hooks.json), claude (settings.json), codex (Codex's hooks.json), gemini (Gemini CLI's settings.json); default all but the calling agent's own Codex or Gemini files")
 	return c
 }
 
@@ -249,14 +249,18 @@ func fire(ctx context.Context, e *env, p runParams, spec *dialect.Spec) (*engine
 		return nil, err
 	}
 	for _, f := range p.from {
-		if f != "cursor" && f != "claude" && f != "codex" {
-			return nil, fmt.Errorf("--from takes cursor, claude and codex, not %q", f)
+		if f != "cursor" && f != "claude" && f != "codex" && f != "gemini" {
+			return nil, fmt.Errorf("--from takes cursor, claude, codex and gemini, not %q", f)
 		}
 		opts.Families = append(opts.Families, dialect.Name(f))
 	}
-	if len(p.from) == 0 && p.agent == "codex" {
-		// Codex runs its own hooks.json hooks itself.
-		opts.Families = []dialect.Name{dialect.Cursor, dialect.Claude}
+	if len(p.from) == 0 && (p.agent == "codex" || p.agent == "gemini") {
+		// Codex and Gemini CLI run their own hooks themselves.
+		for _, f := range []dialect.Name{dialect.Cursor, dialect.Claude, dialect.Codex, dialect.Gemini} {
+			if string(f) != p.agent {
+				opts.Families = append(opts.Families, f)
+			}
+		}
 	}
 	opts.Merge = decide.Mode(p.merge)
 	opts.AskAs = dialect.AskAs(p.askAs)
