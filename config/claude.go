@@ -396,7 +396,7 @@ func (d *decoder) handlerField(ev *claude.Event, h *Hook, m jsonpos.Member) {
 		}
 		h.FailClosed = v.Bool
 	case "dialect":
-		d.dialectField(h, claude.ToolKind(ev.Name, ""), v)
+		d.dialectField(h, KindOf(d.file.Source.Family, ev.Name), v)
 	case "statusMessage", "once", "server", "tool", "input", "prompt", "model", "continueOnBlock":
 	default:
 		d.warnf(m.KeyOff, CodeUnknownField, "Unknown field %q in hook is ignored", m.Key)

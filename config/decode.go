@@ -291,8 +291,8 @@ func runsAgenthooks(command string) bool {
 
 // dialectField reads an entry's "dialect": the dialect its command speaks, when not its file's.
 func (d *decoder) dialectField(h *Hook, kind dialect.Kind, v *jsonpos.Value) {
-	if v.Kind != jsonpos.String || (v.Str != "cursor" && v.Str != "claude") {
-		d.errorf(v.Off, CodeField, `Hook dialect must be "cursor" or "claude"`)
+	if v.Kind != jsonpos.String || (v.Str != "cursor" && v.Str != "claude" && v.Str != "codex" && v.Str != "gemini") {
+		d.errorf(v.Off, CodeField, `Hook dialect must be "cursor", "claude", "codex" or "gemini"`)
 		return
 	}
 	h.Dialect = dialect.Name(v.Str)

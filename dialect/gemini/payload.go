@@ -131,3 +131,11 @@ func FromClaude(name string, payload []byte) ([]byte, []string, error) {
 	b, err := dialect.Marshal(m)
 	return b, notes, err
 }
+
+// GeminiTool names a Claude Code tool as Gemini CLI does; others keep their names.
+func GeminiTool(tool string) string {
+	if g, ok := geminiTools[tool]; ok {
+		return g
+	}
+	return tool
+}

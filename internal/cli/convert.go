@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,6 +12,8 @@ import (
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/codex"
+	"github.com/agenthooks/agenthooks/dialect/gemini"
 	"github.com/agenthooks/agenthooks/dialect/translate"
 	"github.com/agenthooks/agenthooks/internal/jsonpos"
 )
@@ -22,8 +25,8 @@ type convertParams struct {
 func newConvertCmd(e *env) *cobra.Command {
 	var p convertParams
 	c := &cobra.Command{
-		Use:   "convert --from cursor|claude --to claude|cursor FILE",
-		Short: "Translate a hooks config between Cursor's hooks.json and Claude Code's settings.json",
+		Use:   "convert --from cursor|claude|codex|gemini --to cursor|claude|codex|gemini FILE",
+		Short: "Translate a hooks config between Cursor's hooks.json, Claude Code's settings.json, Codex's hooks.json and Gemini CLI's settings.json",
 		Long: `Translate the hooks of FILE into the other agent's config format and print it on stdout; what
 could not be carried is printed on stderr. Each converted entry says which dialect its command
 speaks ("dialect"), so that agenthooks run translates its payload and answer at run time: a script
@@ -34,14 +37,15 @@ written for one agent's JSON then works under the other.`,
 			return runConvert(e, p)
 		},
 	}
-	c.Flags().StringVar(&p.from, "from", "", "the format of FILE: cursor or claude")
-	c.Flags().StringVar(&p.to, "to", "", "the format to write: claude or cursor")
+	c.Flags().StringVar(&p.from, "from", "", "the format of FILE: cursor, claude, codex or gemini")
+	c.Flags().StringVar(&p.to, "to", "", "the format to write: cursor, claude, codex or gemini")
 	return c
 }
 
 func runConvert(e *env, p convertParams) error {
-	if !(p.from == "cursor" && p.to == "claude" || p.from == "claude" && p.to == "cursor") {
-		return fmt.Errorf("convert goes --from cursor --to claude or --from claude --to cursor")
+	formats := map[string]bool{"cursor": true, "claude": true, "codex": true, "gemini": true}
+	if !formats[p.from] || !formats[p.to] || p.from == p.to {
+		return fmt.Errorf("convert needs --from and --to, two different formats of cursor, claude, codex and gemini")
 	}
 	data, err := os.ReadFile(p.file)
 	if err != nil {
@@ -62,10 +66,13 @@ func runConvert(e *env, p convertParams) error {
 	}
 	var out *jsonpos.Value
 	var lost []string
-	if p.to == "claude" {
+	switch {
+	case p.from == "cursor" && p.to == "claude":
 		out, lost = toSettings(f)
-	} else {
+	case p.to == "cursor":
 		out, lost = toHooksJSON(f)
+	default:
+		out, lost = toMatcherGroups(f, dialect.Name(p.to))
 	}
 	for _, l := range lost {
 		fmt.Fprintln(e.stderr, "not carried:", l)
@@ -150,7 +157,7 @@ func toHooksJSON(f *config.File) (*jsonpos.Value, []string) {
 	hooks := jsonpos.Obj()
 	var lost []string
 	for _, h := range f.Hooks {
-		kind := config.KindOf(dialect.Claude, h.Event)
+		kind := config.KindOf(f.Source.Family, h.Event)
 		event := translate.EventFor(dialect.Cursor, kind)
 		if event == "" {
 			lost = append(lost, fmt.Sprintf("%s: %s has no Cursor counterpart", h.Pos, h.Event))
@@ -170,7 +177,7 @@ func toHooksJSON(f *config.File) (*jsonpos.Value, []string) {
 		}
 		entry := jsonpos.Obj("command", jsonpos.Str(command))
 		if h.Matcher != "" && h.Matcher != "*" {
-			entry.Set("matcher", jsonpos.Str(cursorMatcher(h.Matcher)))
+			entry.Set("matcher", jsonpos.Str(cursorMatcher(claudeToolNames(h.Matcher, f.Source.Family))))
 		}
 		if h.Timeout > 0 {
 			entry.Set("timeout", number(h.Timeout.Seconds()))
@@ -227,4 +234,93 @@ func shellQuoteArg(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// claudeToolNames rewrites a plain list matcher of family's tool names in Claude Code's names.
+func claudeToolNames(m string, family dialect.Name) string {
+	if family != dialect.Gemini {
+		return m
+	}
+	return mapToolList(m, gemini.ClaudeTool)
+}
+
+// mapToolList renames each tool of a plain "a|b" matcher; a regular expression is kept.
+func mapToolList(m string, rename func(string) string) string {
+	if strings.ContainsAny(m, ".*+?()[]{}^$\\") {
+		return m
+	}
+	parts := strings.Split(m, "|")
+	for i, p := range parts {
+		parts[i] = rename(strings.TrimSpace(p))
+	}
+	return strings.Join(dedupe(parts), "|")
+}
+
+// toMatcherGroups writes the hooks of f in Claude Code's matcher-group shape for to: Claude
+// Code's settings.json, Codex's hooks.json (its events only) or Gemini CLI's settings.json (its
+// events, tool names and timeouts in milliseconds).
+func toMatcherGroups(f *config.File, to dialect.Name) (*jsonpos.Value, []string) {
+	hooks := jsonpos.Obj()
+	var lost []string
+	title := map[dialect.Name]string{dialect.Claude: "Claude Code", dialect.Codex: "Codex", dialect.Gemini: "Gemini CLI"}[to]
+	for _, h := range f.Hooks {
+		kind := config.KindOf(f.Source.Family, h.Event)
+		event := translate.EventFor(to, kind)
+		if to == dialect.Codex && !slices.Contains(codex.Events, event) {
+			event = ""
+		}
+		if event == "" {
+			lost = append(lost, fmt.Sprintf("%s: %s has no %s counterpart", h.Pos, h.Event, title))
+			continue
+		}
+		if h.Unsupported != "" || h.Type == "http" && to != dialect.Claude {
+			lost = append(lost, fmt.Sprintf("%s: a %s hook: %s runs commands only", h.Pos, h.Type, title))
+			continue
+		}
+		var matcher string
+		if f.Source.Family == dialect.Cursor {
+			var note string
+			matcher, note = claudeMatcher(h, kind)
+			if note != "" {
+				lost = append(lost, note)
+			}
+		} else {
+			matcher = claudeToolNames(h.Matcher, f.Source.Family)
+		}
+		if to == dialect.Gemini && matcher != "" {
+			matcher = mapToolList(matcher, gemini.GeminiTool)
+		}
+		command := h.Command
+		for _, a := range h.Args {
+			command += " " + shellQuoteArg(a)
+		}
+		handler := jsonpos.Obj("type", jsonpos.Str("command"), "command", jsonpos.Str(command))
+		if h.Timeout > 0 {
+			if to == dialect.Gemini {
+				handler.Set("timeout", number(float64(h.Timeout.Milliseconds())))
+			} else {
+				handler.Set("timeout", number(h.Timeout.Seconds()))
+			}
+		}
+		if h.FailClosed {
+			handler.Set("failClosed", jsonpos.BoolValue(true))
+		}
+		if h.Dialect != to {
+			handler.Set("dialect", jsonpos.Str(string(h.Dialect)))
+			lost = append(lost, fmt.Sprintf("%s: speaks %s's dialect (\"dialect\" says so): %s itself would send it %s's payload, so it works where agenthooks runs the file as a layer", h.Pos, h.Dialect, title, title))
+		}
+		for what, set := range map[string]bool{"if " + strconv.Quote(h.If): h.If != "", "async": h.Async, "shell " + h.Shell: h.Shell != ""} {
+			if set && to != dialect.Claude {
+				lost = append(lost, fmt.Sprintf("%s: %s", h.Pos, what))
+			}
+		}
+		group := jsonpos.Obj()
+		if matcher != "" {
+			group.Set("matcher", jsonpos.Str(matcher))
+		}
+		group.Set("hooks", jsonpos.Arr(handler))
+		list := arrayAt(hooks, event)
+		list.Elems = append(list.Elems, group)
+	}
+	return jsonpos.Obj("hooks", hooks), lost
 }
