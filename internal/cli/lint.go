@@ -62,6 +62,8 @@ func runLint(e *env, p lintParams) error {
 			return err
 		}
 		cands := append(config.Candidates(opts.Env), config.ClaudeCandidates(opts.Env)...)
+		cands = append(cands, config.CodexCandidates(opts.Env)...)
+		cands = append(cands, config.GeminiCandidates(opts.Env)...)
 		for _, f := range opts.Files {
 			cands = append(cands, config.Candidate{Layer: f.Layer, Path: f.Path, Family: f.Family})
 		}
@@ -143,10 +145,16 @@ func runList(e *env, p listParams) error {
 	return tw.Flush()
 }
 
-// familyOf says which agent's format a file named on the command line is in: Claude Code's
-// settings files are settings*.json (settings.local.json, managed-settings.json, ...).
+// familyOf tells a config file's kind by its place and name: a .gemini folder's settings.json is
+// Gemini CLI's, a .codex folder's hooks.json Codex's, other settings*.json Claude Code's.
 func familyOf(path string) dialect.Name {
-	if strings.Contains(filepath.Base(path), "settings") {
+	dir := filepath.Base(filepath.Dir(path))
+	switch {
+	case dir == ".gemini":
+		return dialect.Gemini
+	case dir == ".codex":
+		return dialect.Codex
+	case strings.Contains(filepath.Base(path), "settings"):
 		return dialect.Claude
 	}
 	return dialect.Cursor
