@@ -59,20 +59,24 @@ func ClaudeCandidates(env Env) []Candidate {
 	return out
 }
 
-// CodexCandidates lists Codex's hooks.json files, in priority order: each workspace's
-// .codex/hooks.json (used only when the workspace is trusted) and the user's, in $CODEX_HOME or
-// ~/.codex. Codex's `[hooks]` tables in config.toml are not read.
+// CodexCandidates lists Codex's hook files, in priority order: each workspace's .codex/hooks.json
+// and the [hooks] of its .codex/config.toml (used only when the workspace is trusted), then the
+// user's, in $CODEX_HOME or ~/.codex. Codex loads them all; so does agenthooks.
 func CodexCandidates(env Env) []Candidate {
 	var out []Candidate
 	for _, ws := range env.Workspaces {
-		out = append(out, Candidate{Layer: Project, Family: dialect.Codex, Path: filepath.Join(ws, ".codex", "hooks.json"), Workspace: ws})
+		out = append(out,
+			Candidate{Layer: Project, Family: dialect.Codex, Path: filepath.Join(ws, ".codex", "hooks.json"), Workspace: ws},
+			Candidate{Layer: Project, Family: dialect.Codex, Path: filepath.Join(ws, ".codex", "config.toml"), Workspace: ws})
 	}
 	home := env.CodexHome
 	if home == "" && env.Home != "" {
 		home = filepath.Join(env.Home, ".codex")
 	}
 	if home != "" {
-		out = append(out, Candidate{Layer: User, Family: dialect.Codex, Path: filepath.Join(home, "hooks.json")})
+		out = append(out,
+			Candidate{Layer: User, Family: dialect.Codex, Path: filepath.Join(home, "hooks.json")},
+			Candidate{Layer: User, Family: dialect.Codex, Path: filepath.Join(home, "config.toml")})
 	}
 	return out
 }

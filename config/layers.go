@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/internal/srcpos"
@@ -103,6 +104,12 @@ func Load(cands []Candidate, trusted func(workspace string) bool) *Config {
 			f := &File{Source: src}
 			f.Problems.Add(srcpos.Pos{File: cand.Path}, srcpos.Error, CodeRead, "cannot read config: "+err.Error())
 			c.Files = append(c.Files, f)
+			continue
+		}
+		if family == dialect.Codex && strings.HasSuffix(cand.Path, ".toml") {
+			if f := DecodeCodexTOML(src, data); len(f.Hooks) > 0 || len(f.Problems) > 0 {
+				c.Files = append(c.Files, f)
+			}
 			continue
 		}
 		if family == dialect.Claude || family == dialect.Codex || family == dialect.Gemini {
