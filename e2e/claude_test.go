@@ -141,9 +141,7 @@ func TestClaudeShellGuard(t *testing.T) {
 	if !strings.Contains(log, "deny") || !strings.Contains(log, "allow") {
 		t.Errorf("audit log lacks Claude Code's deny and allow:\n%s", log)
 	}
-	if status := c.ws.agenthooks(t, "status", "--audit", c.ws.audit); !strings.Contains(status, "agenthooks guard bash") {
-		t.Errorf("status does not show the guard:\n%s", status)
-	}
+	checkGuardAlive(t, c.ws, c.env())
 }
 
 // TestClaudeRunsCursorHooks: a Cursor hooks.json deny runs under Claude Code through

@@ -130,10 +130,7 @@ func TestCodexShellGuard(t *testing.T) {
 	if !strings.Contains(log, "deny") || !strings.Contains(log, "allow") {
 		t.Errorf("audit log lacks Codex's deny and allow:\n%s", log)
 	}
-	status := c.ws.agenthooks(t, "status", "--audit", c.ws.audit)
-	if !strings.Contains(status, "agenthooks guard bash") {
-		t.Errorf("status does not show the guard:\n%s", status)
-	}
+	checkGuardAlive(t, c.ws, c.env())
 }
 
 // TestCodexRunsOtherAgentsHooks: agenthooks run --agent codex runs a Claude Code exit-2 hook and

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -249,4 +250,19 @@ func (w workspace) agenthooksEnv(t testing.TB, env []string, args ...string) str
 		t.Fatalf("agenthooks %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return string(out)
+}
+
+// checkGuardAlive: status shows the guard the agent ran as alive, with its runs counted, and
+// not as never run.
+func checkGuardAlive(t testing.TB, w workspace, env []string) {
+	t.Helper()
+	status := w.agenthooksEnv(t, env, "status", "--audit", w.audit)
+	if !regexp.MustCompile(`agenthooks guard bash: [2-9]\d* run\(s\)`).MatchString(status) {
+		t.Errorf("status does not count the guard's runs:\n%s", status)
+	}
+	for _, line := range strings.Split(status, "\n") {
+		if strings.Contains(line, "agenthooks guard bash ") && strings.Contains(line, "NEVER RAN") {
+			t.Errorf("status calls the guard never run:\n%s", status)
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -382,6 +383,10 @@ func runStatus(ctx context.Context, e *env, p statusParams) error {
 	for _, f := range cfg.Files {
 		for _, h := range f.Hooks {
 			st, ran := byHook[h.Pos.String()]
+			if guard := guardName(hookCommand(h)); !ran && guard != "" {
+				// A guard the agent runs itself records under its own name, not this entry's place.
+				st, ran = guardStats(stats, guard)
+			}
 			health, last, result := "ok", "never", "-"
 			switch {
 			case runsState(cfg, f, h) != "yes":
@@ -416,4 +421,32 @@ func runStatus(ctx context.Context, e *env, p statusParams) error {
 		return silentExit{code: 1}
 	}
 	return nil
+}
+
+// guardName returns "agenthooks guard X" when command runs a built-in guard, else "".
+func guardName(command string) string {
+	f := strings.Fields(command)
+	if len(f) < 3 || filepath.Base(f[0]) != "agenthooks" || f[1] != "guard" {
+		return ""
+	}
+	return "agenthooks guard " + f[2]
+}
+
+// guardStats sums the records of a guard, under any policy ("agenthooks guard bash (strict)").
+func guardStats(stats []audit.HookStats, guard string) (audit.HookStats, bool) {
+	var out audit.HookStats
+	found := false
+	for _, h := range stats {
+		if h.Hook != guard && !strings.HasPrefix(h.Hook, guard+" (") {
+			continue
+		}
+		found = true
+		out.Hook = guard
+		out.Runs += h.Runs
+		out.Timeouts += h.Timeouts
+		if h.LastRun.After(out.LastRun) {
+			out.LastRun, out.LastEnd, out.LastExit, out.LastErr = h.LastRun, h.LastEnd, h.LastExit, h.LastErr
+		}
+	}
+	return out, found
 }
