@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"math"
 	"path/filepath"
 	"regexp"
@@ -165,32 +166,13 @@ func (d *decoder) settingsHooks(hooks *jsonpos.Value) {
 	}
 	d.duplicates(hooks)
 	for _, m := range hooks.Members {
-		if d.file.Source.Family == dialect.Gemini {
-			ev, ok := geminiEvent(m.Key)
-			if !ok {
-				d.errorf(m.KeyOff, CodeUnknownEvent, "Unknown Gemini CLI hook event: %s. Valid events are: %s", m.Key, strings.Join(gemini.Events, ", "))
-				continue
-			}
-			if m.Value.Kind != jsonpos.Array {
-				d.errorf(m.Value.Off, CodeHooks, "Hooks for %s must be an array of hook definitions", m.Key)
-				continue
-			}
-			for _, group := range m.Value.Elems {
-				d.matcherGroup(ev, group)
-			}
-			continue
-		}
-		ev, ok := claude.Lookup(m.Key)
-		if d.file.Source.Family == dialect.Codex && !ok && slices.Contains(codex.Events, m.Key) {
-			d.warnf(m.KeyOff, CodeNoEffect, "Codex's %s has no counterpart in other agents; agenthooks does not run these hooks", m.Key)
-			continue
-		}
-		if d.file.Source.Family == dialect.Codex && (!ok || !slices.Contains(codex.Events, m.Key)) {
-			d.errorf(m.KeyOff, CodeUnknownEvent, "Unknown Codex hook event: %s. Valid events are: %s", m.Key, strings.Join(codex.Events, ", "))
-			continue
-		}
+		ev, ok, unknown := d.settingsEvent(m.Key)
 		if !ok {
-			d.errorf(m.KeyOff, CodeUnknownEvent, "Unknown hook event: %s. Valid events are: %s", m.Key, claudeEventList)
+			if unknown != "" {
+				d.errorf(m.KeyOff, CodeUnknownEvent, "%s", unknown)
+			} else {
+				d.warnf(m.KeyOff, CodeNoEffect, "Codex's %s has no counterpart in other agents; agenthooks does not run these hooks", m.Key)
+			}
 			continue
 		}
 		if m.Value.Kind != jsonpos.Array {
@@ -201,6 +183,32 @@ func (d *decoder) settingsHooks(hooks *jsonpos.Value) {
 			d.matcherGroup(ev, group)
 		}
 	}
+}
+
+// settingsEvent looks an event up in the file's agent: Claude Code's, Codex's (Claude Code's
+// names, its own list) or Gemini CLI's. When it is not found, unknown is the error to report, or
+// empty for an event agenthooks knows but does not run (Codex's Interrupt).
+func (d *decoder) settingsEvent(name string) (ev *claude.Event, ok bool, unknown string) {
+	switch d.file.Source.Family {
+	case dialect.Gemini:
+		if ev, ok := geminiEvent(name); ok {
+			return ev, true, ""
+		}
+		return nil, false, fmt.Sprintf("Unknown Gemini CLI hook event: %s. Valid events are: %s", name, strings.Join(gemini.Events, ", "))
+	case dialect.Codex:
+		ev, ok := claude.Lookup(name)
+		switch {
+		case !slices.Contains(codex.Events, name):
+			return nil, false, fmt.Sprintf("Unknown Codex hook event: %s. Valid events are: %s", name, strings.Join(codex.Events, ", "))
+		case !ok:
+			return nil, false, ""
+		}
+		return ev, true, ""
+	}
+	if ev, ok := claude.Lookup(name); ok {
+		return ev, true, ""
+	}
+	return nil, false, fmt.Sprintf("Unknown hook event: %s. Valid events are: %s", name, claudeEventList)
 }
 
 func (d *decoder) matcherGroup(ev *claude.Event, g *jsonpos.Value) {

@@ -28,6 +28,19 @@ const (
 	AskAsAllow AskAs = "allow"
 )
 
+// ResolveAsk turns an ask or a defer, which agent cannot show, into askAs: deny, with the reason
+// saying why, or allow, with a warning for stderr. Other permissions pass through.
+func ResolveAsk(agent string, askAs AskAs, perm decide.Permission, reason string) (decide.Permission, string, string) {
+	if perm != decide.Ask && perm != decide.Defer {
+		return perm, reason, ""
+	}
+	if askAs == AskAsAllow {
+		return decide.Allow, reason, "agenthooks: " + agent + " cannot ask a person; allowed as configured (--ask-as allow)"
+	}
+	warning := agent + " cannot ask a person, so agenthooks denies (--ask-as deny)"
+	return decide.Deny, warning + ": " + reason, warning
+}
+
 // Kind is the dialect-neutral meaning of an event. Tool events are refined by tool: a shell
 // command, an MCP call, a file read or edit, or any other tool.
 type Kind string

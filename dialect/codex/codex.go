@@ -62,16 +62,7 @@ func (impl) Interpret(s *dialect.Spec, exitCode int, stdout, stderr []byte, cut 
 // Encode writes the decision in the form Codex honours.
 func (d impl) Encode(s *dialect.Spec, dec decide.Decision) dialect.Reply {
 	reason := firstNonEmpty(dec.AgentMessage, dec.UserMessage, dec.StopReason)
-	perm := dec.Permission
-	var warning string
-	if perm == decide.Ask || perm == decide.Defer {
-		if d.askAs == dialect.AskAsAllow {
-			perm, warning = decide.Allow, "agenthooks: Codex cannot ask a person; allowed as configured (--ask-as allow)"
-		} else {
-			perm, warning = decide.Deny, "Codex cannot ask a person, so agenthooks denies (--ask-as deny)"
-			reason = warning + ": " + reason
-		}
-	}
+	perm, reason, warning := dialect.ResolveAsk("Codex", d.askAs, dec.Permission, reason)
 	if dec.Halt && s.Gates {
 		perm = decide.Deny // Codex runs the call on continue:false
 	}

@@ -195,16 +195,7 @@ func answerFrom(e *event, obj map[string]any) (decide.Answer, []string) {
 func (d impl) Encode(s *dialect.Spec, dec decide.Decision) dialect.Reply {
 	e := events[s.Name]
 	reason := firstNonEmpty(dec.AgentMessage, dec.UserMessage, dec.StopReason)
-	perm := dec.Permission
-	var warning string
-	if perm == decide.Ask || perm == decide.Defer {
-		if d.askAs == dialect.AskAsAllow {
-			perm, warning = decide.Allow, "agenthooks: Gemini's hooks cannot ask a person; allowed as configured (--ask-as allow)"
-		} else {
-			perm, warning = decide.Deny, "Gemini's hooks cannot ask a person, so agenthooks denies (--ask-as deny)"
-			reason = warning + ": " + reason
-		}
-	}
+	perm, reason, warning := dialect.ResolveAsk("Gemini CLI", d.askAs, dec.Permission, reason)
 	if dec.Halt && e.halt {
 		// Gemini stops its loop on continue:false, and the call it was about does not run.
 		b, _ := dialect.Marshal(map[string]any{"continue": false, "stopReason": firstNonEmpty(dec.StopReason, reason, "stopped by agenthooks")})
