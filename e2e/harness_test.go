@@ -71,6 +71,9 @@ func requireNPM(t testing.TB) string {
 func installAgent(t testing.TB, pkg, version, bin string) string {
 	t.Helper()
 	npm := requireNPM(t)
+	if msg, failed := installFailed.Load(pkg + "@" + version); failed {
+		installFailure(t, msg.(string)) // tried once already: do not wait for npm again
+	}
 	cache := os.Getenv("AGENTHOOKS_E2E_CACHE")
 	if cache == "" {
 		base, err := os.UserCacheDir()
@@ -94,7 +97,9 @@ func installAgent(t testing.TB, pkg, version, bin string) string {
 	defer os.RemoveAll(tmp)
 	cmd := exec.Command(npm, "install", "--silent", "--no-audit", "--no-fund", "--prefix", tmp, pkg+"@"+version)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm install %s@%s failed (is the registry reachable?): %v\n%s", pkg, version, err, out)
+		msg := fmt.Sprintf("npm install %s@%s failed (is the registry reachable?): %v\n%s", pkg, version, err, out)
+		installFailed.Store(pkg+"@"+version, msg)
+		installFailure(t, msg)
 	}
 	if err := os.Rename(tmp, dest); err != nil && !os.IsExist(err) {
 		if _, statErr := os.Stat(path); statErr != nil { // another test process did not win the race
@@ -265,4 +270,16 @@ func checkGuardAlive(t testing.TB, w workspace, env []string) {
 			t.Errorf("status calls the guard never run:\n%s", status)
 		}
 	}
+}
+
+// installFailed remembers the installs that failed, with why.
+var installFailed sync.Map
+
+// installFailure skips the test, or under CI=true fails it: CI must prove the agents.
+func installFailure(t testing.TB, msg string) {
+	t.Helper()
+	if os.Getenv("CI") != "true" {
+		t.Skip(msg + "\nskipping the real-agent suite (it fails instead under CI=true)")
+	}
+	t.Fatal(msg)
 }
