@@ -1,8 +1,6 @@
 package gemini
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 
 	"github.com/agenthooks/agenthooks/dialect"
@@ -38,17 +36,20 @@ func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
 	if !ok || e.claude == "" {
 		return "", nil, nil, fmt.Errorf("Gemini's %s has no Claude Code counterpart", name)
 	}
-	if err := dialect.CheckDepth(payload, dialect.MaxResponseDepth); err != nil {
-		return "", nil, nil, fmt.Errorf("payload: %w", err)
+	m, err := decodeObject(payload)
+	if err != nil {
+		return "", nil, nil, err
 	}
-	var m map[string]any
-	dec := json.NewDecoder(bytes.NewReader(payload))
-	dec.UseNumber()
-	if err := dec.Decode(&m); err != nil || m == nil {
-		return "", nil, nil, fmt.Errorf("payload is not a JSON object: %v", err)
-	}
+	notes := RenameToClaude(name, m)
+	b, err := dialect.Marshal(m)
+	return e.claude, b, notes, err
+}
+
+// RenameToClaude rewrites a decoded payload of Gemini event name, which must have a Claude Code
+// namesake (ClaudeEvent), in Claude Code's shape, in place; it returns notes.
+func RenameToClaude(name string, m map[string]any) []string {
 	var notes []string
-	m["hook_event_name"] = e.claude
+	m["hook_event_name"] = events[name].claude
 	switch name {
 	case "BeforeTool", "AfterTool":
 		tool, _ := m["tool_name"].(string)
@@ -76,8 +77,20 @@ func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
 			m["stop_hook_active"] = false
 		}
 	}
-	b, err := dialect.Marshal(m)
-	return e.claude, b, notes, err
+	return notes
+}
+
+// decodeObject decodes a payload that must be a JSON object, bounded in depth.
+func decodeObject(payload []byte) (map[string]any, error) {
+	v, err := dialect.DecodeJSON(payload)
+	if err != nil {
+		return nil, fmt.Errorf("payload is not a JSON object: %w", err)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("payload is not a JSON object")
+	}
+	return m, nil
 }
 
 // geminiTools names Claude Code's tools as Gemini CLI does.
@@ -89,22 +102,9 @@ var geminiTools = func() map[string]string {
 	return m
 }()
 
-// FromClaude rewrites a payload in Claude Code's shape as the payload of Gemini event name:
-// Gemini's tool names, event name and fields. It returns notes on what Gemini's payload has no
-// place for.
-func FromClaude(name string, payload []byte) ([]byte, []string, error) {
-	if _, ok := events[name]; !ok {
-		return nil, nil, fmt.Errorf("Gemini CLI has no event %s", name)
-	}
-	if err := dialect.CheckDepth(payload, dialect.MaxResponseDepth); err != nil {
-		return nil, nil, fmt.Errorf("payload: %w", err)
-	}
-	var m map[string]any
-	dec := json.NewDecoder(bytes.NewReader(payload))
-	dec.UseNumber()
-	if err := dec.Decode(&m); err != nil || m == nil {
-		return nil, nil, fmt.Errorf("payload is not a JSON object: %v", err)
-	}
+// RenameFromClaude rewrites a decoded payload in Claude Code's shape as Gemini event name's, in
+// place; it returns notes on what Gemini's payload has no place for.
+func RenameFromClaude(name string, m map[string]any) []string {
 	var notes []string
 	m["hook_event_name"] = name
 	if tool, ok := m["tool_name"].(string); ok {
@@ -128,8 +128,7 @@ func FromClaude(name string, payload []byte) ([]byte, []string, error) {
 	for _, k := range []string{"permission_mode", "tool_use_id", "agent_id", "agent_type"} {
 		delete(m, k) // Claude Code's fields that Gemini does not send
 	}
-	b, err := dialect.Marshal(m)
-	return b, notes, err
+	return notes
 }
 
 // GeminiTool names a Claude Code tool as Gemini CLI does; others keep their names.

@@ -111,15 +111,12 @@ func Payload(from dialect.Name, fromEvent string, payload []byte, to dialect.Nam
 	var ev event
 	var notes []string
 	if from == dialect.Gemini {
-		name, b, more, err := gemini.ToClaude(fromEvent, payload)
-		if err != nil {
-			return nil, nil, err
+		name := gemini.ClaudeEvent(fromEvent)
+		if name == "" {
+			return nil, nil, fmt.Errorf("Gemini's %s has no counterpart in other agents", fromEvent)
 		}
-		var cm map[string]any
-		if err := json.Unmarshal(b, &cm); err != nil {
-			return nil, nil, err
-		}
-		m, fromEvent, notes = cm, name, more
+		notes = gemini.RenameToClaude(fromEvent, m)
+		fromEvent = name
 	}
 	if from == dialect.Cursor {
 		ev, notes = fromCursor(fromEvent, m)
@@ -142,12 +139,7 @@ func Payload(from dialect.Name, fromEvent string, payload []byte, to dialect.Nam
 			return nil, nil, fmt.Errorf("Gemini's %s has no counterpart in other agents", toEvent)
 		}
 		out, more = toClaude(claudeEvent, ev)
-		b, err := marshal(out)
-		if err != nil {
-			return nil, nil, err
-		}
-		b, gm, err := gemini.FromClaude(toEvent, b)
-		return b, append(append(notes, more...), gm...), err
+		more = append(more, gemini.RenameFromClaude(toEvent, out)...)
 	default:
 		out, more = toClaude(toEvent, ev)
 	}
