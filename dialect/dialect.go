@@ -5,7 +5,11 @@
 // them. It imports only decide.
 package dialect
 
-import "github.com/agenthooks/agenthooks/decide"
+import (
+	"strings"
+
+	"github.com/agenthooks/agenthooks/decide"
+)
 
 // Name names a dialect.
 type Name string
@@ -27,6 +31,17 @@ const (
 	AskAsDeny  AskAs = "deny"
 	AskAsAllow AskAs = "allow"
 )
+
+// FirstText returns the first value that is not blank: the reason an agent is shown, where a
+// whitespace-only message counts as none.
+func FirstText(values ...string) string {
+	for _, v := range values {
+		if strings.TrimSpace(v) != "" {
+			return v
+		}
+	}
+	return ""
+}
 
 // ResolveAsk turns an ask or a defer, which agent cannot show, into askAs: deny, with the reason
 // saying why, or allow, with a warning for stderr. Other permissions pass through.

@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"cmp"
 	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
 )
@@ -25,13 +26,13 @@ func Encode(ev *Event, d decide.Decision) dialect.Reply {
 		r.Continue, r.StopReason = &f, d.StopReason
 	}
 	hso := map[string]any{}
-	reason := firstNonEmpty(d.AgentMessage, d.UserMessage)
+	reason := cmp.Or(d.AgentMessage, d.UserMessage)
 	switch ev.style {
 	case stylePermission:
 		if d.Permission != decide.None {
 			hso["permissionDecision"] = string(d.Permission)
 			if d.Permission != decide.Deny {
-				reason = firstNonEmpty(d.UserMessage, d.AgentMessage)
+				reason = cmp.Or(d.UserMessage, d.AgentMessage)
 			}
 			if reason != "" {
 				hso["permissionDecisionReason"] = reason
@@ -108,9 +109,9 @@ func (impl) Encode(s *dialect.Spec, d decide.Decision) dialect.Reply {
 func (impl) Messages(s *dialect.Spec, d decide.Decision) (string, string) {
 	switch d.Permission {
 	case decide.Deny:
-		return firstNonEmpty(d.UserMessage, d.AgentMessage), firstNonEmpty(d.AgentMessage, d.UserMessage)
+		return cmp.Or(d.UserMessage, d.AgentMessage), cmp.Or(d.AgentMessage, d.UserMessage)
 	case decide.Ask, decide.Defer, decide.Allow:
-		return firstNonEmpty(d.UserMessage, d.AgentMessage), ""
+		return cmp.Or(d.UserMessage, d.AgentMessage), ""
 	}
 	if d.Halt {
 		return d.StopReason, ""

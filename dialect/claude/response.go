@@ -2,6 +2,7 @@ package claude
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -143,7 +144,7 @@ func Interpret(ev *Event, exitCode int, stdout, stderr []byte, stdoutCut int64) 
 		if obj != nil && len(schemaErrs) == 0 {
 			a = answerFrom(ev, obj)
 		}
-		reason := firstNonEmpty(a.AgentMessage, a.Followup, strings.TrimSpace(string(stderr)))
+		reason := cmp.Or(a.AgentMessage, a.Followup, strings.TrimSpace(string(stderr)))
 		if ev.style == styleContinue {
 			a.Followup = reason // Stop: keep working, with the reason as the next instruction
 		} else {
@@ -258,15 +259,6 @@ func marshal(v any) json.RawMessage {
 		return nil
 	}
 	return b
-}
-
-func firstNonEmpty(values ...string) string {
-	for _, v := range values {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 func stderrSuffix(stderr []byte) string {

@@ -61,7 +61,7 @@ func (impl) Interpret(s *dialect.Spec, exitCode int, stdout, stderr []byte, cut 
 
 // Encode writes the decision in the form Codex honours.
 func (d impl) Encode(s *dialect.Spec, dec decide.Decision) dialect.Reply {
-	reason := firstNonEmpty(dec.AgentMessage, dec.UserMessage, dec.StopReason)
+	reason := dialect.FirstText(dec.AgentMessage, dec.UserMessage, dec.StopReason)
 	perm, reason, warning := dialect.ResolveAsk("Codex", d.askAs, dec.Permission, reason)
 	if dec.Halt && s.Gates {
 		perm = decide.Deny // Codex runs the call on continue:false
@@ -95,13 +95,4 @@ func claudeSpec(s *dialect.Spec) *claude.Event {
 
 func (impl) Messages(s *dialect.Spec, d decide.Decision) (string, string) {
 	return claude.Dialect.Messages(&claudeSpec(s).Spec, d)
-}
-
-func firstNonEmpty(values ...string) string {
-	for _, v := range values {
-		if strings.TrimSpace(v) != "" {
-			return v
-		}
-	}
-	return ""
 }

@@ -175,7 +175,7 @@ func answerFrom(e *event, obj map[string]any) (decide.Answer, []string) {
 		if !isBool {
 			errs = append(errs, fmt.Sprintf("continue: want a boolean, got %T", c))
 		} else if !b && e.halt {
-			a.Halt, a.StopReason = true, firstNonEmpty(str("stopReason"), reason)
+			a.Halt, a.StopReason = true, dialect.FirstText(str("stopReason"), reason)
 		}
 	}
 	a.SystemMessage = str("systemMessage")
@@ -194,11 +194,11 @@ func answerFrom(e *event, obj map[string]any) (decide.Answer, []string) {
 // Encode writes the decision in the form Gemini honours.
 func (d impl) Encode(s *dialect.Spec, dec decide.Decision) dialect.Reply {
 	e := events[s.Name]
-	reason := firstNonEmpty(dec.AgentMessage, dec.UserMessage, dec.StopReason)
+	reason := dialect.FirstText(dec.AgentMessage, dec.UserMessage, dec.StopReason)
 	perm, reason, warning := dialect.ResolveAsk("Gemini CLI", d.askAs, dec.Permission, reason)
 	if dec.Halt && e.halt {
 		// Gemini stops its loop on continue:false, and the call it was about does not run.
-		b, _ := dialect.Marshal(map[string]any{"continue": false, "stopReason": firstNonEmpty(dec.StopReason, reason, "stopped by agenthooks")})
+		b, _ := dialect.Marshal(map[string]any{"continue": false, "stopReason": dialect.FirstText(dec.StopReason, reason, "stopped by agenthooks")})
 		return dialect.Reply{Stdout: b}
 	}
 	if e.claude == "Stop" && dec.Followup != "" {
@@ -241,18 +241,9 @@ func (d impl) Encode(s *dialect.Spec, dec decide.Decision) dialect.Reply {
 func (impl) Messages(s *dialect.Spec, d decide.Decision) (string, string) {
 	switch {
 	case d.Permission == decide.Deny:
-		return firstNonEmpty(d.UserMessage, d.AgentMessage), firstNonEmpty(d.AgentMessage, d.UserMessage)
+		return dialect.FirstText(d.UserMessage, d.AgentMessage), dialect.FirstText(d.AgentMessage, d.UserMessage)
 	case d.Halt:
 		return d.StopReason, ""
 	}
 	return "", ""
-}
-
-func firstNonEmpty(values ...string) string {
-	for _, v := range values {
-		if strings.TrimSpace(v) != "" {
-			return v
-		}
-	}
-	return ""
 }

@@ -9,6 +9,7 @@ package translate
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -229,7 +230,7 @@ func mcpServerFromCursor(m map[string]any) string {
 
 func fromCursor(name string, m map[string]any) (event, []string) {
 	spec, _ := cursor.Lookup(name)
-	ev := event{kind: spec.Kind, sessionID: firstNonEmpty(str(m, "session_id"), str(m, "conversation_id")),
+	ev := event{kind: spec.Kind, sessionID: cmp.Or(str(m, "session_id"), str(m, "conversation_id")),
 		generationID: str(m, "generation_id"), transcriptPath: str(m, "transcript_path"), cwd: str(m, "cwd"),
 		model: str(m, "model"), toolUseID: str(m, "tool_use_id"), durationMS: firstNumber(m["duration_ms"], m["duration"])}
 	if roots, ok := m["workspace_roots"].([]any); ok && len(roots) > 0 {
@@ -301,7 +302,7 @@ func fromCursor(name string, m map[string]any) (event, []string) {
 		ev.status, ev.loopCount = str(m, "status"), intOf(m["loop_count"])
 		ev.stopActive = ev.loopCount > 0
 		ev.agentType, ev.lastMessage = str(m, "subagent_type"), str(m, "summary")
-		ev.transcriptPath = firstNonEmpty(str(m, "agent_transcript_path"), ev.transcriptPath)
+		ev.transcriptPath = cmp.Or(str(m, "agent_transcript_path"), ev.transcriptPath)
 	case "subagentStart":
 		ev.agentID, ev.agentType = str(m, "subagent_id"), str(m, "subagent_type")
 	case "sessionStart":
@@ -409,7 +410,7 @@ func toCursor(name string, ev event) (map[string]any, []string) {
 	case "beforeSubmitPrompt":
 		m["prompt"], m["attachments"] = ev.prompt, []any{}
 	case "stop":
-		m["status"], m["loop_count"] = firstNonEmpty(ev.status, "completed"), ev.loopCount
+		m["status"], m["loop_count"] = cmp.Or(ev.status, "completed"), ev.loopCount
 		if ev.stopActive {
 			notes = append(notes, "Claude Code says only whether a stop hook is already active: loop_count is 1 when it is")
 		}
@@ -431,7 +432,7 @@ func toCursor(name string, ev event) (map[string]any, []string) {
 }
 
 func toClaude(name string, ev event) (map[string]any, []string) {
-	m := map[string]any{"session_id": ev.sessionID, "transcript_path": ev.transcriptPath, "cwd": firstNonEmpty(ev.cwd, ev.workspace),
+	m := map[string]any{"session_id": ev.sessionID, "transcript_path": ev.transcriptPath, "cwd": cmp.Or(ev.cwd, ev.workspace),
 		"hook_event_name": name}
 	if ev.permissionMode != "" {
 		m["permission_mode"] = ev.permissionMode
@@ -462,12 +463,12 @@ func toClaude(name string, ev event) (map[string]any, []string) {
 	case "SubagentStart":
 		m["agent_id"], m["agent_type"] = ev.agentID, ev.agentType
 	case "SessionStart":
-		m["source"] = firstNonEmpty(ev.source, "startup")
+		m["source"] = cmp.Or(ev.source, "startup")
 		if ev.model != "" {
 			m["model"] = ev.model
 		}
 	case "SessionEnd":
-		m["reason"] = firstNonEmpty(ev.reason, "other")
+		m["reason"] = cmp.Or(ev.reason, "other")
 	case "PreCompact":
 		m["trigger"], m["custom_instructions"] = ev.trigger, ""
 	default:
@@ -546,15 +547,6 @@ func orEmpty(m map[string]any) map[string]any {
 		return map[string]any{}
 	}
 	return m
-}
-
-func firstNonEmpty(values ...string) string {
-	for _, v := range values {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 func firstNumber(values ...any) any {

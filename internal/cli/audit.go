@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -70,7 +71,7 @@ func recordOf(d *engine.Decision, payload []byte, workspace string) *audit.Recor
 	}
 	_ = json.Unmarshal(payload, &p)
 	r := &audit.Record{Origin: "run", Agent: string(d.Agent), Event: d.Event, Workspace: workspace,
-		Session: firstNonEmpty(p.SessionID, p.ConversationID), Decision: string(d.Permission), Reason: d.Reason,
+		Session: cmp.Or(p.SessionID, p.ConversationID), Decision: string(d.Permission), Reason: d.Reason,
 		Payload: string(payload), Warnings: d.Warnings}
 	if r.Decision == "" {
 		r.Decision = "none"

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -41,7 +42,7 @@ const ProjectPolicy = ".agenthooks/policy.yaml"
 
 // load returns the policy and, when a project policy was passed over, why.
 func (p *policyFlags) load(e *env, project string) (*policy.Policy, string, error) {
-	file := firstNonEmpty(p.policy, e.getenv("AGENTHOOKS_POLICY"))
+	file := cmp.Or(p.policy, e.getenv("AGENTHOOKS_POLICY"))
 	if file != "" {
 		pol, problems := policy.Load(file)
 		if problems.HasErrors() {
@@ -233,7 +234,7 @@ func readShellCall(e *env, forced string) (shellCall, error) {
 		}
 	}
 	call.cwd = pl.Cwd
-	call.project = firstNonEmpty(e.getenv("CLAUDE_PROJECT_DIR"), e.getenv("CURSOR_PROJECT_DIR"))
+	call.project = cmp.Or(e.getenv("CLAUDE_PROJECT_DIR"), e.getenv("CURSOR_PROJECT_DIR"))
 	if call.project == "" && len(pl.WorkspaceRoots) > 0 {
 		call.project = pl.WorkspaceRoots[0]
 	}
@@ -241,15 +242,6 @@ func readShellCall(e *env, forced string) (shellCall, error) {
 		call.project = call.cwd
 	}
 	return call, nil
-}
-
-func firstNonEmpty(values ...string) string {
-	for _, v := range values {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 // checkFormat checks the --format and --ask-as flags of the guards.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -91,7 +92,7 @@ func readGuardPayload(e *env, forced string) (*guardPayload, error) {
 }
 
 func (p *guardPayload) project(e *env) string {
-	if v := firstNonEmpty(e.getenv("CLAUDE_PROJECT_DIR"), e.getenv("CURSOR_PROJECT_DIR")); v != "" {
+	if v := cmp.Or(e.getenv("CLAUDE_PROJECT_DIR"), e.getenv("CURSOR_PROJECT_DIR")); v != "" {
 		return v
 	}
 	if len(p.WorkspaceRoots) > 0 {
@@ -185,8 +186,8 @@ func (p contentGuardParams) run(e *env, origin, cursorEvent string, judge func(*
 	if err == nil {
 		claudeEvent := map[string]string{"guard prompt": "UserPromptSubmit"}[origin]
 		geminiEvent := map[string]string{"guard prompt": "BeforeAgent"}[origin]
-		event = firstNonEmpty(pl.HookEventName, map[string]string{"claude": firstNonEmpty(claudeEvent, "PreToolUse"), "codex": firstNonEmpty(claudeEvent, "PreToolUse"),
-			"gemini": firstNonEmpty(geminiEvent, "BeforeTool"), "cursor": cursorEvent}[pl.format])
+		event = cmp.Or(pl.HookEventName, map[string]string{"claude": cmp.Or(claudeEvent, "PreToolUse"), "codex": cmp.Or(claudeEvent, "PreToolUse"),
+			"gemini": cmp.Or(geminiEvent, "BeforeTool"), "cursor": cursorEvent}[pl.format])
 		decision, reason, err = judge(e, pl)
 	}
 	return p.finish(e, origin, event, pl, decision, reason, err, start, func(d guard.Decision, r string) error { return answer(pl, d, r) })
@@ -203,7 +204,7 @@ func (p contentGuardParams) judgeRead(e *env, pl *guardPayload) (guard.Decision,
 		f, _ := pl.ToolInput["file_path"].(string)
 		abs, _ := pl.ToolInput["absolute_path"].(string) // Gemini's read_file, older versions
 		dir, _ := pl.ToolInput["path"].(string)
-		file = firstNonEmpty(f, abs, dir)
+		file = cmp.Or(f, abs, dir)
 	}
 	if file == "" {
 		return guard.Allow, "", nil
@@ -366,5 +367,5 @@ func (p contentGuardParams) judgeMCP(e *env, pl *guardPayload) (guard.Decision, 
 	if d == guard.Allow {
 		return d, "", nil
 	}
-	return d, fmt.Sprintf("MCP tool %s of %s: %s", tool, firstNonEmpty(append(servers, "an unnamed server")...), why), nil
+	return d, fmt.Sprintf("MCP tool %s of %s: %s", tool, cmp.Or(append(servers, "an unnamed server")...), why), nil
 }
