@@ -88,17 +88,10 @@ func claudeModel(m *model) http.HandlerFunc {
 	}
 }
 
-type claudeRun struct {
-	ws    workspace
-	model *model
-	bin   string
-	url   string
-}
+type claudeRun struct{ agentRun }
 
 func newClaude(t testing.TB, commands ...string) *claudeRun {
-	bin := installAgent(t, "@anthropic-ai/claude-code", claudeVersion, "claude")
-	c := &claudeRun{ws: newWorkspace(t), model: &model{t: t, commands: commands}, bin: bin}
-	c.url = startModel(t, c.model, claudeModel(c.model))
+	c := &claudeRun{newAgentRun(t, installAgent(t, "@anthropic-ai/claude-code", claudeVersion, "claude"), claudeModel, commands)}
 	return c
 }
 
@@ -128,20 +121,7 @@ func TestClaudeShellGuard(t *testing.T) {
 		t.Fatalf("install said: %s", out)
 	}
 	c.exec(t, "please run it")
-	if c.ws.exists("ran.txt") {
-		t.Error("the destructive command ran inside Claude Code: the guard did not block it")
-	}
-	if !c.ws.exists("hello.txt") {
-		t.Error("the ordinary command did not run inside Claude Code")
-	}
-	if !c.model.anySent("pipe-to-shell") {
-		t.Errorf("no model request carries the guard's reason; %d requests", len(c.model.sent()))
-	}
-	log := c.ws.agenthooks(t, "log", "--audit", c.ws.audit, "--agent", "claude")
-	if !strings.Contains(log, "deny") || !strings.Contains(log, "allow") {
-		t.Errorf("audit log lacks Claude Code's deny and allow:\n%s", log)
-	}
-	checkGuardAlive(t, c.ws, c.env())
+	checkShellGuard(t, "claude", c.agentRun, c.env())
 }
 
 // TestClaudeRunsCursorHooks: a Cursor hooks.json deny runs under Claude Code through

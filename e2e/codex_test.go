@@ -52,17 +52,10 @@ func codexModel(m *model) http.HandlerFunc {
 	}
 }
 
-type codexRun struct {
-	ws    workspace
-	model *model
-	bin   string
-	url   string
-}
+type codexRun struct{ agentRun }
 
 func newCodex(t testing.TB, commands ...string) *codexRun {
-	bin := installAgent(t, "@openai/codex", codexVersion, "codex")
-	c := &codexRun{ws: newWorkspace(t), model: &model{t: t, commands: commands}, bin: bin}
-	c.url = startModel(t, c.model, codexModel(c.model))
+	c := &codexRun{newAgentRun(t, installAgent(t, "@openai/codex", codexVersion, "codex"), codexModel, commands)}
 	toml := fmt.Sprintf(`model = "gpt-5-fake"
 model_provider = "fake"
 approval_policy = "never"
@@ -117,20 +110,7 @@ func TestCodexShellGuard(t *testing.T) {
 		t.Fatalf("install said: %s", cmd)
 	}
 	c.exec(t, "please run it")
-	if c.ws.exists("ran.txt") {
-		t.Error("the destructive command ran inside Codex: the guard did not block it")
-	}
-	if !c.ws.exists("hello.txt") {
-		t.Error("the ordinary command did not run inside Codex")
-	}
-	if !c.model.anySent("pipe-to-shell") {
-		t.Errorf("no model request carries the guard's reason; requests:\n%s", strings.Join(c.model.sent(), "\n---\n"))
-	}
-	log := c.ws.agenthooks(t, "log", "--audit", c.ws.audit, "--agent", "codex")
-	if !strings.Contains(log, "deny") || !strings.Contains(log, "allow") {
-		t.Errorf("audit log lacks Codex's deny and allow:\n%s", log)
-	}
-	checkGuardAlive(t, c.ws, c.env())
+	checkShellGuard(t, "codex", c.agentRun, c.env())
 }
 
 // TestCodexRunsOtherAgentsHooks: agenthooks run --agent codex runs a Claude Code exit-2 hook and

@@ -70,17 +70,10 @@ func writeJSONResponse(w http.ResponseWriter, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-type geminiRun struct {
-	ws    workspace
-	model *model
-	bin   string
-	url   string
-}
+type geminiRun struct{ agentRun }
 
 func newGemini(t testing.TB, commands ...string) *geminiRun {
-	bin := installAgent(t, "@google/gemini-cli", geminiVersion, "gemini")
-	g := &geminiRun{ws: newWorkspace(t), model: &model{t: t, commands: commands}, bin: bin}
-	g.url = startModel(t, g.model, geminiModel(g.model))
+	g := &geminiRun{newAgentRun(t, installAgent(t, "@google/gemini-cli", geminiVersion, "gemini"), geminiModel, commands)}
 	g.settings(t, nil)
 	return g
 }
@@ -133,20 +126,7 @@ func TestGeminiShellGuard(t *testing.T) {
 		t.Fatalf("install said: %s", out)
 	}
 	g.exec(t, "please run it")
-	if g.ws.exists("ran.txt") {
-		t.Error("the destructive command ran inside Gemini CLI: the guard did not block it")
-	}
-	if !g.ws.exists("hello.txt") {
-		t.Error("the ordinary command did not run inside Gemini CLI")
-	}
-	if !g.model.anySent("pipe-to-shell") {
-		t.Errorf("no model request carries the guard's reason; requests:\n%s", strings.Join(g.model.sent(), "\n---\n"))
-	}
-	log := g.ws.agenthooks(t, "log", "--audit", g.ws.audit, "--agent", "gemini")
-	if !strings.Contains(log, "deny") || !strings.Contains(log, "allow") {
-		t.Errorf("audit log lacks Gemini's deny and allow:\n%s", log)
-	}
-	checkGuardAlive(t, g.ws, g.env())
+	checkShellGuard(t, "gemini", g.agentRun, g.env())
 }
 
 // TestGeminiRunsOtherAgentsHooks: agenthooks run --agent gemini runs a Claude Code exit-2 hook

@@ -112,7 +112,6 @@ func installAgent(t testing.TB, pkg, version, bin string) string {
 // model is a model stand-in: each turn it asks for the next scripted shell command, and when
 // the script is done it answers with text. It records every request body.
 type model struct {
-	t        testing.TB
 	mu       sync.Mutex
 	requests []string
 	commands []string
@@ -158,10 +157,22 @@ func writeSSE(w http.ResponseWriter, events ...any) {
 	}
 }
 
-func startModel(t testing.TB, m *model, h http.HandlerFunc) string {
-	srv := httptest.NewServer(h)
+// agentRun is one agent run's parts: its workspace, its model stand-in and where it listens,
+// and the agent's binary.
+type agentRun struct {
+	ws    workspace
+	model *model
+	bin   string
+	url   string
+}
+
+// newAgentRun starts a model stand-in speaking the agent's API (handler) for the scripted
+// commands, in a fresh workspace.
+func newAgentRun(t testing.TB, bin string, handler func(*model) http.HandlerFunc, commands []string) agentRun {
+	m := &model{commands: commands}
+	srv := httptest.NewServer(handler(m))
 	t.Cleanup(srv.Close)
-	return srv.URL
+	return agentRun{ws: newWorkspace(t), model: m, bin: bin, url: srv.URL}
 }
 
 // workspace is a throwaway HOME and project folder for one agent run.
@@ -282,4 +293,25 @@ func installFailure(t testing.TB, msg string) {
 		t.Skip(msg + "\nskipping the real-agent suite (it fails instead under CI=true)")
 	}
 	t.Fatal(msg)
+}
+
+// checkShellGuard checks a run of the scripted destructive and ordinary commands under the
+// installed shell guard: the first did not run and the model was told why, the second ran, the
+// audit trail has both decisions under the agent, and status shows the guard alive.
+func checkShellGuard(t testing.TB, agent string, r agentRun, env []string) {
+	t.Helper()
+	if r.ws.exists("ran.txt") {
+		t.Errorf("the destructive command ran inside %s: the guard did not block it", agent)
+	}
+	if !r.ws.exists("hello.txt") {
+		t.Errorf("the ordinary command did not run inside %s", agent)
+	}
+	if !r.model.anySent("pipe-to-shell") {
+		t.Errorf("no model request carries the guard's reason; requests:\n%s", strings.Join(r.model.sent(), "\n---\n"))
+	}
+	log := r.ws.agenthooks(t, "log", "--audit", r.ws.audit, "--agent", agent)
+	if !strings.Contains(log, "deny") || !strings.Contains(log, "allow") {
+		t.Errorf("audit log lacks %s's deny and allow:\n%s", agent, log)
+	}
+	checkGuardAlive(t, r.ws, env)
 }
