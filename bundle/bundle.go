@@ -50,6 +50,25 @@ func ValidOS(goos string) bool {
 	return false
 }
 
+// CheckTeam says what is wrong with a team id: it names a folder (team_<id>) on every
+// member's machine, so it is 1 to 40 lower-case letters, digits, - and _, starting with a
+// letter or digit.
+func CheckTeam(id string) error {
+	ok := len(id) >= 1 && len(id) <= 40
+	for i, r := range id {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+		case (r == '-' || r == '_') && i > 0:
+		default:
+			ok = false
+		}
+	}
+	if !ok {
+		return fmt.Errorf("team id %q: use 1 to 40 lower-case letters, digits, - and _, starting with a letter or digit", id)
+	}
+	return nil
+}
+
 // Entry is one file of a bundle as the manifest lists it.
 type Entry struct {
 	Path       string `json:"path"`
@@ -84,6 +103,8 @@ type Bundle struct {
 	Files map[string][]byte
 	// Digest is the hex SHA-256 of the archive's bytes.
 	Digest string
+	// Raw is the archive itself, to keep as the last good bundle.
+	Raw []byte
 }
 
 // Executable reports whether the manifest marks p executable.
@@ -293,7 +314,7 @@ func Open(archive []byte, pub ed25519.PublicKey, want Expect) (*Bundle, error) {
 	if !ed25519.Verify(pub, manifest, sig) {
 		return nil, ErrSignature
 	}
-	b := &Bundle{Files: files, Digest: Digest(archive)}
+	b := &Bundle{Files: files, Digest: Digest(archive), Raw: archive}
 	dec := json.NewDecoder(bytes.NewReader(manifest))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&b.Manifest); err != nil {

@@ -1,0 +1,206 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/agenthooks/agenthooks/audit"
+	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/teamsync"
+	"github.com/spf13/cobra"
+)
+
+// newServeCmd runs the team server, which lives in its own binary, agenthooks-server, so that
+// the hook hot path (run, guard) never links the SQL server driver, the web pages or the
+// server's code.
+func newServeCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:                "serve [--addr HOST:PORT] [--db URL]",
+		Short:              "Run the team server (the agenthooks-server binary): API under /api/v1/, dashboard at /",
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path, err := serverPath(e.getenv)
+			if err != nil {
+				return err
+			}
+			c := exec.CommandContext(cmd.Context(), path, append([]string{"serve"}, args...)...)
+			c.Stdin, c.Stdout, c.Stderr = e.stdin, e.stdout, e.stderr
+			c.Cancel = func() error { return c.Process.Signal(os.Interrupt) }
+			c.WaitDelay = 15 * time.Second
+			sigs := make(chan os.Signal, 1)
+			signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+			defer signal.Stop(sigs)
+			if err := c.Start(); err != nil {
+				return err
+			}
+			go func() {
+				for s := range sigs {
+					c.Process.Signal(s)
+				}
+			}()
+			err = c.Wait()
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				return silentExit{code: max(ee.ExitCode(), 1)}
+			}
+			return err
+		},
+	}
+}
+
+// serverPath finds agenthooks-server: $AGENTHOOKS_SERVER, else beside this executable, else
+// in PATH.
+func serverPath(getenv func(string) string) (string, error) {
+	if p := getenv("AGENTHOOKS_SERVER"); p != "" {
+		return p, nil
+	}
+	if self, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(self), "agenthooks-server")
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p, nil
+		}
+	}
+	p, err := exec.LookPath("agenthooks-server")
+	if err != nil {
+		return "", errors.New("the team server agenthooks-server is not installed beside agenthooks or in PATH (CGO_ENABLED=0 go install github.com/agenthooks/agenthooks/cmd/agenthooks-server@latest, or go run ./cmd/agenthooks-server serve)")
+	}
+	return p, nil
+}
+
+type syncParams struct {
+	server    string
+	team      string
+	tokenFile string
+	key       string
+	once      bool
+	every     time.Duration
+	claude    bool
+	claudeDir string
+	noAudit   bool
+	audit     string
+	goos      string
+}
+
+func newSyncCmd(e *env) *cobra.Command {
+	var p syncParams
+	c := &cobra.Command{
+		Use:   "sync --server URL --team ID",
+		Short: "Fetch the team's signed hooks bundle for this machine and upload its audit records",
+		Long: `Fetch the team's hooks for this machine's operating system from an agenthooks server, verify
+the bundle's signature against the team key pinned at enrolment (--key on the first sync) and
+every file's digest, and install it into ~/.cursor/managed/team_ID/hooks/, where Cursor and
+agenthooks run read team hooks. Files the new version dropped are removed. When the server is
+down or sends anything that does not verify, the last good bundle stays and sync says so.
+
+The member token comes from --token-file or $AGENTHOOKS_TOKEN. Without --once, sync runs every
+--every (30 minutes by default, with up to 10% jitter) until stopped. Exit status 1 when a sync
+kept the last good bundle because of a problem (--once).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runSync(cmd.Context(), e, p) },
+	}
+	c.Flags().StringVar(&p.server, "server", "", "the server's `URL`")
+	c.Flags().StringVar(&p.team, "team", "", "the team `ID`")
+	c.Flags().StringVar(&p.tokenFile, "token-file", "", "read the member token from this `FILE` (default $AGENTHOOKS_TOKEN)")
+	c.Flags().StringVar(&p.key, "key", "", "the team's public key (hex), pinned on the first sync")
+	c.Flags().BoolVar(&p.once, "once", false, "sync once and exit (for cron and MDM)")
+	c.Flags().DurationVar(&p.every, "every", 30*time.Minute, "time between syncs")
+	c.Flags().BoolVar(&p.claude, "claude", false, "also register the team's hooks in Claude Code's managed settings")
+	c.Flags().StringVar(&p.claudeDir, "claude-dir", "", "Claude Code's managed settings folder (default the platform's, such as /etc/claude-code)")
+	c.Flags().BoolVar(&p.noAudit, "no-audit", false, "do not upload audit records")
+	c.Flags().StringVar(&p.audit, "audit", "", "the audit database to upload from (default $AGENTHOOKS_AUDIT, else ~/.agenthooks/audit.db)")
+	c.Flags().StringVar(&p.goos, "os", "", "fetch the bundle of this OS instead of this machine's (linux, darwin, windows)")
+	c.MarkFlagRequired("server")
+	c.MarkFlagRequired("team")
+	return c
+}
+
+func runSync(ctx context.Context, e *env, p syncParams) error {
+	token := strings.TrimSpace(e.getenv("AGENTHOOKS_TOKEN"))
+	if p.tokenFile != "" {
+		data, err := os.ReadFile(p.tokenFile)
+		if err != nil {
+			return fmt.Errorf("read the member token: %w", err)
+		}
+		token = strings.TrimSpace(string(data))
+	}
+	o := teamsync.Options{Server: p.server, Team: p.team, Token: token, Key: p.key, OS: p.goos, Home: e.home()}
+	if p.claude || p.claudeDir != "" {
+		o.ClaudeDir = p.claudeDir
+		if o.ClaudeDir == "" {
+			o.ClaudeDir = config.ClaudeManagedDir(runtime.GOOS)
+		}
+		if self, err := os.Executable(); err == nil {
+			o.Agenthooks = self
+		}
+	}
+	if !p.noAudit {
+		o.AuditDB = cmpOrStr(p.audit, e.getenv("AGENTHOOKS_AUDIT"), audit.DefaultPath(e.home()))
+		if o.AuditDB == "off" {
+			o.AuditDB = ""
+		}
+	}
+	if p.every < time.Minute && !p.once {
+		return fmt.Errorf("--every %s is too short: at least 1m", p.every)
+	}
+	for {
+		res, err := teamsync.Sync(ctx, o)
+		if err != nil {
+			return err
+		}
+		report(e, p.team, res)
+		if p.once {
+			if res.Kept {
+				return silentExit{code: 1}
+			}
+			return nil
+		}
+		wait := p.every + time.Duration(rand.Int64N(int64(p.every/10)+1))
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(wait):
+		}
+	}
+}
+
+func cmpOrStr(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func report(e *env, team string, res *teamsync.Result) {
+	now := time.Now().Format(time.RFC3339)
+	switch {
+	case res.Kept && res.Version > 0:
+		fmt.Fprintf(e.stderr, "%s team %s: %s; keeping version %d\n", now, team, res.Problem, res.Version)
+	case res.Kept:
+		fmt.Fprintf(e.stderr, "%s team %s: %s; no bundle installed yet\n", now, team, res.Problem)
+	case res.Changed:
+		fmt.Fprintf(e.stdout, "%s team %s: installed version %d\n", now, team, res.Version)
+	default:
+		fmt.Fprintf(e.stdout, "%s team %s: version %d is current\n", now, team, res.Version)
+	}
+	if res.Repaired {
+		fmt.Fprintf(e.stderr, "%s team %s: the installed hooks had been changed on disk; restored version %d\n", now, team, res.Version)
+	}
+	if res.AuditSent > 0 {
+		fmt.Fprintf(e.stdout, "%s team %s: uploaded %d audit records\n", now, team, res.AuditSent)
+	}
+	if !res.Kept && res.Problem != "" {
+		fmt.Fprintf(e.stderr, "%s team %s: %s\n", now, team, res.Problem)
+	}
+}

@@ -1,0 +1,134 @@
+// Package servecli is the command line of agenthooks-server, the team server binary:
+// `agenthooks-server serve` (also reached as `agenthooks serve`). It is kept out of
+// internal/cli so the hook hot path never links the server, its pages or the PostgreSQL driver.
+package servecli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/agenthooks/agenthooks/server"
+	"github.com/spf13/cobra"
+)
+
+// Main runs the command line with args (without the program name) and returns the exit code.
+func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	root := &cobra.Command{Use: "agenthooks-server", Short: "agenthooks' team server", SilenceUsage: true, SilenceErrors: true}
+	root.AddCommand(newServeCmd(stdout, stderr, os.Getenv, nil))
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	if err := root.ExecuteContext(ctx); err != nil {
+		fmt.Fprintln(stderr, "agenthooks-server:", err)
+		return 1
+	}
+	return 0
+}
+
+type serveParams struct {
+	addr            string
+	db              string
+	insecureCookies bool
+	rate            float64
+	verbose         bool
+}
+
+func newServeCmd(stdout, stderr io.Writer, getenv func(string) string, ready chan<- string) *cobra.Command {
+	var p serveParams
+	c := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the team server: the API under /api/v1/ and the dashboard at /",
+		Long: `Run the team server. It stores teams, their hooks, published versions, tokens and the
+audit records members upload in an embedded SQLite file (the default) or in PostgreSQL
+(--db postgres://USER:PASSWORD@HOST/DB), where several servers can run side by side.
+
+On its first start against an empty database it creates an admin token and prints it once:
+log in to the dashboard with it, or send it as "Authorization: Bearer TOKEN" to the API.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runServe(cmd.Context(), stdout, stderr, getenv, p, ready)
+		},
+	}
+	c.Flags().StringVar(&p.addr, "addr", "127.0.0.1:8080", "listen on `HOST:PORT`")
+	c.Flags().StringVar(&p.db, "db", "", "database: sqlite:PATH or postgres://... (default sqlite:~/.agenthooks/server.db)")
+	c.Flags().BoolVar(&p.insecureCookies, "insecure-cookies", false, "send the dashboard cookie without Secure, for plain HTTP from another machine (put TLS in front instead)")
+	c.Flags().Float64Var(&p.rate, "rate", 5, "requests per second allowed to each token (bursts of 4x)")
+	c.Flags().BoolVarP(&p.verbose, "verbose", "v", false, "log every request")
+	return c
+}
+
+// runServe serves until ctx ends or a signal arrives. ready, when not nil, gets the address
+// once the server listens.
+func runServe(ctx context.Context, stdout, stderr io.Writer, getenv func(string) string, p serveParams, ready chan<- string) error {
+	if p.db == "" {
+		p.db = getenv("AGENTHOOKS_DB")
+	}
+	if p.db == "" {
+		home, _ := os.UserHomeDir()
+		if h := getenv("HOME"); h != "" {
+			home = h
+		}
+		p.db = server.DefaultDB(home)
+	}
+	level := slog.LevelWarn
+	if p.verbose {
+		level = slog.LevelInfo
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	store, err := server.OpenStore(ctx, p.db)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if tok, err := store.Bootstrap(ctx); err != nil {
+		return fmt.Errorf("create the first admin token: %w", err)
+	} else if tok != "" {
+		fmt.Fprintf(stdout, "First start: the admin token (shown only this once, keep it safe):\n\n    %s\n\n", tok)
+	}
+	srv := server.New(store, server.Options{Logger: log, Rate: p.rate, Burst: int(4 * p.rate), InsecureCookies: p.insecureCookies})
+	ln, err := net.Listen("tcp", p.addr)
+	if err != nil {
+		return err
+	}
+	var h http.Handler = srv.Handler()
+	if p.verbose {
+		inner := h
+		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			start := time.Now()
+			inner.ServeHTTP(w, r)
+			log.Info("request", "method", r.Method, "path", r.URL.Path, "duration", time.Since(start))
+		})
+	}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second,
+		WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		hs.Shutdown(sctx)
+	}()
+	db := "SQLite"
+	if store.Postgres() {
+		db = "PostgreSQL"
+	}
+	fmt.Fprintf(stderr, "agenthooks server on http://%s (%s)\n", ln.Addr(), db)
+	if ready != nil {
+		ready <- ln.Addr().String()
+	}
+	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
