@@ -513,3 +513,11 @@ func (s *Store) Check(ctx context.Context) error {
 	}
 	return nil
 }
+
+// MaxID is the id of the newest decision stored (0 when none): an uploader that remembers a
+// larger one knows the database was made anew.
+func (s *Store) MaxID(ctx context.Context) (int64, error) {
+	var id int64
+	err := s.db.QueryRowContext(ctx, "SELECT COALESCE(MAX(id), 0) FROM decisions").Scan(&id)
+	return id, err
+}

@@ -52,7 +52,7 @@ func (o *Options) uploadAudit(ctx context.Context, st *state) (int, error) {
 		st.AuditEpoch = randomEpoch()
 	}
 	// A database made anew starts its ids again: start a new epoch so uids stay unique.
-	if latest, err := store.Query(ctx, audit.Filter{Limit: 1}); err == nil && st.AuditAfter > 0 && (len(latest) == 0 || latest[0].ID < st.AuditAfter) {
+	if newest, err := store.MaxID(ctx); err == nil && newest < st.AuditAfter {
 		st.AuditAfter, st.AuditEpoch = 0, randomEpoch()
 	}
 	sent := 0
