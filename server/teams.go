@@ -356,15 +356,15 @@ func DiffDrafts(a, b *Draft, from, to string) string {
 		sorted = append(sorted, p)
 	}
 	sort.Strings(sorted)
-	text := func(d *Draft, p string) string {
-		if f := d.File(p); f != nil {
-			return f.Content
+	text := func(d *Draft, p string) []string {
+		if f := d.File(p); f != nil && f.Content != "" {
+			return difflib.SplitLines(strings.TrimSuffix(f.Content, "\n"))
 		}
-		return ""
+		return nil
 	}
 	var out strings.Builder
 	for _, p := range sorted {
-		ud := difflib.UnifiedDiff{A: difflib.SplitLines(text(a, p)), B: difflib.SplitLines(text(b, p)),
+		ud := difflib.UnifiedDiff{A: text(a, p), B: text(b, p),
 			FromFile: from + "/" + p, ToFile: to + "/" + p, Context: 3}
 		s, _ := difflib.GetUnifiedDiffString(ud)
 		out.WriteString(s)
