@@ -72,7 +72,9 @@ func (wd *webdriver) typeInto(css, text string) {
 	wd.call("POST", wd.s("/element/"+wd.find(css)+"/value"), map[string]string{"text": text})
 }
 
-func (wd *webdriver) click(css string) { wd.call("POST", wd.s("/element/"+wd.find(css)+"/click"), map[string]any{}) }
+func (wd *webdriver) click(css string) {
+	wd.call("POST", wd.s("/element/"+wd.find(css)+"/click"), map[string]any{})
+}
 
 func (wd *webdriver) text(css string) string {
 	var s string

@@ -10,12 +10,16 @@ import (
 
 	"github.com/agenthooks/agenthooks/internal/cli"
 	"github.com/agenthooks/agenthooks/internal/scanner"
+	"github.com/agenthooks/agenthooks/internal/servecli"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"agenthooks": func() {
 			os.Exit(cli.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
+		"agenthooks-server": func() {
+			os.Exit(servecli.Main(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 		},
 		"agenthooks-scan": func() {
 			os.Exit(scanner.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -38,8 +42,10 @@ func TestScripts(t *testing.T) {
 				return err
 			}
 			env.Setenv("EXAMPLES", examples)
+			env.Setenv("PORT", freePort())
 			return os.MkdirAll(home, 0o755)
 		},
+		Cmds:                teamCmds(),
 		RequireExplicitExec: true,
 	})
 }

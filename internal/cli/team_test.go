@@ -1,0 +1,74 @@
+package cli_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/agenthooks/agenthooks/server"
+)
+
+func freePort() string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "18080"
+	}
+	defer ln.Close()
+	return fmt.Sprint(ln.Addr().(*net.TCPAddr).Port)
+}
+
+// teamCmds are the scripts' team server commands:
+//
+//	teamserver FILE...   start a team server with team "core" publishing FILEs (paths
+//	                     relative to $WORK, kept as bundle paths); set SERVER, TOKEN and KEY
+//	publish FILE...      publish FILEs as the team's next version
+//	waithttp URL         wait up to 20 s for URL to answer 200
+func teamCmds() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
+	stores := map[*testscript.TestScript]*server.Store{}
+	publish := func(ts *testscript.TestScript, files []string) {
+		d := &server.Draft{}
+		for _, f := range files {
+			d.Files = append(d.Files, server.DraftFile{Path: f, Content: ts.ReadFile(f)})
+		}
+		store := stores[ts]
+		ctx := context.Background()
+		ts.Check(store.SaveDraft(ctx, "core", d, "script"))
+		_, err := store.Publish(ctx, "core", "", 0, "script")
+		ts.Check(err)
+	}
+	return map[string]func(*testscript.TestScript, bool, []string){
+		"teamserver": func(ts *testscript.TestScript, neg bool, args []string) {
+			store, err := server.OpenStore(context.Background(), "sqlite:"+filepath.Join(ts.Getenv("WORK"), "teamserver.db"))
+			ts.Check(err)
+			srv := httptest.NewServer(server.New(store, server.Options{Rate: 1000, Burst: 1000}).Handler())
+			ts.Defer(func() { srv.Close(); store.Close() })
+			stores[ts] = store
+			team, err := store.CreateTeam(context.Background(), "core", "Core", "script")
+			ts.Check(err)
+			publish(ts, args)
+			tok, _, err := store.CreateToken(context.Background(), server.Member, "core", "script", 0, "script")
+			ts.Check(err)
+			ts.Setenv("SERVER", srv.URL)
+			ts.Setenv("TOKEN", tok)
+			ts.Setenv("KEY", team.PublicKey)
+		},
+		"publish": func(ts *testscript.TestScript, neg bool, args []string) { publish(ts, args) },
+		"waithttp": func(ts *testscript.TestScript, neg bool, args []string) {
+			for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+				if res, err := http.Get(args[0]); err == nil {
+					res.Body.Close()
+					if res.StatusCode == 200 {
+						return
+					}
+				}
+			}
+			ts.Fatalf("%s did not answer", args[0])
+		},
+	}
+}
