@@ -33,7 +33,8 @@ func ClaudeManagedDir(goos string) string {
 }
 
 // ClaudeCandidates lists, in priority order, the settings files of Claude Code: managed
-// (managed-settings.json, then managed-settings.d/*.json in name order), local, project and user.
+// (managed-settings.json, then managed-settings.d/*.json in name order), team bundles synced in
+// Claude Code's format (~/.cursor/managed/team_*/hooks/settings.json), local, project and user.
 func ClaudeCandidates(env Env) []Candidate {
 	goos := env.GOOS
 	if goos == "" {
@@ -48,6 +49,14 @@ func ClaudeCandidates(env Env) []Candidate {
 	sort.Strings(dropIns)
 	for _, p := range dropIns {
 		out = append(out, Candidate{Layer: Enterprise, Family: dialect.Claude, Path: p})
+	}
+	if env.Home != "" {
+		// A team bundle written in Claude Code's format (agenthooks sync) is the team layer.
+		teams, _ := filepath.Glob(filepath.Join(env.Home, ".cursor", "managed", "team_*", "hooks", "settings.json"))
+		sort.Strings(teams)
+		for _, t := range teams {
+			out = append(out, Candidate{Layer: Team, Family: dialect.Claude, Path: t})
+		}
 	}
 	for _, ws := range env.Workspaces {
 		out = append(out,

@@ -268,3 +268,25 @@ func TestSettingsLayersDisableAndDedupe(t *testing.T) {
 		t.Fatalf("a non-managed disableAllHooks turned off managed hooks")
 	}
 }
+
+func TestClaudeTeamBundleIsTeamLayer(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	team := filepath.Join(home, ".cursor", "managed", "team_core", "hooks", "settings.json")
+	os.MkdirAll(filepath.Dir(team), 0o755)
+	os.WriteFile(team, []byte(`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./team.sh"}]}]}}`), 0o644)
+	cands := ClaudeCandidates(Env{Home: home, ClaudeManagedDir: filepath.Join(home, "managed")})
+	found := false
+	for _, c := range cands {
+		if c.Path == team {
+			found = c.Layer == Team && c.Family == "claude"
+		}
+	}
+	if !found {
+		t.Fatalf("a team bundle in Claude Code's format is not a team-layer candidate: %+v", cands)
+	}
+	got := Load(cands, func(string) bool { return false }).HooksFor("claude", "PreToolUse", "pre-tool")
+	if len(got) != 1 || got[0].Source.Layer != Team {
+		t.Fatalf("team hooks = %+v", got)
+	}
+}
