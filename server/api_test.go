@@ -333,6 +333,17 @@ func TestAPI(t *testing.T) {
 			}
 		})
 
+		t.Run("hooks.json in Claude Code's format", func(t *testing.T) {
+			claude := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./scripts/check.sh"}]}]}}`
+			ts.must(201, "POST", "/api/v1/teams", ts.admin, TeamRequest{ID: "claude-team"})
+			var d DraftResponse
+			ts.must(200, "PUT", "/api/v1/teams/claude-team/draft", ts.admin, Draft{Files: []DraftFile{
+				{Path: "hooks.json", Content: claude}, {Path: "scripts/check.sh", Content: "#!/bin/sh\n"}}}).json(t, &d)
+			if d.File("settings.json") == nil || d.File("hooks.json") != nil || len(d.Hooks) != 1 || d.Hooks[0].Event != "PreToolUse" {
+				t.Fatalf("a Claude-format hooks.json was not kept as settings.json: %+v", d)
+			}
+		})
+
 		t.Run("request size limit", func(t *testing.T) {
 			big := `{"id": "` + strings.Repeat("x", maxSmallBody) + `"}`
 			ts.must(413, "POST", "/api/v1/teams", ts.admin, big)

@@ -72,6 +72,40 @@ func (d *Draft) ConfigPath() string {
 	return ""
 }
 
+// Normalize renames a hooks.json written in Claude Code's format (a plugin's hooks/hooks.json:
+// no "version", matcher groups holding their own "hooks" lists) to settings.json, the name
+// under which machines read a bundle's config as Claude Code's. It reports whether it did.
+func (d *Draft) Normalize() bool {
+	f := d.File(CursorConfig)
+	if f == nil || d.File(ClaudeConfig) != nil || !claudeShaped([]byte(f.Content)) {
+		return false
+	}
+	f.Path = ClaudeConfig
+	return true
+}
+
+func claudeShaped(data []byte) bool {
+	root, err := jsonpos.Parse(data, config.MaxDepth)
+	if err != nil || root.Kind != jsonpos.Object || root.Get("version") != nil {
+		return false
+	}
+	hooks := root.Get("hooks")
+	if hooks == nil || hooks.Kind != jsonpos.Object {
+		return false
+	}
+	for _, m := range hooks.Members {
+		if m.Value.Kind != jsonpos.Array {
+			continue
+		}
+		for _, e := range m.Value.Elems {
+			if inner := e.Get("hooks"); inner != nil && inner.Kind == jsonpos.Array {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Limits on a draft.
 const (
 	MaxDraftFiles = 64

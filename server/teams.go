@@ -120,9 +120,11 @@ func (s *Store) Teams(ctx context.Context) ([]*Team, error) {
 	return out, rows.Err()
 }
 
-// SaveDraft replaces a team's draft after validating it; a draft with errors is not saved and
+// SaveDraft replaces a team's draft after validating it (a hooks.json in Claude Code's format
+// is stored as settings.json: see Draft.Normalize); a draft with errors is not saved and
 // the problems are returned in a *ValidationError.
 func (s *Store) SaveDraft(ctx context.Context, team string, d *Draft, actor string) error {
+	d.Normalize()
 	if probs := d.Validate(); probs.HasErrors() {
 		return &ValidationError{Problems: probs}
 	}
