@@ -26,6 +26,7 @@ func FuzzDraft(f *testing.F) {
 		if err != nil {
 			return
 		}
+		d.Normalize()
 		probs := d.Validate()
 		d.Hooks()
 		if probs.HasErrors() {
