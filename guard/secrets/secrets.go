@@ -6,32 +6,22 @@ package secrets
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/agenthooks/agenthooks/guard/secrets/client"
 	"github.com/rs/zerolog"
 	"github.com/zricethezav/gitleaks/v8/detect"
 	"github.com/zricethezav/gitleaks/v8/logging"
 )
 
-// Finding is one secret found: which rule, where; never the secret itself.
-type Finding struct {
-	Rule        string `json:"rule"`
-	Description string `json:"description"`
-	Line        int    `json:"line"`
-	Column      int    `json:"column"`
-}
-
-func (f Finding) String() string {
-	return fmt.Sprintf("%s at line %d", f.Rule, f.Line)
-}
+// Finding is one secret found: the helper's wire type, so the scanner prints what it finds as is.
+type Finding = client.Finding
 
 // ErrBudget is returned when the scan did not finish within its time budget.
-var ErrBudget = errors.New("the secret scan did not finish within its time budget")
+var ErrBudget = client.ErrBudget
 
 var detector = sync.OnceValues(func() (*detect.Detector, error) {
 	logging.Logger = logging.Logger.Level(zerolog.Disabled) // gitleaks logs to stderr by default
@@ -66,17 +56,4 @@ func Scan(text string, maxBytes int, budget time.Duration) (found []Finding, tru
 	case <-ctx.Done():
 		return nil, truncated, ErrBudget
 	}
-}
-
-// Describe writes findings for a message: rules and lines, never values.
-func Describe(found []Finding) string {
-	parts := make([]string, 0, len(found))
-	for i, f := range found {
-		if i == 5 {
-			parts = append(parts, fmt.Sprintf("and %d more", len(found)-5))
-			break
-		}
-		parts = append(parts, f.String())
-	}
-	return strings.Join(parts, ", ")
 }

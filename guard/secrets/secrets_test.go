@@ -2,6 +2,8 @@ package secrets
 
 import (
 	"strings"
+
+	"github.com/agenthooks/agenthooks/guard/secrets/client"
 	"testing"
 	"time"
 )
@@ -16,7 +18,7 @@ func TestScanFindsSecretsByRuleAndLine(t *testing.T) {
 	if len(found) == 0 {
 		t.Fatal("no secret found")
 	}
-	desc := Describe(found)
+	desc := client.Describe(found)
 	if strings.Contains(desc, "ghp_") || strings.Contains(desc, "MIIE") {
 		t.Fatalf("the description shows the secret: %s", desc)
 	}

@@ -40,10 +40,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "agenthooks-scan:", err)
 		return 1
 	}
-	res := client.Result{Truncated: truncated}
-	for _, f := range found {
-		res.Findings = append(res.Findings, client.Finding{Rule: f.Rule, Description: f.Description, Line: f.Line, Column: f.Column})
-	}
+	res := client.Result{Findings: found, Truncated: truncated}
 	if err := json.NewEncoder(stdout).Encode(res); err != nil {
 		return 1
 	}
