@@ -286,3 +286,22 @@ func BenchmarkRecord(b *testing.B) {
 	}
 	b.ReportMetric(float64(worst.Microseconds()), "worst-µs")
 }
+
+func TestParseSince(t *testing.T) {
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	for in, want := range map[string]time.Time{
+		"":                     {},
+		"30m":                  now.Add(-30 * time.Minute),
+		"7d":                   now.Add(-7 * 24 * time.Hour),
+		"2026-01-02T03:04:05Z": time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+	} {
+		if got, err := ParseSince(in, now); err != nil || !got.Equal(want) {
+			t.Errorf("ParseSince(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"yesterday", "-1h", "-2d", "99999999999d", "7x"} {
+		if _, err := ParseSince(bad, now); err == nil {
+			t.Errorf("ParseSince(%q) accepted", bad)
+		}
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agenthooks/agenthooks/audit"
 	"github.com/agenthooks/agenthooks/bundle"
 	"github.com/agenthooks/agenthooks/internal/srcpos"
 )
@@ -609,10 +610,10 @@ func (s *Server) postAudit(w http.ResponseWriter, r *http.Request, tok *Token) {
 func ParseAuditFilter(q url.Values, now time.Time) (AuditFilter, error) {
 	var f AuditFilter
 	var err error
-	if f.Since, err = parseWhen(q.Get("since"), now); err != nil {
+	if f.Since, err = audit.ParseSince(q.Get("since"), now); err != nil {
 		return f, fmt.Errorf("%w: since: %v", errBadRequest, err)
 	}
-	if f.Until, err = parseWhen(q.Get("until"), now); err != nil {
+	if f.Until, err = audit.ParseSince(q.Get("until"), now); err != nil {
 		return f, fmt.Errorf("%w: until: %v", errBadRequest, err)
 	}
 	f.Decision, f.Event, f.Hook, f.Machine = q.Get("decision"), q.Get("event"), q.Get("hook"), q.Get("machine")
@@ -627,27 +628,6 @@ func ParseAuditFilter(q url.Values, now time.Time) (AuditFilter, error) {
 		}
 	}
 	return f, nil
-}
-
-func parseWhen(v string, now time.Time) (time.Time, error) {
-	if v == "" {
-		return time.Time{}, nil
-	}
-	if t, err := time.Parse(time.RFC3339, v); err == nil {
-		return t, nil
-	}
-	if d, ok := strings.CutSuffix(v, "d"); ok {
-		n, err := strconv.Atoi(d)
-		if err != nil || n < 0 || n > 3650 {
-			return time.Time{}, fmt.Errorf("%q: want RFC 3339, or a number of days such as 7d", v)
-		}
-		return now.Add(-time.Duration(n) * 24 * time.Hour), nil
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil || d < 0 {
-		return time.Time{}, fmt.Errorf("%q: want RFC 3339, or a duration such as 7d or 12h", v)
-	}
-	return now.Add(-d), nil
 }
 
 // AuditReport is what the audit endpoint and page show.

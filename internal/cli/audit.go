@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -115,28 +114,6 @@ func (p *logParams) register(c *cobra.Command, filters bool) {
 	c.Flags().IntVar(&p.filter.Limit, "limit", 50, "at most this many decisions")
 }
 
-// parseAge reads 30m, 24h, 7d, or an RFC 3339 time.
-func parseAge(s string) (time.Time, error) {
-	if s == "" {
-		return time.Time{}, nil
-	}
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, nil
-	}
-	if d, ok := strings.CutSuffix(s, "d"); ok {
-		n, err := strconv.Atoi(d)
-		if err != nil || n < 0 {
-			return time.Time{}, fmt.Errorf("%q is not a number of days", s)
-		}
-		return time.Now().Add(-time.Duration(n) * 24 * time.Hour), nil
-	}
-	dur, err := time.ParseDuration(s)
-	if err != nil || dur < 0 {
-		return time.Time{}, fmt.Errorf("%q is neither a duration (30m, 24h, 7d) nor an RFC 3339 time", s)
-	}
-	return time.Now().Add(-dur), nil
-}
-
 // open opens the audit database and ingests what hook processes spooled since.
 func (p *logParams) open(e *env) (*audit.Store, error) {
 	path := auditPath(e, p.path)
@@ -205,7 +182,7 @@ func newLogCmd(e *env) *cobra.Command {
 }
 
 func runLog(ctx context.Context, e *env, p logParams) error {
-	since, err := parseAge(p.since)
+	since, err := audit.ParseSince(p.since, time.Now())
 	if err != nil {
 		return err
 	}
@@ -280,7 +257,7 @@ func printRecords(e *env, recs []audit.Record, asJSON, header bool) {
 }
 
 func runLogStats(ctx context.Context, e *env, p logParams) error {
-	since, err := parseAge(p.since)
+	since, err := audit.ParseSince(p.since, time.Now())
 	if err != nil {
 		return err
 	}
@@ -314,7 +291,7 @@ func runLogPrune(ctx context.Context, e *env, p logParams) error {
 	if p.older == "" && p.maxRows <= 0 {
 		return fmt.Errorf("say what to prune: --older-than and/or --max-rows")
 	}
-	before, err := parseAge(p.older)
+	before, err := audit.ParseSince(p.older, time.Now())
 	if err != nil {
 		return err
 	}
