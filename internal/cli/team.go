@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/audit"
 	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/internal/helperbin"
 	"github.com/agenthooks/agenthooks/teamsync"
 	"github.com/spf13/cobra"
 )
@@ -29,7 +29,7 @@ func newServeCmd(e *env) *cobra.Command {
 		Short:              "Run the team server (the agenthooks-server binary): API under /api/v1/, dashboard at /",
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			path, err := serverPath(e.getenv)
+			path, err := helperbin.Find(e.getenv, "AGENTHOOKS_SERVER", "agenthooks-server", "the team server")
 			if err != nil {
 				return err
 			}
@@ -56,25 +56,6 @@ func newServeCmd(e *env) *cobra.Command {
 			return err
 		},
 	}
-}
-
-// serverPath finds agenthooks-server: $AGENTHOOKS_SERVER, else beside this executable, else
-// in PATH.
-func serverPath(getenv func(string) string) (string, error) {
-	if p := getenv("AGENTHOOKS_SERVER"); p != "" {
-		return p, nil
-	}
-	if self, err := os.Executable(); err == nil {
-		p := filepath.Join(filepath.Dir(self), "agenthooks-server")
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			return p, nil
-		}
-	}
-	p, err := exec.LookPath("agenthooks-server")
-	if err != nil {
-		return "", errors.New("the team server agenthooks-server is not installed beside agenthooks or in PATH (CGO_ENABLED=0 go install github.com/agenthooks/agenthooks/cmd/agenthooks-server@latest, or go run ./cmd/agenthooks-server serve)")
-	}
-	return p, nil
 }
 
 type syncParams struct {

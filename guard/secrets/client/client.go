@@ -1,6 +1,6 @@
 // Package client runs the agenthooks-scan helper, which scans text for secrets with gitleaks, so
 // that agenthooks itself does not link gitleaks (milliseconds of initialisation at every start).
-// It imports only the standard library.
+// It imports only the standard library and internal/helperbin.
 package client
 
 import (
@@ -9,12 +9,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agenthooks/agenthooks/internal/helperbin"
 )
 
 // ExitBudget is the helper's exit status when the scan ran out of its time budget.
@@ -39,20 +39,7 @@ type Result struct {
 
 // Path finds the helper: $AGENTHOOKS_SCAN, else agenthooks-scan beside this executable, else in PATH.
 func Path(getenv func(string) string) (string, error) {
-	if p := getenv("AGENTHOOKS_SCAN"); p != "" {
-		return p, nil
-	}
-	if self, err := os.Executable(); err == nil {
-		p := filepath.Join(filepath.Dir(self), "agenthooks-scan")
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			return p, nil
-		}
-	}
-	p, err := exec.LookPath("agenthooks-scan")
-	if err != nil {
-		return "", fmt.Errorf("the secret scanner agenthooks-scan is not installed beside agenthooks or in PATH (go install github.com/agenthooks/agenthooks/cmd/agenthooks-scan@latest)")
-	}
-	return p, nil
+	return helperbin.Find(getenv, "AGENTHOOKS_SCAN", "agenthooks-scan", "the secret scanner")
 }
 
 // Scan runs the helper on text. The helper's own start and gitleaks' rules count against budget
