@@ -18,6 +18,7 @@ import (
 	"github.com/agenthooks/agenthooks/dialect/claude"
 	"github.com/agenthooks/agenthooks/dialect/gemini"
 	"github.com/agenthooks/agenthooks/dialect/translate"
+	"github.com/agenthooks/agenthooks/guard/shell"
 	"github.com/agenthooks/agenthooks/runner"
 )
 
@@ -433,10 +434,10 @@ func (e *Engine) resolveCommand(h *config.Hook) string {
 	cmd := strings.TrimSpace(h.Command)
 	dir := h.Source.Dir()
 	if filepath.IsAbs(cmd) && fileExists(cmd) {
-		return shellQuote(cmd)
+		return shell.Quote(cmd)
 	}
 	if isRelativePath(cmd) && dir != "" && fileExists(filepath.Join(dir, cmd)) {
-		return shellQuote(filepath.Join(dir, cmd))
+		return shell.Quote(filepath.Join(dir, cmd))
 	}
 	prog, rest, _ := strings.Cut(cmd, " ")
 	if rest != "" {
@@ -444,9 +445,9 @@ func (e *Engine) resolveCommand(h *config.Hook) string {
 	}
 	switch {
 	case isRelativePath(prog) && dir != "" && h.Source.Layer != config.Default:
-		return shellQuote(filepath.Join(dir, prog)) + rest
+		return shell.Quote(filepath.Join(dir, prog)) + rest
 	case prog == "agenthooks" && e.opts.Self != "":
-		return shellQuote(e.opts.Self) + rest
+		return shell.Quote(e.opts.Self) + rest
 	}
 	return cmd
 }
@@ -458,11 +459,6 @@ func isRelativePath(s string) bool {
 func fileExists(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && !st.IsDir()
-}
-
-// shellQuote quotes s for a POSIX shell.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // environ builds the hooks' environment: the base environment plus Cursor's variables and the

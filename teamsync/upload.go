@@ -14,13 +14,13 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/agenthooks/agenthooks/audit"
 	"github.com/agenthooks/agenthooks/bundle"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/translate"
+	"github.com/agenthooks/agenthooks/guard/shell"
 	"github.com/agenthooks/agenthooks/internal/jsonpos"
 )
 
@@ -143,7 +143,7 @@ func (o *Options) registerClaude(dir string, b *bundle.Bundle) error {
 	sort.Strings(names)
 	hooks := jsonpos.Obj()
 	for _, ev := range names {
-		cmd := fmt.Sprintf("%s run --agent claude --from %s %s team=%s %s", o.Agenthooks, family, flag, shellQuote(cfg), ev)
+		cmd := fmt.Sprintf("%s run --agent claude --from %s %s team=%s %s", o.Agenthooks, family, flag, shell.Quote(cfg), ev)
 		hooks.Set(ev, jsonpos.Arr(jsonpos.Obj("hooks", jsonpos.Arr(jsonpos.Obj("type", jsonpos.Str("command"), "command", jsonpos.Str(cmd))))))
 	}
 	doc := jsonpos.Obj("hooks", hooks)
@@ -158,22 +158,4 @@ func (o *Options) registerClaude(dir string, b *bundle.Bundle) error {
 		return nil
 	}
 	return config.WriteFileAtomic(out, pretty.Bytes(), 0o644)
-}
-
-// shellQuote quotes a path for the POSIX shell Claude Code runs commands with.
-func shellQuote(s string) string {
-	safe := true
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '/' || r == '.' || r == '_' || r == '-') {
-			safe = false
-		}
-	}
-	if safe && s != "" {
-		return s
-	}
-	return "'" + bytesReplace(s, "'", `'\''`) + "'"
-}
-
-func bytesReplace(s, old, new string) string {
-	return strings.ReplaceAll(s, old, new)
 }

@@ -175,7 +175,7 @@ func (a *analyzer) runStrings(span string, f *frame, ctx *callCtx) {
 	if list := codeList().FindString(span); list != "" {
 		var parts []string
 		for _, lit := range codeString().FindAllString(list, 64) {
-			parts = append(parts, shellQuote(unquote(lit)))
+			parts = append(parts, Quote(unquote(lit)))
 		}
 		a.nested(strings.Join(parts, " "), f, ctx)
 		return
@@ -270,6 +270,19 @@ func dangerousLiteral(v string) bool {
 	return path.Base(path.Clean(v)) == ".git"
 }
 
-func shellQuote(s string) string {
+// Quote makes s one word for a POSIX shell: as is when it holds only characters no shell treats
+// specially (letters, digits and /._+:,@%-; not =, which could make a first word an
+// assignment), else in single quotes.
+func Quote(s string) string {
+	plain := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._+:,@%-", r)) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

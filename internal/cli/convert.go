@@ -15,6 +15,7 @@ import (
 	"github.com/agenthooks/agenthooks/dialect/codex"
 	"github.com/agenthooks/agenthooks/dialect/gemini"
 	"github.com/agenthooks/agenthooks/dialect/translate"
+	"github.com/agenthooks/agenthooks/guard/shell"
 	"github.com/agenthooks/agenthooks/internal/jsonpos"
 )
 
@@ -173,7 +174,7 @@ func toHooksJSON(f *config.File) (*jsonpos.Value, []string) {
 		}
 		command := h.Command
 		for _, a := range h.Args {
-			command += " " + shellQuoteArg(a)
+			command += " " + shell.Quote(a)
 		}
 		entry := jsonpos.Obj("command", jsonpos.Str(command))
 		if h.Matcher != "" && h.Matcher != "*" {
@@ -227,13 +228,6 @@ func dedupe(list []string) []string {
 
 func number(f float64) *jsonpos.Value {
 	return &jsonpos.Value{Kind: jsonpos.Number, Num: json.Number(strconv.FormatFloat(f, 'f', -1, 64))}
-}
-
-func shellQuoteArg(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`;&|<>*?()[]{}!#~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // claudeToolNames rewrites a plain list matcher of family's tool names in Claude Code's names.
@@ -292,7 +286,7 @@ func toMatcherGroups(f *config.File, to dialect.Name) (*jsonpos.Value, []string)
 		}
 		command := h.Command
 		for _, a := range h.Args {
-			command += " " + shellQuoteArg(a)
+			command += " " + shell.Quote(a)
 		}
 		handler := jsonpos.Obj("type", jsonpos.Str("command"), "command", jsonpos.Str(command))
 		if h.Timeout > 0 {
