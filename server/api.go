@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -436,7 +437,7 @@ func (s *Server) diff(w http.ResponseWriter, r *http.Request, _ *Token) {
 		s.fail(w, r, err)
 		return
 	}
-	to, err := parseVersionRef(cmpOr(r.URL.Query().Get("to"), "draft"))
+	to, err := parseVersionRef(cmp.Or(r.URL.Query().Get("to"), "draft"))
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -448,13 +449,6 @@ func (s *Server) diff(w http.ResponseWriter, r *http.Request, _ *Token) {
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	io.WriteString(w, d)
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // TokenRequest creates a token. ExpiresIn is a Go duration ("720h"); empty never expires.

@@ -225,6 +225,9 @@ func TestAPI(t *testing.T) {
 			}
 			ts.must(400, "GET", "/api/v1/teams/core/bundle?os=plan9", member, nil)
 			ts.must(404, "GET", "/api/v1/teams/other/bundle?os=linux", ts.admin, nil)
+			if r := ts.must(422, "POST", "/api/v1/teams/other/versions", ts.admin, PublishRequest{}); !bytes.Contains(r.body, []byte("no_config")) {
+				t.Fatalf("publishing an empty draft: %s", r.body)
+			}
 		})
 
 		t.Run("versions, diff and rollback", func(t *testing.T) {

@@ -149,7 +149,8 @@ func (s *Store) SaveDraft(ctx context.Context, team string, d *Draft, actor stri
 	})
 }
 
-// Draft returns a team's draft: the saved one, else the current version's, else an empty one.
+// Draft returns a team's saved draft, or an empty one when none was saved yet (publishing
+// needs a saved draft, so a published team always has one).
 func (s *Store) Draft(ctx context.Context, team string) (*Draft, error) {
 	var doc string
 	err := s.queryRow(ctx, nil, `SELECT doc FROM drafts WHERE team_id = ?`, team).Scan(&doc)
@@ -186,9 +187,6 @@ func (s *Store) Publish(ctx context.Context, team, note string, rollbackOf int, 
 		}
 	} else if d, err = s.Draft(ctx, team); err != nil {
 		return nil, err
-	}
-	if len(d.Files) == 0 {
-		return nil, &ValidationError{Problems: d.Validate()}
 	}
 	if probs := d.Validate(); probs.HasErrors() {
 		return nil, &ValidationError{Problems: probs}

@@ -18,12 +18,7 @@ import (
 // ValidationError carries the positioned problems of a draft that cannot be saved or published.
 type ValidationError struct{ Problems srcpos.List }
 
-func (e *ValidationError) Error() string {
-	if err := e.Problems.Err(); err != nil {
-		return "invalid hooks:\n" + err.Error()
-	}
-	return "invalid hooks: the bundle is empty"
-}
+func (e *ValidationError) Error() string { return "invalid hooks:\n" + e.Problems.Err().Error() }
 
 // Token kinds.
 const (

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"crypto/subtle"
 	"embed"
 	"errors"
@@ -522,7 +523,7 @@ func (w *web) diff(rw http.ResponseWriter, r *http.Request, sess *Session) {
 	from, err := parseVersionRef(q.Get("from"))
 	to := -1
 	if err == nil {
-		to, err = parseVersionRef(cmpOr(q.Get("to"), "draft"))
+		to, err = parseVersionRef(cmp.Or(q.Get("to"), "draft"))
 	}
 	var text string
 	if err == nil {
@@ -601,12 +602,13 @@ type chart struct {
 }
 
 type chartBar struct {
-	Day               string
-	X, Width          int
-	DenyY, DenyH      int
-	ErrorY, ErrorH    int
-	Denies, Errors    int
-	LabelX, LabelShow int
+	Day            string
+	X, Width       int
+	DenyY, DenyH   int
+	ErrorY, ErrorH int
+	Denies, Errors int
+	LabelX         int
+	Label          bool
 }
 
 func makeChart(days []Count) chart {
@@ -624,15 +626,12 @@ func makeChart(days []Count) chart {
 	if slot > 60 {
 		slot = 60
 	}
+	step := max(len(days)/8, 1) // label about eight days
 	for i, d := range days {
 		dh := d.Denies * plot / c.Max
 		eh := d.Errors * plot / c.Max
 		b := chartBar{Day: d.Key, X: i*slot + 2, Width: max(slot-4, 1), Denies: d.Denies, Errors: d.Errors,
-			DenyH: dh, DenyY: plot - dh, ErrorH: eh, ErrorY: plot - dh - eh, LabelX: i*slot + 2}
-		step := max(len(days)/8, 1)
-		if i%step == 0 {
-			b.LabelShow = 1
-		}
+			DenyH: dh, DenyY: plot - dh, ErrorH: eh, ErrorY: plot - dh - eh, LabelX: i*slot + 2, Label: i%step == 0}
 		c.Bars = append(c.Bars, b)
 	}
 	return c

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -231,5 +232,25 @@ func TestSafeNext(t *testing.T) {
 		if got := safeNext(in); got != want {
 			t.Errorf("safeNext(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestChart(t *testing.T) {
+	var days []Count
+	for i := range 16 {
+		days = append(days, Count{Key: fmt.Sprint("d", i), Denies: i, Errors: 1})
+	}
+	c := makeChart(days)
+	labels := 0
+	for _, b := range c.Bars {
+		if b.Label {
+			labels++
+		}
+		if b.DenyY+b.DenyH != c.Height-20 || b.ErrorY+b.ErrorH != b.DenyY {
+			t.Fatalf("bar %s is not stacked on the axis: %+v", b.Day, b)
+		}
+	}
+	if c.Max != 16 || labels != 8 || c.Bars[15].DenyH != (c.Height-20)*15/16 {
+		t.Fatalf("max %d, %d labels, last bar %+v", c.Max, labels, c.Bars[15])
 	}
 }

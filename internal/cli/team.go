@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -125,7 +126,7 @@ func runSync(ctx context.Context, e *env, p syncParams) error {
 		}
 	}
 	if !p.noAudit {
-		o.AuditDB = cmpOrStr(p.audit, e.getenv("AGENTHOOKS_AUDIT"), audit.DefaultPath(e.home()))
+		o.AuditDB = cmp.Or(p.audit, e.getenv("AGENTHOOKS_AUDIT"), audit.DefaultPath(e.home()))
 		if o.AuditDB == "off" {
 			o.AuditDB = ""
 		}
@@ -152,15 +153,6 @@ func runSync(ctx context.Context, e *env, p syncParams) error {
 		case <-time.After(wait):
 		}
 	}
-}
-
-func cmpOrStr(vals ...string) string {
-	for _, v := range vals {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 func report(e *env, team string, res *teamsync.Result) {
