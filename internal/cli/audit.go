@@ -114,8 +114,14 @@ func (p *logParams) register(c *cobra.Command, filters bool) {
 	c.Flags().IntVar(&p.filter.Limit, "limit", 50, "at most this many decisions")
 }
 
-// open opens the audit database and ingests what hook processes spooled since.
+// open reads --since into the filter, opens the audit database and ingests what hook processes
+// spooled since.
 func (p *logParams) open(e *env) (*audit.Store, error) {
+	since, err := audit.ParseSince(p.since, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	p.filter.Since = since
 	path := auditPath(e, p.path)
 	if path == "" {
 		return nil, fmt.Errorf("auditing is off (AGENTHOOKS_AUDIT=off)")
@@ -182,11 +188,6 @@ func newLogCmd(e *env) *cobra.Command {
 }
 
 func runLog(ctx context.Context, e *env, p logParams) error {
-	since, err := audit.ParseSince(p.since, time.Now())
-	if err != nil {
-		return err
-	}
-	p.filter.Since = since
 	s, err := p.open(e)
 	if err != nil {
 		return err
@@ -257,11 +258,6 @@ func printRecords(e *env, recs []audit.Record, asJSON, header bool) {
 }
 
 func runLogStats(ctx context.Context, e *env, p logParams) error {
-	since, err := audit.ParseSince(p.since, time.Now())
-	if err != nil {
-		return err
-	}
-	p.filter.Since = since
 	s, err := p.open(e)
 	if err != nil {
 		return err
