@@ -128,9 +128,7 @@ func TestClaudeShellGuard(t *testing.T) {
 // agenthooks run --agent claude, and its message reaches the model.
 func TestClaudeRunsCursorHooks(t *testing.T) {
 	c := newClaude(t, "echo two > two.txt", ordinary)
-	cursor := filepath.Join(c.ws.home, "cursor-hooks.json")
-	writeJSONFile(t, cursor, map[string]any{"version": 1, "hooks": map[string]any{"beforeShellExecution": []any{
-		map[string]any{"command": `grep -q two.txt && echo '{"permission":"deny","agent_message":"cursor hook refuses two"}' || echo '{"permission":"allow"}'`}}}})
+	_, cursor := writeForeignHooks(t, c.ws.home)
 	c.settings(t, map[string]any{"PreToolUse": []any{group("Bash", "agenthooks run --agent claude PreToolUse --from cursor --config "+cursor)}})
 	c.exec(t, "please run it")
 	if c.ws.exists("two.txt") {

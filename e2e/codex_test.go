@@ -117,23 +117,11 @@ func TestCodexShellGuard(t *testing.T) {
 // a Cursor hooks.json deny, and their messages reach the model.
 func TestCodexRunsOtherAgentsHooks(t *testing.T) {
 	c := newCodex(t, "echo one > one.txt", "echo two > two.txt")
-	claude := filepath.Join(c.ws.home, "claude-settings.json")
-	writeJSONFile(t, claude, map[string]any{"hooks": map[string]any{"PreToolUse": []any{
-		group("Bash", `grep -q one.txt && { echo "claude hook refuses one" >&2; exit 2; }; exit 0`)}}})
-	cursor := filepath.Join(c.ws.home, "cursor-hooks.json")
-	writeJSONFile(t, cursor, map[string]any{"version": 1, "hooks": map[string]any{"beforeShellExecution": []any{
-		map[string]any{"command": `grep -q two.txt && echo '{"permission":"deny","agent_message":"cursor hook refuses two"}' || echo '{"permission":"allow"}'`}}}})
+	claude, cursor := writeForeignHooks(t, c.ws.home)
 	c.hooks(t, map[string]any{"PreToolUse": []any{group("Bash",
 		"agenthooks run --agent codex PreToolUse --settings "+claude+" --config "+cursor)}})
 	c.exec(t, "please run it")
-	if c.ws.exists("one.txt") || c.ws.exists("two.txt") {
-		t.Error("a command another agent's hook denied ran inside Codex")
-	}
-	for _, msg := range []string{"claude hook refuses one", "cursor hook refuses two"} {
-		if !c.model.anySent(msg) {
-			t.Errorf("the model never saw %q", msg)
-		}
-	}
+	checkForeignHooks(t, "Codex", c.ws, c.model)
 }
 
 // TestCodexPromptGuard: a prompt carrying a secret never reaches the model.

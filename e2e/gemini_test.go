@@ -134,23 +134,11 @@ func TestGeminiShellGuard(t *testing.T) {
 // run_shell_command, and their messages reach the model.
 func TestGeminiRunsOtherAgentsHooks(t *testing.T) {
 	g := newGemini(t, "echo one > one.txt", "echo two > two.txt")
-	claude := filepath.Join(g.ws.home, "claude-settings.json")
-	writeJSONFile(t, claude, map[string]any{"hooks": map[string]any{"PreToolUse": []any{
-		group("Bash", `grep -q one.txt && { echo "claude hook refuses one" >&2; exit 2; }; exit 0`)}}})
-	cursor := filepath.Join(g.ws.home, "cursor-hooks.json")
-	writeJSONFile(t, cursor, map[string]any{"version": 1, "hooks": map[string]any{"beforeShellExecution": []any{
-		map[string]any{"command": `grep -q two.txt && echo '{"permission":"deny","agent_message":"cursor hook refuses two"}' || echo '{"permission":"allow"}'`}}}})
+	claude, cursor := writeForeignHooks(t, g.ws.home)
 	g.settings(t, map[string]any{"BeforeTool": []any{geminiGroup("run_shell_command",
 		"agenthooks run --agent gemini BeforeTool --settings "+claude+" --config "+cursor)}})
 	g.exec(t, "please run it")
-	if g.ws.exists("one.txt") || g.ws.exists("two.txt") {
-		t.Error("a command another agent's hook denied ran inside Gemini CLI")
-	}
-	for _, msg := range []string{"claude hook refuses one", "cursor hook refuses two"} {
-		if !g.model.anySent(msg) {
-			t.Errorf("the model never saw %q", msg)
-		}
-	}
+	checkForeignHooks(t, "Gemini CLI", g.ws, g.model)
 }
 
 // TestGeminiPromptGuard: a prompt carrying a secret never reaches the model; an ordinary one does.

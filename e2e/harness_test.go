@@ -295,6 +295,33 @@ func installFailure(t testing.TB, msg string) {
 	t.Fatal(msg)
 }
 
+// writeForeignHooks writes, under home, a Claude Code settings file whose PreToolUse hook exits
+// 2 on a command touching one.txt and a Cursor hooks.json whose beforeShellExecution hook denies
+// one touching two.txt, for the tests of agenthooks run under another agent.
+func writeForeignHooks(t testing.TB, home string) (claude, cursor string) {
+	claude = filepath.Join(home, "claude-settings.json")
+	writeJSONFile(t, claude, map[string]any{"hooks": map[string]any{"PreToolUse": []any{
+		group("Bash", `grep -q one.txt && { echo "claude hook refuses one" >&2; exit 2; }; exit 0`)}}})
+	cursor = filepath.Join(home, "cursor-hooks.json")
+	writeJSONFile(t, cursor, map[string]any{"version": 1, "hooks": map[string]any{"beforeShellExecution": []any{
+		map[string]any{"command": `grep -q two.txt && echo '{"permission":"deny","agent_message":"cursor hook refuses two"}' || echo '{"permission":"allow"}'`}}}})
+	return claude, cursor
+}
+
+// checkForeignHooks checks a run of "echo one > one.txt" and "echo two > two.txt" under the
+// hooks of writeForeignHooks: neither ran and both refusals reached the model.
+func checkForeignHooks(t testing.TB, agent string, ws workspace, m *model) {
+	t.Helper()
+	if ws.exists("one.txt") || ws.exists("two.txt") {
+		t.Errorf("a command another agent's hook denied ran inside %s", agent)
+	}
+	for _, msg := range []string{"claude hook refuses one", "cursor hook refuses two"} {
+		if !m.anySent(msg) {
+			t.Errorf("the model never saw %q", msg)
+		}
+	}
+}
+
 // checkShellGuard checks a run of the scripted destructive and ordinary commands under the
 // installed shell guard: the first did not run and the model was told why, the second ran, the
 // audit trail has both decisions under the agent, and status shows the guard alive.
