@@ -4,5 +4,10 @@
 // truncated, with their size kept, before they are stored. Schema migrations are embedded and
 // versioned with SQLite's user_version.
 //
+// Hook processes only append to a spool file beside the database (Append); the commands that
+// read the trail ingest it. The package does not link the SQLite driver itself: a program that
+// opens a Store imports modernc.org/sqlite, and agenthooks, which only spools, stays free of
+// SQLite's start-up cost.
+//
 // It imports internal packages only; engine and guard never import it (the CLI records).
 package audit

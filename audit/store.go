@@ -9,12 +9,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
-
-	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
 )
 
 //go:embed migrations/*.sql
@@ -33,7 +32,12 @@ func DefaultPath(home string) string { return filepath.Join(home, ".agenthooks",
 const BusyTimeout = 5 * time.Second
 
 // Open opens (creating it when needed) the database at path and brings its schema up to date.
+// The program must link the database/sql driver "sqlite" (import _ "modernc.org/sqlite"):
+// this package does not, so that recording through the spool does not pay SQLite's start-up.
 func Open(path string) (*Store, error) {
+	if !slices.Contains(sql.Drivers(), "sqlite") {
+		return nil, fmt.Errorf("audit: this program does not link the SQLite driver (modernc.org/sqlite); agenthooks-admin does")
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}

@@ -57,6 +57,9 @@ type Options struct {
 	// AskAs is what an ask becomes for an agent that cannot ask a person (Codex): empty means
 	// deny, the safe choice.
 	AskAs dialect.AskAs
+	// HTTP makes the requests of http hooks (httphook.Post does it with net/http); nil makes
+	// every http hook fail with an error, non-blocking unless the hook is failClosed.
+	HTTP HTTPPoster
 }
 
 // ConfigFile is a config file named explicitly: a Cursor hooks.json, or with Family claude a

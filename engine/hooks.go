@@ -1,13 +1,10 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path"
 	"regexp"
@@ -99,55 +96,67 @@ func (e *Engine) startAsync(h *config.Hook, command string, body []byte, env []s
 // MaxHTTPResponse bounds what is read of an http hook's response.
 const MaxHTTPResponse = 1 << 20
 
+// HTTPRequest is the POST an http hook makes: the payload as body, with the hook's headers
+// already expanded.
+type HTTPRequest struct {
+	URL    string            `json:"url"`
+	Header map[string]string `json:"header,omitempty"`
+	Body   []byte            `json:"body"`
+}
+
+// HTTPResponse is what came back: the status and at most MaxHTTPResponse bytes of the body,
+// with Cut the bytes left unread.
+type HTTPResponse struct {
+	Status int    `json:"status"`
+	Body   []byte `json:"body,omitempty"`
+	Cut    int64  `json:"cut,omitempty"`
+}
+
+// HTTPPoster makes an http hook's request, without following redirects, until ctx (which
+// carries the hook's timeout) ends. Package engine/httphook has the net/http one.
+type HTTPPoster func(ctx context.Context, r HTTPRequest) (HTTPResponse, error)
+
 // runHTTP POSTs the payload to an http hook, as Claude Code does, and reads the answer as a
 // command's: a 2xx body is stdout with exit status 0; any other status, or no connection, is a
 // non-blocking error (an http hook cannot block by its status code). Header values may use
 // $VAR or ${VAR} only for the variables the hook lists in allowedEnvVars.
 func (e *Engine) runHTTP(ctx context.Context, h *config.Hook, body []byte, timeout time.Duration) runner.Result {
 	start := time.Now()
+	if e.opts.HTTP == nil {
+		return runner.Result{ExitCode: -1, Err: errors.New("http hooks are not enabled in this program (engine.Options.HTTP is not set)")}
+	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.URL, bytes.NewReader(body))
-	if err != nil {
-		return runner.Result{ExitCode: -1, Err: err, Duration: time.Since(start)}
-	}
-	req.Header.Set("Content-Type", "application/json")
+	req := HTTPRequest{URL: h.URL, Body: body, Header: map[string]string{}}
 	allowed := map[string]bool{}
 	for _, v := range h.AllowedEnvVars {
 		allowed[v] = true
 	}
 	for k, v := range h.Headers {
-		req.Header.Set(k, os.Expand(v, func(name string) string {
+		req.Header[k] = os.Expand(v, func(name string) string {
 			if !allowed[name] {
 				return ""
 			}
 			return lookupEnv(e.opts.Environ, name)
-		}))
+		})
 	}
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := client.Do(req)
+	resp, err := e.opts.HTTP(ctx, req)
 	res := runner.Result{Duration: time.Since(start)}
-	if err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			res.TimedOut, res.ExitCode = true, -1
-			return res
-		}
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		res.TimedOut, res.ExitCode = true, -1
+	case err != nil:
 		res.ExitCode, res.Err = -1, err
-		return res
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(io.LimitReader(resp.Body, MaxHTTPResponse+1))
-	if len(data) > MaxHTTPResponse {
-		res.StdoutCut = int64(len(data) - MaxHTTPResponse)
-		data = data[:MaxHTTPResponse]
-	}
-	res.Duration = time.Since(start)
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+	case resp.Status < 200 || resp.Status > 299:
 		res.ExitCode = 1
-		res.Stderr = []byte(fmt.Sprintf("HTTP status %d", resp.StatusCode))
-		return res
+		res.Stderr = []byte(fmt.Sprintf("HTTP status %d", resp.Status))
+	default:
+		res.Stdout, res.StdoutCut = resp.Body, resp.Cut
+		if len(res.Stdout) > MaxHTTPResponse {
+			res.StdoutCut += int64(len(res.Stdout) - MaxHTTPResponse)
+			res.Stdout = res.Stdout[:MaxHTTPResponse]
+		}
 	}
-	res.Stdout = data
 	return res
 }
 

@@ -88,6 +88,19 @@ func (wd *webdriver) source() string {
 	return s
 }
 
+// waitSource waits up to 10 s for the page to contain want: a click that submits a form returns
+// before the next page has always loaded.
+func (wd *webdriver) waitSource(want string) bool {
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if strings.Contains(wd.source(), want) {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+}
+
 // shot saves a screenshot named after the step.
 func (wd *webdriver) shot(step string) {
 	if wd.session == "" {
@@ -189,7 +202,7 @@ func TestBrowser(t *testing.T) {
 	wd.shot("login")
 	wd.typeInto("#token", ts.admin)
 	wd.click("#login")
-	if !strings.Contains(wd.source(), "Create a team") {
+	if !wd.waitSource("Create a team") {
 		t.Fatal("did not reach the teams page after logging in (was the session cookie refused?)")
 	}
 	wd.shot("teams")
@@ -197,6 +210,7 @@ func TestBrowser(t *testing.T) {
 	wd.typeInto("#team-id", "web")
 	wd.typeInto("#team-name", "Web team")
 	wd.click("#create-team")
+	wd.waitSource(`id="current-version"`)
 	wd.shot("team-created")
 	if got := wd.text("#current-version"); got != "none yet" {
 		t.Fatalf("new team's version: %q", got)
@@ -207,12 +221,13 @@ func TestBrowser(t *testing.T) {
 	wd.typeInto("#upload", hooks)
 	wd.click("#save-draft")
 	wd.shot("draft-saved")
-	if !strings.Contains(wd.source(), "Draft saved.") {
+	if !wd.waitSource("Draft saved.") {
 		t.Fatal("the uploaded hooks.json was not saved")
 	}
 
 	wd.typeInto("#note", "first rollout")
 	wd.click("#publish")
+	wd.waitSource("first rollout")
 	wd.shot("published")
 	if got := wd.text("#current-version"); got != "v1" {
 		t.Fatalf("after publishing the page shows version %q, want v1", got)

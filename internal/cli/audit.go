@@ -56,7 +56,7 @@ func record(e *env, path string, r *audit.Record) {
 		return
 	}
 	if audit.SpoolSize(path) > SpoolIngestAt {
-		if self, err := os.Executable(); err == nil {
+		if self := e.agenthooks(); self != "" {
 			_ = runner.Start(runner.Spec{Argv: []string{self, "log", "ingest", "--audit", path}, Env: os.Environ()})
 		}
 	}

@@ -6,10 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/internal/helperbin"
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 )
@@ -37,15 +41,41 @@ type silentExit struct{ code int }
 
 func (e silentExit) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
-// Main runs the agenthooks command line and returns the process exit code.
+// Main runs the agenthooks command line and returns the process exit code. The commands that
+// open a database (log, status, sync, serve) are run by the companion binary agenthooks-admin,
+// so that agenthooks, which agents start before every shell command, never links SQLite, the
+// team server or their start-up cost.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return execute(ctx, args, stdin, stdout, stderr, nil)
+}
+
+// Admin is what agenthooks-admin adds to the command line: it runs the database commands itself.
+type Admin struct {
+	// Commands are the commands only agenthooks-admin links (serve, sync).
+	Commands []*cobra.Command
+	// HTTP makes the requests of http hooks.
+	HTTP engine.HTTPPoster
+}
+
+// ExitStatus is an error that ends a command with code, printing nothing more.
+func ExitStatus(code int) error { return silentExit{code: code} }
+
+// MainAdmin runs the command line of agenthooks-admin: every command, the database ones in this
+// process. The binary must register the "sqlite" database/sql driver.
+func MainAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, admin Admin) int {
+	return execute(ctx, args, stdin, stdout, stderr, &admin)
+}
+
+func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, admin *Admin) int {
 	var err error
 	if p, ok := fastGuardBash(args); ok {
 		// The guard runs before every shell command an agent issues: its plain form skips
-		// building the whole command tree.
+		// building the whole command tree and watching signals.
 		err = runGuardBash(&env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}, p)
 	} else {
-		root := newRoot(ctx, stdin, stdout, stderr)
+		ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		root := newRoot(ctx, stdin, stdout, stderr, admin)
 		root.SetArgs(args)
 		err = root.ExecuteContext(ctx)
 	}
@@ -105,6 +135,26 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	admin          bool // this is agenthooks-admin
+	http           engine.HTTPPoster
+}
+
+// agenthooks is the path of the agenthooks binary, for the hooks and processes agenthooks
+// starts and for recognising itself in configs. In agenthooks-admin it is the agenthooks
+// beside it, else the one in PATH: hooks must run on the lean binary.
+func (e *env) agenthooks() string {
+	self, err := os.Executable()
+	if err != nil {
+		self = ""
+	}
+	if !e.admin {
+		return self
+	}
+	p, err := helperbin.Find(func(string) string { return "" }, "", "agenthooks", "agenthooks")
+	if err != nil {
+		return "agenthooks"
+	}
+	return p
 }
 
 func (e *env) home() string {
@@ -123,8 +173,8 @@ func (e *env) logger(verbose bool) *slog.Logger {
 	return slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
 }
 
-func newRoot(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}
+func newRoot(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, admin *Admin) *cobra.Command {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, admin: admin != nil}
 	root := &cobra.Command{
 		Use:           "agenthooks",
 		Short:         "Run, check and guard the hooks of AI coding agents",
@@ -139,6 +189,20 @@ func newRoot(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) *co
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
 	})
-	root.AddCommand(newRunCmd(e), newLintCmd(e), newListCmd(e), newTrustCmd(e, true), newTrustCmd(e, false), newGuardCmd(e), newInstallCmd(e, false), newInstallCmd(e, true), newConvertCmd(e), newLogCmd(e), newStatusCmd(e), newTestCmd(e), newServeCmd(e), newSyncCmd(e))
+	root.AddCommand(newRunCmd(e), newLintCmd(e), newListCmd(e), newTrustCmd(e, true), newTrustCmd(e, false), newGuardCmd(e), newInstallCmd(e, false), newInstallCmd(e, true), newConvertCmd(e), newTestCmd(e))
+	adminCmds := []*cobra.Command{newLogCmd(e), newStatusCmd(e)}
+	if admin == nil {
+		e.http = e.postViaAdmin
+		adminCmds = append(adminCmds,
+			&cobra.Command{Use: "sync --server URL --team ID", Short: "Fetch the team's signed hooks bundle for this machine and upload its audit records"},
+			&cobra.Command{Use: "serve [--addr HOST:PORT] [--db URL]", Short: "Run the team server: the API under /api/v1/ and the dashboard at /"})
+		for i, c := range adminCmds {
+			adminCmds[i] = forwardCmd(e, c)
+		}
+	} else {
+		e.http = admin.HTTP
+		adminCmds = append(append(adminCmds, admin.Commands...), newHTTPHookCmd(e))
+	}
+	root.AddCommand(adminCmds...)
 	return root
 }

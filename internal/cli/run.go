@@ -67,9 +67,8 @@ func (f *layerFlags) options(e *env, workspaces []string) (engine.Options, error
 			opts.Files = append(opts.Files, cf)
 		}
 	}
-	if self, err := os.Executable(); err == nil {
-		opts.Self = self
-	}
+	opts.Self = e.agenthooks()
+	opts.HTTP = e.http
 	return opts, nil
 }
 

@@ -175,9 +175,8 @@ func runScenarioFile(ctx context.Context, e *env, file string) ([]testResult, er
 	if f.Policy != "" {
 		opts.Environ = append(opts.Environ, "AGENTHOOKS_POLICY="+abs(f.Policy))
 	}
-	if self, err := os.Executable(); err == nil {
-		opts.Self = self
-	}
+	opts.Self = e.agenthooks()
+	opts.HTTP = e.http
 	eng, err := engine.Load(opts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)

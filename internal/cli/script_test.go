@@ -8,9 +8,9 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/agenthooks/agenthooks/internal/admincli"
 	"github.com/agenthooks/agenthooks/internal/cli"
 	"github.com/agenthooks/agenthooks/internal/scanner"
-	"github.com/agenthooks/agenthooks/internal/servecli"
 )
 
 func TestMain(m *testing.M) {
@@ -18,8 +18,8 @@ func TestMain(m *testing.M) {
 		"agenthooks": func() {
 			os.Exit(cli.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},
-		"agenthooks-server": func() {
-			os.Exit(servecli.Main(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+		"agenthooks-admin": func() {
+			os.Exit(admincli.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},
 		"agenthooks-scan": func() {
 			os.Exit(scanner.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))

@@ -3,10 +3,13 @@ package cli_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -29,6 +32,9 @@ func freePort() string {
 //	                     relative to $WORK, kept as bundle paths); set SERVER, TOKEN and KEY
 //	publish FILE...      publish FILEs as the team's next version
 //	waithttp URL         wait up to 20 s for URL to answer 200
+//	hookserver           start an http hook endpoint and set HOOKS: /deny answers a Claude
+//	                     deny and appends the request's Authorization header and body to
+//	                     $WORK/hookserver.log; /slow answers after 5 s
 func teamCmds() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	stores := map[*testscript.TestScript]*server.Store{}
 	publish := func(ts *testscript.TestScript, files []string) {
@@ -59,6 +65,31 @@ func teamCmds() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 			ts.Setenv("KEY", team.PublicKey)
 		},
 		"publish": func(ts *testscript.TestScript, neg bool, args []string) { publish(ts, args) },
+		"hookserver": func(ts *testscript.TestScript, neg bool, args []string) {
+			logFile := filepath.Join(ts.Getenv("WORK"), "hookserver.log")
+			var mu sync.Mutex
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				body, _ := io.ReadAll(r.Body)
+				switch r.URL.Path {
+				case "/deny":
+					mu.Lock()
+					f, err := os.OpenFile(logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+					if err == nil {
+						fmt.Fprintf(f, "auth=%s body=%s\n", r.Header.Get("Authorization"), body)
+						f.Close()
+					}
+					mu.Unlock()
+					fmt.Fprint(w, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"denied over http"}}`)
+				case "/slow":
+					select {
+					case <-r.Context().Done():
+					case <-time.After(5 * time.Second):
+					}
+				}
+			}))
+			ts.Defer(srv.Close)
+			ts.Setenv("HOOKS", srv.URL)
+		},
 		"waithttp": func(ts *testscript.TestScript, neg bool, args []string) {
 			for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 				if res, err := http.Get(args[0]); err == nil {

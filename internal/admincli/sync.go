@@ -1,62 +1,48 @@
-package cli
+package admincli
 
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
-	"os/exec"
-	"os/signal"
 	"runtime"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/audit"
 	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/internal/cli"
 	"github.com/agenthooks/agenthooks/internal/helperbin"
 	"github.com/agenthooks/agenthooks/teamsync"
-	"github.com/spf13/cobra"
 )
 
-// newServeCmd runs the team server, which lives in its own binary, agenthooks-server, so that
-// the hook hot path (run, guard) never links the SQL server driver, the web pages or the
-// server's code.
-func newServeCmd(e *env) *cobra.Command {
-	return &cobra.Command{
-		Use:                "serve [--addr HOST:PORT] [--db URL]",
-		Short:              "Run the team server (the agenthooks-server binary): API under /api/v1/, dashboard at /",
-		DisableFlagParsing: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			path, err := helperbin.Find(e.getenv, "AGENTHOOKS_SERVER", "agenthooks-server", "the team server")
-			if err != nil {
-				return err
-			}
-			c := exec.CommandContext(cmd.Context(), path, append([]string{"serve"}, args...)...)
-			c.Stdin, c.Stdout, c.Stderr = e.stdin, e.stdout, e.stderr
-			c.Cancel = func() error { return c.Process.Signal(os.Interrupt) }
-			c.WaitDelay = 15 * time.Second
-			sigs := make(chan os.Signal, 1)
-			signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-			defer signal.Stop(sigs)
-			if err := c.Start(); err != nil {
-				return err
-			}
-			go func() {
-				for s := range sigs {
-					c.Process.Signal(s)
-				}
-			}()
-			err = c.Wait()
-			var ee *exec.ExitError
-			if errors.As(err, &ee) {
-				return silentExit{code: max(ee.ExitCode(), 1)}
-			}
-			return err
-		},
+// env is what the sync command reads of the process.
+type env struct {
+	stdout, stderr io.Writer
+	getenv         func(string) string
+}
+
+func (e *env) home() string {
+	if h := e.getenv("HOME"); h != "" {
+		return h
 	}
+	h, _ := os.UserHomeDir()
+	return h
+}
+
+// agenthooksBinary is the agenthooks that the hooks registered for Claude Code run: the one
+// beside agenthooks-admin, else the one in PATH (never agenthooks-admin, which is slower to
+// start).
+func agenthooksBinary() string {
+	p, err := helperbin.Find(func(string) string { return "" }, "", "agenthooks", "agenthooks")
+	if err != nil {
+		return "agenthooks"
+	}
+	return p
 }
 
 type syncParams struct {
@@ -73,7 +59,9 @@ type syncParams struct {
 	goos      string
 }
 
-func newSyncCmd(e *env) *cobra.Command {
+// Sync is the sync command: the member side of team distribution.
+func Sync(stdout, stderr io.Writer) *cobra.Command {
+	e := &env{stdout: stdout, stderr: stderr, getenv: os.Getenv}
 	var p syncParams
 	c := &cobra.Command{
 		Use:   "sync --server URL --team ID",
@@ -121,9 +109,7 @@ func runSync(ctx context.Context, e *env, p syncParams) error {
 		if o.ClaudeDir == "" {
 			o.ClaudeDir = config.ClaudeManagedDir(runtime.GOOS)
 		}
-		if self, err := os.Executable(); err == nil {
-			o.Agenthooks = self
-		}
+		o.Agenthooks = agenthooksBinary()
 	}
 	if !p.noAudit {
 		o.AuditDB = cmp.Or(p.audit, e.getenv("AGENTHOOKS_AUDIT"), audit.DefaultPath(e.home()))
@@ -142,7 +128,7 @@ func runSync(ctx context.Context, e *env, p syncParams) error {
 		report(e, p.team, res)
 		if p.once {
 			if res.Kept {
-				return silentExit{code: 1}
+				return cli.ExitStatus(1)
 			}
 			return nil
 		}

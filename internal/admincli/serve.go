@@ -1,4 +1,4 @@
-package servecli
+package admincli
 
 import (
 	"context"
@@ -17,18 +17,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Main runs the command line with args (without the program name) and returns the exit code.
-func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	root := &cobra.Command{Use: "agenthooks-server", Short: "agenthooks' team server", SilenceUsage: true, SilenceErrors: true}
-	root.AddCommand(newServeCmd(stdout, stderr, os.Getenv, nil))
-	root.SetArgs(args)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
-	if err := root.ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(stderr, "agenthooks-server:", err)
-		return 1
-	}
-	return 0
+// Serve is the serve command: the team server.
+func Serve(stdout, stderr io.Writer) *cobra.Command {
+	return newServeCmd(stdout, stderr, os.Getenv, nil)
 }
 
 type serveParams struct {
