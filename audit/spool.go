@@ -3,13 +3,14 @@ package audit
 import (
 	"bufio"
 	"context"
-	"crypto/rand"
 	"database/sql"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -34,13 +35,12 @@ func Append(dbPath string, r *Record) error {
 	if r.Time.IsZero() {
 		r.Time = time.Now()
 	}
+	// The id only has to be unique: math/rand/v2's generator, seeded from the system's entropy at
+	// start, gives 96 bits without crypto/rand's first-use cost (about 80 µs in a hook process).
 	var id [12]byte
-	_, _ = rand.Read(id[:])
-	line := spoolLine{UID: hex.EncodeToString(id[:]), Record: r.clean()}
-	b, err := json.Marshal(line)
-	if err != nil {
-		return err
-	}
+	binary.LittleEndian.PutUint64(id[:8], rand.Uint64())
+	binary.LittleEndian.PutUint32(id[8:], rand.Uint32())
+	b := appendSpoolLine(make([]byte, 0, 1024), hex.EncodeToString(id[:]), r.clean())
 	if len(b) > MaxSpoolLine {
 		return fmt.Errorf("audit record is %d bytes, more than %d", len(b), MaxSpoolLine)
 	}

@@ -46,7 +46,7 @@ const SpoolIngestAt = 4 << 20
 
 // record writes one decision to the audit trail through the spool (a hook process must not pay
 // for opening SQLite). It never fails the caller: a failed write is reported on stderr and the
-// decision stands. A large spool is ingested by a detached agenthooks log ingest.
+// decision stands. A large spool is ingested by a detached agenthooks-admin log ingest.
 func record(e *env, path string, r *audit.Record) {
 	if path == "" {
 		return
@@ -56,8 +56,14 @@ func record(e *env, path string, r *audit.Record) {
 		return
 	}
 	if audit.SpoolSize(path) > SpoolIngestAt {
-		if self := e.agenthooks(); self != "" {
-			_ = runner.Start(runner.Spec{Argv: []string{self, "log", "ingest", "--audit", path}, Env: os.Environ()})
+		// agenthooks-admin ingests; without it there is no database to ingest into, and no
+		// process is started at every call.
+		admin, err := os.Executable()
+		if !e.admin {
+			admin, err = e.adminPath("ingesting the audit spool")
+		}
+		if err == nil {
+			_ = runner.Start(runner.Spec{Argv: []string{admin, "log", "ingest", "--audit", path}, Env: os.Environ()})
 		}
 	}
 }

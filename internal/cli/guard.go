@@ -111,15 +111,17 @@ never 2, unless --fail-closed turns it into a deny that says the guard failed.`,
 	return c
 }
 
-// shellPayload holds the fields of Claude Code's and Cursor's shell payloads.
+// shellPayload holds the fields of Claude Code's and Cursor's shell payloads. The loosely typed
+// fields are decoded as any, not json.RawMessage: a RawMessage costs a second decode and, in a
+// process that decodes once, encoding/json's first look for its Unmarshaler method.
 type shellPayload struct {
-	HookEventName  string          `json:"hook_event_name"`
-	Command        json.RawMessage `json:"command"`
-	Cwd            string          `json:"cwd"`
-	ToolName       string          `json:"tool_name"`
-	ToolInput      json.RawMessage `json:"tool_input"`
-	WorkspaceRoots []string        `json:"workspace_roots"`
-	TurnID         json.RawMessage `json:"turn_id"`
+	HookEventName  string   `json:"hook_event_name"`
+	Command        any      `json:"command"`
+	Cwd            string   `json:"cwd"`
+	ToolName       string   `json:"tool_name"`
+	ToolInput      any      `json:"tool_input"`
+	WorkspaceRoots []string `json:"workspace_roots"`
+	TurnID         any      `json:"turn_id"`
 }
 
 // shellCall is what the guard judges.
@@ -214,24 +216,24 @@ func readShellCall(e *env, forced string) (shellCall, error) {
 	default:
 		call.format = agentOf(pl.HookEventName, pl.ToolName, pl.TurnID)
 	}
-	raw := pl.Command
+	command := pl.Command
 	if pl.ToolInput != nil {
 		if pl.ToolName != "" && pl.ToolName != "Bash" && pl.ToolName != "Shell" && pl.ToolName != "run_shell_command" {
 			call.skip = true // another tool: registered too widely, not this guard's business
 			return call, nil
 		}
-		var in struct {
-			Command json.RawMessage `json:"command"`
+		in, ok := pl.ToolInput.(map[string]any)
+		if !ok {
+			return call, fmt.Errorf("tool_input is not an object")
 		}
-		if err := json.Unmarshal(pl.ToolInput, &in); err != nil {
-			return call, fmt.Errorf("tool_input is not an object: %w", err)
-		}
-		raw = in.Command
+		command = in["command"]
 	}
-	if len(raw) > 0 && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &call.command); err != nil {
+	if command != nil {
+		s, ok := command.(string)
+		if !ok {
 			return call, fmt.Errorf("the command in the payload is not a string")
 		}
+		call.command = s
 	}
 	call.cwd = pl.Cwd
 	call.project = cmp.Or(e.getenv("CLAUDE_PROJECT_DIR"), e.getenv("CURSOR_PROJECT_DIR"))
@@ -260,11 +262,11 @@ func checkFormat(format, askAs string) error {
 // agentOf tells Claude Code's, Codex's and Gemini CLI's payloads apart: Gemini's events
 // (BeforeTool, BeforeAgent) and tool names (run_shell_command, read_file) are its own; Codex
 // sends Claude Code's fields plus turn_id.
-func agentOf(hookEvent, tool string, turnID json.RawMessage) string {
+func agentOf(hookEvent, tool string, turnID any) string {
 	switch {
 	case hookEvent == "BeforeTool" || hookEvent == "AfterTool" || hookEvent == "BeforeAgent" || gemini.ClaudeTool(tool) != tool:
 		return "gemini"
-	case len(turnID) > 0 && string(turnID) != "null":
+	case turnID != nil:
 		return "codex"
 	}
 	return "claude"

@@ -57,7 +57,7 @@ type guardPayload struct {
 	Command        string           `json:"command"`
 	Cwd            string           `json:"cwd"`
 	WorkspaceRoots []string         `json:"workspace_roots"`
-	TurnID         json.RawMessage  `json:"turn_id"`
+	TurnID         any              `json:"turn_id"`
 }
 
 func readGuardPayload(e *env, forced string) (*guardPayload, error) {

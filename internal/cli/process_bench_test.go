@@ -5,13 +5,20 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 )
 
 // BenchmarkGuardProcess is the cost of the whole `agenthooks guard bash` process per call, beside
 // a Go program that only decodes the same payload and exits (testdata/decodeonly), without and
-// with the audit record (a spooled line). Both are built
-// as agenthooks is released: CGO_ENABLED=0, a static binary.
+// with the audit record (a spooled line). Both are built as agenthooks is released:
+// CGO_ENABLED=0, a static binary.
+//
+// Each iteration runs the three programs one after another, so that a machine's drift during the
+// run (frequency, other load) touches all three alike; the metrics are the medians of each, in
+// milliseconds, and the guard's median over the decode-only one ("guard/decode", the target is
+// at most 1.5). ns/op is the sum of the three.
 func BenchmarkGuardProcess(b *testing.B) {
 	dir := b.TempDir()
 	build := func(out, pkg string) string {
@@ -26,17 +33,32 @@ func BenchmarkGuardProcess(b *testing.B) {
 	decode := build("decodeonly", "./testdata/decodeonly")
 	ah := build("agenthooks", "../../cmd/agenthooks")
 	payload := []byte(`{"session_id":"s","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cd web && npm ci && npm run build -- --prod > build.log 2>&1"}}`)
-	run := func(b *testing.B, env string, argv ...string) {
-		for b.Loop() {
-			cmd := exec.Command(argv[0], argv[1:]...)
-			cmd.Stdin = bytes.NewReader(payload)
-			cmd.Env = []string{"HOME=" + dir, env}
-			if out, err := cmd.CombinedOutput(); err != nil || len(out) != 0 {
-				b.Fatalf("%v: %v %s", argv, err, out)
-			}
+	run := func(env string, argv ...string) time.Duration {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Stdin = bytes.NewReader(payload)
+		cmd.Env = []string{"HOME=" + dir, env}
+		start := time.Now()
+		out, err := cmd.CombinedOutput()
+		d := time.Since(start)
+		if err != nil || len(out) != 0 {
+			b.Fatalf("%v: %v %s", argv, err, out)
 		}
+		return d
 	}
-	b.Run("decode-only", func(b *testing.B) { run(b, "", decode) })
-	b.Run("guard-bash", func(b *testing.B) { run(b, "AGENTHOOKS_AUDIT=off", ah, "guard", "bash") })
-	b.Run("guard-bash-audited", func(b *testing.B) { run(b, "", ah, "guard", "bash") })
+	var dec, grd, aud []time.Duration
+	for b.Loop() {
+		dec = append(dec, run("", decode))
+		grd = append(grd, run("AGENTHOOKS_AUDIT=off", ah, "guard", "bash"))
+		aud = append(aud, run("", ah, "guard", "bash"))
+	}
+	median := func(ds []time.Duration) float64 {
+		slices.Sort(ds)
+		return float64(ds[len(ds)/2]) / float64(time.Millisecond)
+	}
+	md, mg, ma := median(dec), median(grd), median(aud)
+	b.ReportMetric(md, "decode-ms")
+	b.ReportMetric(mg, "guard-ms")
+	b.ReportMetric(ma, "audited-ms")
+	b.ReportMetric(mg/md, "guard/decode")
+	b.ReportMetric(ma/md, "audited/decode")
 }

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
@@ -32,6 +33,7 @@ func freePort() string {
 //	                     relative to $WORK, kept as bundle paths); set SERVER, TOKEN and KEY
 //	publish FILE...      publish FILEs as the team's next version
 //	waithttp URL         wait up to 20 s for URL to answer 200
+//	waitsmaller FILE N   wait up to 20 s for FILE to be missing or smaller than N bytes
 //	hookserver           start an http hook endpoint and set HOOKS: /deny answers a Claude
 //	                     deny and appends the request's Authorization header and body to
 //	                     $WORK/hookserver.log; /slow answers after 5 s
@@ -65,6 +67,16 @@ func teamCmds() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 			ts.Setenv("KEY", team.PublicKey)
 		},
 		"publish": func(ts *testscript.TestScript, neg bool, args []string) { publish(ts, args) },
+		"waitsmaller": func(ts *testscript.TestScript, neg bool, args []string) {
+			limit, err := strconv.ParseInt(args[1], 10, 64)
+			ts.Check(err)
+			for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+				if st, err := os.Stat(ts.MkAbs(args[0])); err != nil || st.Size() < limit {
+					return
+				}
+			}
+			ts.Fatalf("%s stayed at %s bytes or more", args[0], args[1])
+		},
 		"hookserver": func(ts *testscript.TestScript, neg bool, args []string) {
 			logFile := filepath.Join(ts.Getenv("WORK"), "hookserver.log")
 			var mu sync.Mutex
