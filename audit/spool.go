@@ -70,6 +70,9 @@ type spoolLine struct {
 // clean returns the record as it is stored: secrets redacted, long fields truncated.
 func (r *Record) clean() *Record {
 	c := *r
+	// Times are kept in UTC: formatting a local time would load the time zone database, a
+	// tenth of a millisecond in a hook process, and the database keeps instants anyway.
+	c.Time = c.Time.UTC()
 	c.PayloadSize = len(r.Payload)
 	c.Payload = truncate(Redact(r.Payload), MaxField)
 	c.Reason = truncate(Redact(r.Reason), MaxField)
@@ -80,6 +83,7 @@ func (r *Record) clean() *Record {
 	c.Runs = make([]Run, len(r.Runs))
 	for i, run := range r.Runs {
 		run.Command, run.Error = truncate(Redact(run.Command), 4096), truncate(Redact(run.Error), 4096)
+		run.Time = run.Time.UTC()
 		c.Runs[i] = run
 	}
 	return &c
