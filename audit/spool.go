@@ -47,7 +47,7 @@ func Append(dbPath string, r *Record) error {
 	if err := os.MkdirAll(filepath.Dir(dbPath), 0o700); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(SpoolPath(dbPath), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := openAppend(SpoolPath(dbPath))
 	if err != nil {
 		return err
 	}

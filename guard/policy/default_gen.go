@@ -2,8 +2,6 @@
 
 package policy
 
-import "regexp"
-
 var defaultStatic = Policy{
 	Name:    DefaultName,
 	Unknown: "ask",
@@ -41,7 +39,7 @@ var defaultStatic = Policy{
 		{ID: "git-branch-force-delete", Decision: "deny", Message: "git branch -D deletes a branch whether or not it is merged", Commands: []string{"git"}, Subcommands: [][]string{[]string{"branch"}}, Flags: [][]string{[]string{"-D"}}},
 		{ID: "git-branch-delete-force", Decision: "deny", Message: "git branch --delete --force deletes a branch whether or not it is merged", Commands: []string{"git"}, Subcommands: [][]string{[]string{"branch"}}, Flags: [][]string{[]string{"-d", "--delete"}, []string{"-f", "--force"}}},
 		{ID: "git-stash-destroy", Decision: "deny", Message: "drops stashed work", Commands: []string{"git"}, Subcommands: [][]string{[]string{"stash", "clear"}, []string{"stash", "drop"}}},
-		{ID: "sql-drop", Decision: "deny", Message: "drops a database, schema or table", Commands: []string{"psql", "mysql", "mariadb", "sqlite3", "cockroach", "clickhouse-client"}},
+		{ID: "sql-drop", Decision: "deny", Message: "drops a database, schema or table", Commands: []string{"psql", "mysql", "mariadb", "sqlite3", "cockroach", "clickhouse-client"}, argLazy: &lazyRegexp{expr: "(?i)\\bdrop\\s+(database|schema|table)\\b"}},
 		{ID: "kubectl-delete-namespace", Decision: "deny", Message: "deletes a Kubernetes namespace", Commands: []string{"kubectl"}, Subcommands: [][]string{[]string{"delete"}}, ArgsAny: []string{"namespace", "namespaces", "ns", "namespace/*", "ns/*"}},
 		{ID: "kubectl-delete-all", Decision: "deny", Message: "deletes every resource of a kind", Commands: []string{"kubectl"}, Subcommands: [][]string{[]string{"delete"}}, Flags: [][]string{[]string{"--all", "-A", "--all-namespaces"}}},
 		{ID: "terraform-destroy", Decision: "deny", Message: "destroys the managed infrastructure", Commands: []string{"terraform", "tofu"}, Subcommands: [][]string{[]string{"destroy"}}},
@@ -53,6 +51,5 @@ var defaultStatic = Policy{
 
 func defaultCompiled() *Policy {
 	p := &defaultStatic
-	p.Rules[32].ArgPattern = regexp.MustCompile("(?i)\\bdrop\\s+(database|schema|table)\\b")
 	return p
 }

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agenthooks/agenthooks/guard/shell"
 )
@@ -77,6 +78,25 @@ type Rule struct {
 	ArgPattern  *regexp.Regexp
 	Findings    []string
 	Pattern     *regexp.Regexp
+
+	// argLazy stands for ArgPattern in the generated default policy: compiled on first use, so
+	// that a guard process whose command no such rule reaches never compiles it.
+	argLazy *lazyRegexp
+}
+
+type lazyRegexp struct {
+	once sync.Once
+	expr string
+	re   *regexp.Regexp
+}
+
+// argPattern is the rule's argument pattern, or nil.
+func (r *Rule) argPattern() *regexp.Regexp {
+	if r.ArgPattern != nil || r.argLazy == nil {
+		return r.ArgPattern
+	}
+	r.argLazy.once.Do(func() { r.argLazy.re = regexp.MustCompile(r.argLazy.expr) })
+	return r.argLazy.re
 }
 
 // kind says what the rule is matched against.
@@ -226,7 +246,7 @@ func (r *Rule) matchInvocation(v *view, c *classifier) (ok bool, arg, class stri
 	}) {
 		return false, "", ""
 	}
-	if r.ArgPattern != nil && !slices.ContainsFunc(args, func(w shell.Word) bool { return w.Static && r.ArgPattern.MatchString(w.Value) }) {
+	if re := r.argPattern(); re != nil && !slices.ContainsFunc(args, func(w shell.Word) bool { return w.Static && re.MatchString(w.Value) }) {
 		return false, "", ""
 	}
 	if len(r.Targets) == 0 {

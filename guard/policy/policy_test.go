@@ -26,11 +26,12 @@ func TestDefaultIsCurrent(t *testing.T) {
 	}
 	for i := range gen.Rules {
 		a, b := *fromYAML.Rules[i], *gen.Rules[i]
-		if (a.ArgPattern == nil) != (b.ArgPattern == nil) || a.ArgPattern != nil && a.ArgPattern.String() != b.ArgPattern.String() ||
+		ap, bp := a.argPattern(), b.argPattern()
+		if (ap == nil) != (bp == nil) || ap != nil && ap.String() != bp.String() ||
 			(a.Pattern == nil) != (b.Pattern == nil) || a.Pattern != nil && a.Pattern.String() != b.Pattern.String() {
 			t.Fatalf("rule %s: patterns differ: run go generate ./guard/policy", a.ID)
 		}
-		a.ArgPattern, b.ArgPattern, a.Pattern, b.Pattern = nil, nil, nil, nil
+		a.ArgPattern, b.ArgPattern, a.Pattern, b.Pattern, a.argLazy, b.argLazy = nil, nil, nil, nil, nil, nil
 		if !reflect.DeepEqual(a, b) {
 			t.Fatalf("rule %s differs:\n yaml %+v\n gen  %+v\nrun go generate ./guard/policy", a.ID, a, b)
 		}
