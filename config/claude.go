@@ -115,7 +115,7 @@ func geminiEvent(name string) (*claude.Event, bool) {
 }
 
 // claudeEventList is Claude Code's list of events, as the error message prints it.
-var claudeEventList = strings.Join(claude.Names(), ", ")
+func claudeEventList() string { return strings.Join(claude.Names(), ", ") }
 
 // ifEvents are the events where a handler's "if" is evaluated; elsewhere it never runs.
 var ifEvents = map[string]bool{"PreToolUse": true, "PostToolUse": true, "PostToolUseFailure": true,
@@ -217,7 +217,7 @@ func (d *decoder) settingsEvent(name string) (ev *claude.Event, ok bool, unknown
 	if ev, ok := claude.Lookup(name); ok {
 		return ev, true, ""
 	}
-	return nil, false, fmt.Sprintf("Unknown hook event: %s. Valid events are: %s", name, claudeEventList)
+	return nil, false, fmt.Sprintf("Unknown hook event: %s. Valid events are: %s", name, claudeEventList())
 }
 
 func (d *decoder) matcherGroup(ev *claude.Event, g *jsonpos.Value) {

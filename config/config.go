@@ -291,8 +291,8 @@ func (c *Config) Untrusted() []*File {
 }
 
 // eventList is Cursor's list of valid hook types, as its error message prints it.
-var eventList = strings.Join(cursor.Names(), ", ")
+func eventList() string { return strings.Join(cursor.Names(), ", ") }
 
 func unknownEvent(name string) string {
-	return fmt.Sprintf("Unknown hook type: %s. Valid types are: %s", name, eventList)
+	return fmt.Sprintf("Unknown hook type: %s. Valid types are: %s", name, eventList())
 }

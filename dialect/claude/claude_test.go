@@ -29,8 +29,8 @@ func TestEveryEventOfClaudeCode(t *testing.T) {
 			t.Errorf("missing %s", n)
 		}
 	}
-	if len(Events) != len(want) {
-		t.Errorf("%d events, want %d", len(Events), len(want))
+	if len(Events()) != len(want) {
+		t.Errorf("%d events, want %d", len(Events()), len(want))
 	}
 }
 
@@ -128,7 +128,7 @@ func FuzzInterpret(f *testing.F) {
 		f.Add(s, 2, uint8(9))
 	}
 	f.Fuzz(func(t *testing.T, stdout string, exit int, which uint8) {
-		e := &Events[int(which)%len(Events)]
+		e := &Events()[int(which)%len(Events())]
 		a := Interpret(e, exit, []byte(stdout), []byte("reason"), 0)
 		b := Interpret(e, exit, []byte(stdout), []byte("reason"), 0)
 		if a.Failed && len(a.Errors) == 0 || a.Failed && a.Answered {

@@ -1,6 +1,10 @@
 package claude
 
-import "github.com/agenthooks/agenthooks/dialect"
+import (
+	"sync"
+
+	"github.com/agenthooks/agenthooks/dialect"
+)
 
 // style says how an event takes a decision.
 type style int
@@ -34,51 +38,55 @@ func ev(name string, kind dialect.Kind, field string, st style, exit2 bool, hso 
 	return e
 }
 
-var ctx = map[string]string{"additionalContext": "string"}
-
-// Events lists Claude Code's hook events.
-var Events = []Event{
-	ev("PreToolUse", dialect.PreTool, "tool_name", stylePermission, true, map[string]string{
-		"permissionDecision": "permission", "permissionDecisionReason": "string", "updatedInput": "object", "additionalContext": "string"}),
-	ev("PermissionRequest", "", "tool_name", styleRequest, false, map[string]string{"decision": "request"}),
-	ev("PermissionDenied", "", "tool_name", styleNone, false, map[string]string{"retry": "bool"}),
-	ev("PostToolUse", dialect.PostTool, "tool_name", styleBlock, true, map[string]string{
-		"additionalContext": "string", "classifierContext": "string", "updatedToolOutput": "any", "updatedMCPToolOutput": "any"}),
-	ev("PostToolUseFailure", dialect.PostToolFailure, "tool_name", styleBlock, true, ctx),
-	ev("PostToolBatch", "", "", styleBlock, true, ctx),
-	ev("UserPromptSubmit", dialect.PromptSubmit, "", styleBlock, true, map[string]string{
-		"additionalContext": "string", "sessionTitle": "string", "suppressOriginalPrompt": "bool"}),
-	ev("UserPromptExpansion", "", "command_name", styleBlock, true, ctx),
-	ev("Notification", "", "notification_type", styleNone, false, nil),
-	ev("Stop", dialect.Stop, "", styleContinue, true, ctx),
-	ev("StopFailure", "", "error", styleNone, false, nil),
-	ev("SubagentStart", dialect.SubagentStart, "agent_type", styleContext, false, ctx),
-	ev("SubagentStop", dialect.SubagentStop, "agent_type", styleContinue, true, ctx),
-	ev("SessionStart", dialect.SessionStart, "source", styleContext, false, map[string]string{
-		"additionalContext": "string", "initialUserMessage": "string", "sessionTitle": "string", "watchPaths": "strings", "reloadSkills": "bool"}),
-	ev("SessionEnd", dialect.SessionEnd, "reason", styleNone, false, nil),
-	ev("Setup", "", "trigger", styleContext, false, ctx),
-	ev("PreCompact", dialect.PreCompact, "trigger", styleBlock, true, nil),
-	ev("PostCompact", "", "trigger", styleNone, false, nil),
-	ev("InstructionsLoaded", "", "load_reason", styleNone, false, nil),
-	ev("ConfigChange", "", "source", styleBlock, true, nil),
-	ev("CwdChanged", "", "", styleNone, false, map[string]string{"watchPaths": "strings"}),
-	ev("FileChanged", "", "file_path", styleNone, false, map[string]string{"watchPaths": "strings"}),
-	ev("TaskCreated", "", "", styleBlock, true, nil),
-	ev("TaskCompleted", "", "", styleNone, true, nil),
-	ev("TeammateIdle", "", "", styleNone, true, nil),
-	ev("WorktreeCreate", "", "", styleNone, false, map[string]string{"worktreePath": "string"}),
-	ev("WorktreeRemove", "", "", styleNone, false, nil),
-	ev("Elicitation", "", "mcp_server_name", styleNone, true, map[string]string{"action": "action", "content": "object"}),
-	ev("ElicitationResult", "", "mcp_server_name", styleNone, true, map[string]string{"action": "action", "content": "object"}),
-	ev("MessageDisplay", "", "", styleNone, false, map[string]string{"displayContent": "string"}),
-	ev("DirectoryAdded", "", "source", styleNone, false, nil),
+// table holds the events, built on first use: a guard process that never looks an event up
+// does not pay for building them at start.
+type table struct {
+	list   []Event
+	byName map[string]*Event
 }
 
-var byName = func() map[string]*Event {
-	m := make(map[string]*Event, len(Events))
-	for i := range Events {
-		e := &Events[i]
+var tables = sync.OnceValue(func() *table {
+	ctx := map[string]string{"additionalContext": "string"}
+	list := []Event{
+		ev("PreToolUse", dialect.PreTool, "tool_name", stylePermission, true, map[string]string{
+			"permissionDecision": "permission", "permissionDecisionReason": "string", "updatedInput": "object", "additionalContext": "string"}),
+		ev("PermissionRequest", "", "tool_name", styleRequest, false, map[string]string{"decision": "request"}),
+		ev("PermissionDenied", "", "tool_name", styleNone, false, map[string]string{"retry": "bool"}),
+		ev("PostToolUse", dialect.PostTool, "tool_name", styleBlock, true, map[string]string{
+			"additionalContext": "string", "classifierContext": "string", "updatedToolOutput": "any", "updatedMCPToolOutput": "any"}),
+		ev("PostToolUseFailure", dialect.PostToolFailure, "tool_name", styleBlock, true, ctx),
+		ev("PostToolBatch", "", "", styleBlock, true, ctx),
+		ev("UserPromptSubmit", dialect.PromptSubmit, "", styleBlock, true, map[string]string{
+			"additionalContext": "string", "sessionTitle": "string", "suppressOriginalPrompt": "bool"}),
+		ev("UserPromptExpansion", "", "command_name", styleBlock, true, ctx),
+		ev("Notification", "", "notification_type", styleNone, false, nil),
+		ev("Stop", dialect.Stop, "", styleContinue, true, ctx),
+		ev("StopFailure", "", "error", styleNone, false, nil),
+		ev("SubagentStart", dialect.SubagentStart, "agent_type", styleContext, false, ctx),
+		ev("SubagentStop", dialect.SubagentStop, "agent_type", styleContinue, true, ctx),
+		ev("SessionStart", dialect.SessionStart, "source", styleContext, false, map[string]string{
+			"additionalContext": "string", "initialUserMessage": "string", "sessionTitle": "string", "watchPaths": "strings", "reloadSkills": "bool"}),
+		ev("SessionEnd", dialect.SessionEnd, "reason", styleNone, false, nil),
+		ev("Setup", "", "trigger", styleContext, false, ctx),
+		ev("PreCompact", dialect.PreCompact, "trigger", styleBlock, true, nil),
+		ev("PostCompact", "", "trigger", styleNone, false, nil),
+		ev("InstructionsLoaded", "", "load_reason", styleNone, false, nil),
+		ev("ConfigChange", "", "source", styleBlock, true, nil),
+		ev("CwdChanged", "", "", styleNone, false, map[string]string{"watchPaths": "strings"}),
+		ev("FileChanged", "", "file_path", styleNone, false, map[string]string{"watchPaths": "strings"}),
+		ev("TaskCreated", "", "", styleBlock, true, nil),
+		ev("TaskCompleted", "", "", styleNone, true, nil),
+		ev("TeammateIdle", "", "", styleNone, true, nil),
+		ev("WorktreeCreate", "", "", styleNone, false, map[string]string{"worktreePath": "string"}),
+		ev("WorktreeRemove", "", "", styleNone, false, nil),
+		ev("Elicitation", "", "mcp_server_name", styleNone, true, map[string]string{"action": "action", "content": "object"}),
+		ev("ElicitationResult", "", "mcp_server_name", styleNone, true, map[string]string{"action": "action", "content": "object"}),
+		ev("MessageDisplay", "", "", styleNone, false, map[string]string{"displayContent": "string"}),
+		ev("DirectoryAdded", "", "source", styleNone, false, nil),
+	}
+	m := make(map[string]*Event, len(list))
+	for i := range list {
+		e := &list[i]
 		switch e.Name {
 		case "PreToolUse", "PermissionRequest", "UserPromptSubmit", "UserPromptExpansion", "PostToolBatch",
 			"ConfigChange", "PreCompact", "TaskCreated", "TaskCompleted", "TeammateIdle", "Elicitation":
@@ -90,19 +98,23 @@ var byName = func() map[string]*Event {
 		}
 		m[e.Name] = e
 	}
-	return m
-}()
+	return &table{list: list, byName: m}
+})
+
+// Events lists Claude Code's hook events.
+func Events() []Event { return tables().list }
 
 // Lookup returns the event named name (Claude Code's exact spelling).
 func Lookup(name string) (*Event, bool) {
-	e, ok := byName[name]
+	e, ok := tables().byName[name]
 	return e, ok
 }
 
 // Names returns every event name, in the order of Events.
 func Names() []string {
-	out := make([]string, len(Events))
-	for i, e := range Events {
+	list := Events()
+	out := make([]string, len(list))
+	for i, e := range list {
 		out[i] = e.Name
 	}
 	return out

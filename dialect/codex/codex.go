@@ -9,6 +9,7 @@ package codex
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
@@ -19,7 +20,8 @@ import (
 var Events = []string{"PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact", "UserPromptSubmit",
 	"SubagentStop", "Stop", "SessionStart", "SubagentStart", "SessionEnd", "Interrupt"}
 
-var specs = func() map[string]*dialect.Spec {
+// specs are built on first use, from Claude Code's events (which are built on first use too).
+var specs = sync.OnceValue(func() map[string]*dialect.Spec {
 	m := map[string]*dialect.Spec{}
 	for _, name := range Events {
 		s := dialect.Spec{Dialect: dialect.Codex, Name: name}
@@ -30,7 +32,7 @@ var specs = func() map[string]*dialect.Spec {
 		m[name] = &s
 	}
 	return m
-}()
+})
 
 // New returns Codex's dialect; askAs is what an ask becomes.
 func New(askAs dialect.AskAs) dialect.Dialect { return impl{askAs: askAs} }
@@ -40,7 +42,7 @@ type impl struct{ askAs dialect.AskAs }
 func (impl) Name() dialect.Name { return dialect.Codex }
 
 func (impl) Lookup(name string) (*dialect.Spec, bool) {
-	s, ok := specs[name]
+	s, ok := specs()[name]
 	return s, ok
 }
 

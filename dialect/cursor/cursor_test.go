@@ -139,7 +139,7 @@ func FuzzInterpret(f *testing.F) {
 		f.Add(s, 2, uint8(12))
 	}
 	f.Fuzz(func(t *testing.T, stdout string, exit int, which uint8) {
-		e := &Events[int(which)%len(Events)]
+		e := &Events()[int(which)%len(Events())]
 		out := Interpret(e, exit, []byte(stdout), []byte("reason"), 0)
 		if out.Failed && len(out.Errors) == 0 {
 			t.Fatal("failed without an error")

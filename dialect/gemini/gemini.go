@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
@@ -33,19 +34,22 @@ type event struct {
 	context bool // hookSpecificOutput.additionalContext has an effect
 }
 
-var events = map[string]*event{
-	"SessionStart":        {Spec: spec("SessionStart", dialect.SessionStart, false, "source"), claude: "SessionStart", context: true},
-	"SessionEnd":          {Spec: spec("SessionEnd", dialect.SessionEnd, false, "reason"), claude: "SessionEnd"},
-	"BeforeAgent":         {Spec: spec("BeforeAgent", dialect.PromptSubmit, true, ""), claude: "UserPromptSubmit", block: true, halt: true, context: true},
-	"AfterAgent":          {Spec: spec("AfterAgent", dialect.Stop, false, ""), claude: "Stop", block: true, halt: true},
-	"BeforeModel":         {Spec: spec("BeforeModel", "", true, ""), block: true, halt: true},
-	"AfterModel":          {Spec: spec("AfterModel", "", true, ""), block: true, halt: true},
-	"BeforeToolSelection": {Spec: spec("BeforeToolSelection", "", false, "")},
-	"BeforeTool":          {Spec: spec("BeforeTool", dialect.PreTool, true, "tool_name"), claude: "PreToolUse", block: true, halt: true},
-	"AfterTool":           {Spec: spec("AfterTool", dialect.PostTool, false, "tool_name"), claude: "PostToolUse", block: true, halt: true, context: true},
-	"PreCompress":         {Spec: spec("PreCompress", dialect.PreCompact, false, "trigger"), claude: "PreCompact"},
-	"Notification":        {Spec: spec("Notification", "", false, "notification_type"), claude: "Notification"},
-}
+// events is built on first use (a guard process reads only the tool names).
+var events = sync.OnceValue(func() map[string]*event {
+	return map[string]*event{
+		"SessionStart":        {Spec: spec("SessionStart", dialect.SessionStart, false, "source"), claude: "SessionStart", context: true},
+		"SessionEnd":          {Spec: spec("SessionEnd", dialect.SessionEnd, false, "reason"), claude: "SessionEnd"},
+		"BeforeAgent":         {Spec: spec("BeforeAgent", dialect.PromptSubmit, true, ""), claude: "UserPromptSubmit", block: true, halt: true, context: true},
+		"AfterAgent":          {Spec: spec("AfterAgent", dialect.Stop, false, ""), claude: "Stop", block: true, halt: true},
+		"BeforeModel":         {Spec: spec("BeforeModel", "", true, ""), block: true, halt: true},
+		"AfterModel":          {Spec: spec("AfterModel", "", true, ""), block: true, halt: true},
+		"BeforeToolSelection": {Spec: spec("BeforeToolSelection", "", false, "")},
+		"BeforeTool":          {Spec: spec("BeforeTool", dialect.PreTool, true, "tool_name"), claude: "PreToolUse", block: true, halt: true},
+		"AfterTool":           {Spec: spec("AfterTool", dialect.PostTool, false, "tool_name"), claude: "PostToolUse", block: true, halt: true, context: true},
+		"PreCompress":         {Spec: spec("PreCompress", dialect.PreCompact, false, "trigger"), claude: "PreCompact"},
+		"Notification":        {Spec: spec("Notification", "", false, "notification_type"), claude: "Notification"},
+	}
+})
 
 func spec(name string, kind dialect.Kind, gates bool, field string) dialect.Spec {
 	s := dialect.Spec{Dialect: dialect.Gemini, Name: name, Kind: kind, Gates: gates}
@@ -60,7 +64,7 @@ func spec(name string, kind dialect.Kind, gates bool, field string) dialect.Spec
 
 // ClaudeEvent names the Claude Code event whose hooks run for a Gemini event, or "".
 func ClaudeEvent(name string) string {
-	if e, ok := events[name]; ok {
+	if e, ok := events()[name]; ok {
 		return e.claude
 	}
 	return ""
@@ -74,7 +78,7 @@ type impl struct{ askAs dialect.AskAs }
 func (impl) Name() dialect.Name { return dialect.Gemini }
 
 func (impl) Lookup(name string) (*dialect.Spec, bool) {
-	e, ok := events[name]
+	e, ok := events()[name]
 	if !ok {
 		return nil, false
 	}
@@ -86,7 +90,7 @@ func (impl) Names() []string { return append([]string(nil), Events...) }
 // Interpret reads a Gemini hook's run as Gemini does.
 func (impl) Interpret(s *dialect.Spec, exitCode int, stdout, stderr []byte, cut int64) dialect.Outcome {
 	var out dialect.Outcome
-	e := events[s.Name]
+	e := events()[s.Name]
 	text := bytes.TrimSpace(stdout)
 	if len(text) == 0 {
 		text = bytes.TrimSpace(stderr)
@@ -193,7 +197,7 @@ func answerFrom(e *event, obj map[string]any) (decide.Answer, []string) {
 
 // Encode writes the decision in the form Gemini honours.
 func (d impl) Encode(s *dialect.Spec, dec decide.Decision) dialect.Reply {
-	e := events[s.Name]
+	e := events()[s.Name]
 	reason := dialect.FirstText(dec.AgentMessage, dec.UserMessage, dec.StopReason)
 	perm, reason, warning := dialect.ResolveAsk("Gemini CLI", d.askAs, dec.Permission, reason)
 	if dec.Halt && e.halt {

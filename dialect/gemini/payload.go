@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/agenthooks/agenthooks/dialect"
 )
@@ -32,7 +33,7 @@ func ClaudeTool(tool string) string {
 // namesake, which it returns with notes on what Claude Code's shape has no place for. An event
 // with no namesake is an error.
 func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
-	e, ok := events[name]
+	e, ok := events()[name]
 	if !ok || e.claude == "" {
 		return "", nil, nil, fmt.Errorf("Gemini's %s has no Claude Code counterpart", name)
 	}
@@ -49,7 +50,7 @@ func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
 // namesake (ClaudeEvent), in Claude Code's shape, in place; it returns notes.
 func RenameToClaude(name string, m map[string]any) []string {
 	var notes []string
-	m["hook_event_name"] = events[name].claude
+	m["hook_event_name"] = events()[name].claude
 	switch name {
 	case "BeforeTool", "AfterTool":
 		tool, _ := m["tool_name"].(string)
@@ -94,13 +95,13 @@ func decodeObject(payload []byte) (map[string]any, error) {
 }
 
 // geminiTools names Claude Code's tools as Gemini CLI does.
-var geminiTools = func() map[string]string {
+var geminiTools = sync.OnceValue(func() map[string]string {
 	m := map[string]string{"MultiEdit": "replace"}
 	for g, c := range claudeTools {
 		m[c] = g
 	}
 	return m
-}()
+})
 
 // RenameFromClaude rewrites a decoded payload in Claude Code's shape as Gemini event name's, in
 // place; it returns notes on what Gemini's payload has no place for.
@@ -108,7 +109,7 @@ func RenameFromClaude(name string, m map[string]any) []string {
 	var notes []string
 	m["hook_event_name"] = name
 	if tool, ok := m["tool_name"].(string); ok {
-		if g, ok := geminiTools[tool]; ok {
+		if g, ok := geminiTools()[tool]; ok {
 			m["tool_name"] = g
 		}
 		if resp, ok := m["tool_response"].(map[string]any); ok && tool == "Bash" {
@@ -133,7 +134,7 @@ func RenameFromClaude(name string, m map[string]any) []string {
 
 // GeminiTool names a Claude Code tool as Gemini CLI does; others keep their names.
 func GeminiTool(tool string) string {
-	if g, ok := geminiTools[tool]; ok {
+	if g, ok := geminiTools()[tool]; ok {
 		return g
 	}
 	return tool
