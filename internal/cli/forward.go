@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -37,7 +38,7 @@ func forwardCmd(e *env, c *cobra.Command) *cobra.Command {
 	return &cobra.Command{
 		Use:                c.Use,
 		Short:              c.Short,
-		Long:               c.Long + "\n\nRun by the agenthooks-admin binary, which holds what opens a database.",
+		Long:               strings.TrimSpace(cmp.Or(c.Long, c.Short) + "\n\nRun by the agenthooks-admin binary, which holds what agenthooks must not link."),
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path, err := e.adminPath("agenthooks " + name)
