@@ -30,6 +30,13 @@ func SpoolPath(dbPath string) string { return dbPath + ".spool" }
 // MaxSpoolLine bounds one spooled record.
 const MaxSpoolLine = 256 << 10
 
+// MaxSpool bounds the spool: about 100,000 decisions. It only fills when nothing ingests it (no
+// agenthooks-admin on the machine); past it records are refused rather than filling the disk.
+const MaxSpool = 64 << 20
+
+// ErrSpoolFull is Append's error when the spool is at MaxSpool.
+var ErrSpoolFull = fmt.Errorf("the audit spool is full (%d MiB); agenthooks-admin log ingest moves it into the database", MaxSpool>>20)
+
 // Append spools a record for the database at dbPath. It redacts and truncates first, as Record does.
 func Append(dbPath string, r *Record) error {
 	if r.Time.IsZero() {
@@ -58,6 +65,9 @@ func Append(dbPath string, r *Record) error {
 		return err
 	}
 	defer unlock()
+	if st, err := f.Stat(); err == nil && st.Size()+int64(len(b)) >= MaxSpool {
+		return ErrSpoolFull
+	}
 	_, err = f.Write(append(b, '\n'))
 	return err
 }

@@ -3,6 +3,8 @@ package audit
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"os"
 	"testing"
 	"time"
 )
@@ -54,4 +56,22 @@ func FuzzSpoolLine(f *testing.F) {
 			Runs: []Run{{Hook: command, Command: command, Error: reason, ExitCode: &exit, Duration: time.Duration(nanos), TimedOut: timedOut, Time: time.Unix(0, nanos)}}}
 		checkSpoolLine(t, r)
 	})
+}
+
+// TestSpoolFull: a spool that nothing ingests stops at MaxSpool; the record is refused with
+// ErrSpoolFull and the file is not grown.
+func TestSpoolFull(t *testing.T) {
+	db := t.TempDir() + "/audit.db"
+	if err := Append(db, &Record{Origin: "run", Decision: "allow"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(SpoolPath(db), MaxSpool-10); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	if err := Append(db, &Record{Origin: "run", Decision: "deny"}); !errors.Is(err, ErrSpoolFull) {
+		t.Fatalf("append to a full spool: %v", err)
+	}
+	if st, err := os.Stat(SpoolPath(db)); err != nil || st.Size() != MaxSpool-10 {
+		t.Fatalf("the full spool changed: %v %v", st.Size(), err)
+	}
 }
