@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/internal/helperbin"
+	"github.com/agenthooks/agenthooks/runner"
 )
 
 // adminPath finds agenthooks-admin, refusing when this process was itself started by a
@@ -75,7 +75,7 @@ const maxHTTPHookAnswer = 2*engine.MaxHTTPResponse + 4096
 
 // postViaAdmin makes an http hook's request through `agenthooks-admin http-hook`: agenthooks
 // does not link net/http and TLS, whose start-up every guard call would pay. It costs a
-// process start (a few milliseconds) per http hook.
+// process start (a few milliseconds) per http hook. ctx carries the hook's timeout.
 func (e *env) postViaAdmin(ctx context.Context, r engine.HTTPRequest) (engine.HTTPResponse, error) {
 	var resp engine.HTTPResponse
 	path, err := e.adminPath("an http hook")
@@ -86,59 +86,33 @@ func (e *env) postViaAdmin(ctx context.Context, r engine.HTTPRequest) (engine.HT
 	if err != nil {
 		return resp, err
 	}
-	args := []string{"http-hook"}
+	spec := runner.Spec{Argv: []string{path, "http-hook"}, Stdin: in, Env: append(os.Environ(), "AGENTHOOKS_FORWARDED=1"),
+		StdoutCap: maxHTTPHookAnswer, StderrCap: 4096}
 	if d, ok := ctx.Deadline(); ok {
-		args = append(args, "--timeout", time.Until(d).Round(time.Millisecond).String())
+		spec.Timeout = max(time.Until(d), time.Millisecond) // zero would mean the default
 	}
-	cmd := exec.CommandContext(ctx, path, args...)
-	cmd.Stdin = bytes.NewReader(in)
-	cmd.Env = append(os.Environ(), "AGENTHOOKS_FORWARDED=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &limitedWriter{w: &stderr, n: 4096}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return resp, err
-	}
-	if err := cmd.Start(); err != nil {
-		return resp, err
-	}
-	data, readErr := io.ReadAll(io.LimitReader(out, maxHTTPHookAnswer))
-	err = cmd.Wait()
+	res := runner.Run(ctx, spec)
 	switch {
 	case ctx.Err() != nil:
 		return resp, ctx.Err()
-	case err != nil:
-		return resp, fmt.Errorf("agenthooks-admin http-hook: %v: %s", err, strings.TrimSpace(stderr.String()))
-	case readErr != nil:
-		return resp, readErr
+	case res.Err != nil:
+		return resp, res.Err
+	case !res.Success():
+		return resp, fmt.Errorf("agenthooks-admin http-hook: exit %d: %s", res.ExitCode, strings.TrimSpace(string(res.Stderr)))
 	}
-	if err := json.Unmarshal(data, &resp); err != nil {
-		return resp, fmt.Errorf("agenthooks-admin http-hook answered %d bytes that are not its JSON: %w", len(data), err)
+	if err := json.Unmarshal(res.Stdout, &resp); err != nil {
+		return resp, fmt.Errorf("agenthooks-admin http-hook answered %d bytes that are not its JSON: %w", len(res.Stdout), err)
 	}
 	return resp, nil
-}
-
-// limitedWriter keeps the first n bytes written and drops the rest.
-type limitedWriter struct {
-	w io.Writer
-	n int
-}
-
-func (l *limitedWriter) Write(p []byte) (int, error) {
-	if k := min(len(p), l.n); k > 0 {
-		l.w.Write(p[:k])
-		l.n -= k
-	}
-	return len(p), nil
 }
 
 // maxHTTPHookRequest bounds the request agenthooks sends: a hook payload and its headers.
 const maxHTTPHookRequest = 64 << 20
 
 // newHTTPHookCmd is agenthooks-admin's side of postViaAdmin: the request as JSON on stdin, the
-// response as JSON on stdout.
+// response as JSON on stdout. Its time is bounded by agenthooks, which kills it at the hook's
+// timeout.
 func newHTTPHookCmd(e *env) *cobra.Command {
-	var timeout time.Duration
 	c := &cobra.Command{
 		Use:    "http-hook",
 		Short:  "Make an http hook's request for agenthooks (JSON in, JSON out)",
@@ -162,19 +136,12 @@ func newHTTPHookCmd(e *env) *cobra.Command {
 			if !strings.HasPrefix(r.URL, "http://") && !strings.HasPrefix(r.URL, "https://") {
 				return fmt.Errorf("an http hook's url must be http:// or https://, not %q", r.URL)
 			}
-			ctx := cmd.Context()
-			if timeout > 0 {
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeout(ctx, timeout)
-				defer cancel()
-			}
-			resp, err := e.http(ctx, r)
+			resp, err := e.http(cmd.Context(), r)
 			if err != nil {
 				return err
 			}
 			return json.NewEncoder(e.stdout).Encode(resp)
 		},
 	}
-	c.Flags().DurationVar(&timeout, "timeout", 0, "give up after this long")
 	return c
 }
