@@ -37,8 +37,9 @@ const MaxSpool = 64 << 20
 // ErrSpoolFull is Append's error when the spool is at MaxSpool.
 var ErrSpoolFull = fmt.Errorf("the audit spool is full (%d MiB); agenthooks-admin log ingest moves it into the database", MaxSpool>>20)
 
-// Append spools a record for the database at dbPath. It redacts and truncates first, as Record does.
-func Append(dbPath string, r *Record) error {
+// Append spools a record for the database at dbPath. It redacts and truncates first, as Record
+// does. It returns the spool's size after the write, for the caller to decide on an ingest.
+func Append(dbPath string, r *Record) (int64, error) {
 	if r.Time.IsZero() {
 		r.Time = time.Now()
 	}
@@ -49,27 +50,31 @@ func Append(dbPath string, r *Record) error {
 	binary.LittleEndian.PutUint32(id[8:], rand.Uint32())
 	b := appendSpoolLine(make([]byte, 0, 1024), hex.EncodeToString(id[:]), r.clean())
 	if len(b) > MaxSpoolLine {
-		return fmt.Errorf("audit record is %d bytes, more than %d", len(b), MaxSpoolLine)
+		return 0, fmt.Errorf("audit record is %d bytes, more than %d", len(b), MaxSpoolLine)
 	}
 	if err := os.MkdirAll(filepath.Dir(dbPath), 0o700); err != nil {
-		return err
+		return 0, err
 	}
 	f, err := openAppend(SpoolPath(dbPath))
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer f.Close()
 	// One write of one line under an exclusive lock: concurrent appenders never interleave.
 	unlock, err := lockFile(f)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer unlock()
-	if st, err := f.Stat(); err == nil && st.Size()+int64(len(b)) >= MaxSpool {
-		return ErrSpoolFull
+	st, err := f.Stat()
+	if err != nil {
+		return 0, err
 	}
-	_, err = f.Write(append(b, '\n'))
-	return err
+	if st.Size()+int64(len(b)) >= MaxSpool {
+		return st.Size(), ErrSpoolFull
+	}
+	n, err := f.Write(append(b, '\n'))
+	return st.Size() + int64(n), err
 }
 
 type spoolLine struct {
@@ -97,15 +102,6 @@ func (r *Record) clean() *Record {
 		c.Runs[i] = run
 	}
 	return &c
-}
-
-// SpoolSize is the size of the spool waiting to be ingested.
-func SpoolSize(dbPath string) int64 {
-	st, err := os.Stat(SpoolPath(dbPath))
-	if err != nil {
-		return 0
-	}
-	return st.Size()
 }
 
 // Ingest moves the spool into the database: the spool file is renamed away first (appenders

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agenthooks/agenthooks/internal/cli"
 	"github.com/agenthooks/agenthooks/server"
 	"github.com/spf13/cobra"
 )
@@ -61,11 +62,7 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, getenv func(string)
 		p.db = getenv("AGENTHOOKS_DB")
 	}
 	if p.db == "" {
-		home, _ := os.UserHomeDir()
-		if h := getenv("HOME"); h != "" {
-			home = h
-		}
-		p.db = server.DefaultDB(home)
+		p.db = server.DefaultDB(cli.Home(getenv))
 	}
 	level := slog.LevelWarn
 	if p.verbose {

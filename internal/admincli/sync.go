@@ -16,7 +16,6 @@ import (
 	"github.com/agenthooks/agenthooks/audit"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/internal/cli"
-	"github.com/agenthooks/agenthooks/internal/helperbin"
 	"github.com/agenthooks/agenthooks/teamsync"
 )
 
@@ -24,25 +23,6 @@ import (
 type env struct {
 	stdout, stderr io.Writer
 	getenv         func(string) string
-}
-
-func (e *env) home() string {
-	if h := e.getenv("HOME"); h != "" {
-		return h
-	}
-	h, _ := os.UserHomeDir()
-	return h
-}
-
-// agenthooksBinary is the agenthooks that the hooks registered for Claude Code run: the one
-// beside agenthooks-admin, else the one in PATH (never agenthooks-admin, which is slower to
-// start).
-func agenthooksBinary() string {
-	p, err := helperbin.Find(func(string) string { return "" }, "", "agenthooks", "agenthooks")
-	if err != nil {
-		return "agenthooks"
-	}
-	return p
 }
 
 type syncParams struct {
@@ -103,16 +83,16 @@ func runSync(ctx context.Context, e *env, p syncParams) error {
 		}
 		token = strings.TrimSpace(string(data))
 	}
-	o := teamsync.Options{Server: p.server, Team: p.team, Token: token, Key: p.key, OS: p.goos, Home: e.home()}
+	o := teamsync.Options{Server: p.server, Team: p.team, Token: token, Key: p.key, OS: p.goos, Home: cli.Home(e.getenv)}
 	if p.claude || p.claudeDir != "" {
 		o.ClaudeDir = p.claudeDir
 		if o.ClaudeDir == "" {
 			o.ClaudeDir = config.ClaudeManagedDir(runtime.GOOS)
 		}
-		o.Agenthooks = agenthooksBinary()
+		o.Agenthooks = cli.LeanBinary()
 	}
 	if !p.noAudit {
-		o.AuditDB = cmp.Or(p.audit, e.getenv("AGENTHOOKS_AUDIT"), audit.DefaultPath(e.home()))
+		o.AuditDB = cmp.Or(p.audit, e.getenv("AGENTHOOKS_AUDIT"), audit.DefaultPath(cli.Home(e.getenv)))
 		if o.AuditDB == "off" {
 			o.AuditDB = ""
 		}

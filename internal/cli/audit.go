@@ -51,15 +51,18 @@ func record(e *env, path string, r *audit.Record) {
 	if path == "" {
 		return
 	}
-	if err := audit.Append(path, r); err != nil {
+	size, err := audit.Append(path, r)
+	if err != nil {
 		fmt.Fprintln(e.stderr, "agenthooks: audit: the decision stands, but it was not recorded:", err)
 		return
 	}
-	if audit.SpoolSize(path) > SpoolIngestAt {
+	if size > SpoolIngestAt {
 		// agenthooks-admin ingests; without it there is no database to ingest into, and no
 		// process is started at every call.
-		admin, err := os.Executable()
-		if !e.admin {
+		var admin string
+		if e.admin {
+			admin, err = os.Executable()
+		} else {
 			admin, err = e.adminPath("ingesting the audit spool")
 		}
 		if err == nil {

@@ -140,16 +140,20 @@ type env struct {
 }
 
 // agenthooks is the path of the agenthooks binary, for the hooks and processes agenthooks
-// starts and for recognising itself in configs. In agenthooks-admin it is the agenthooks
-// beside it, else the one in PATH: hooks must run on the lean binary.
+// starts and for recognising itself in configs: this executable, or in agenthooks-admin
+// LeanBinary.
 func (e *env) agenthooks() string {
-	self, err := os.Executable()
-	if err != nil {
-		self = ""
+	if e.admin {
+		return LeanBinary()
 	}
-	if !e.admin {
-		return self
-	}
+	self, _ := os.Executable()
+	return self
+}
+
+// LeanBinary is the agenthooks that hooks run when agenthooks-admin registers or starts them:
+// the one beside it, else the one in PATH, else the bare name. Never agenthooks-admin, which
+// is slower to start.
+func LeanBinary() string {
 	p, err := helperbin.Find(func(string) string { return "" }, "", "agenthooks", "agenthooks")
 	if err != nil {
 		return "agenthooks"
@@ -157,8 +161,11 @@ func (e *env) agenthooks() string {
 	return p
 }
 
-func (e *env) home() string {
-	if h := e.getenv("HOME"); h != "" {
+func (e *env) home() string { return Home(e.getenv) }
+
+// Home is the home folder: $HOME as getenv reads it, else the system's.
+func Home(getenv func(string) string) string {
+	if h := getenv("HOME"); h != "" {
 		return h
 	}
 	h, _ := os.UserHomeDir()
