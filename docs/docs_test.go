@@ -304,3 +304,42 @@ func TestCommands(t *testing.T) {
 		t.Fatalf("only %d documented flags found: the command reader is broken", checked)
 	}
 }
+
+// TestLayout: docs/library.md lists every package of the module, so that a newcomer's map of
+// the repository does not miss one.
+func TestLayout(t *testing.T) {
+	page := read(t, "docs/library.md")
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if path != ".." && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules") {
+			return filepath.SkipDir
+		}
+		if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil && path != ".." {
+			return filepath.SkipDir // another module
+		}
+		files, _ := filepath.Glob(filepath.Join(path, "*.go"))
+		hasCode := false
+		for _, f := range files {
+			if !strings.HasSuffix(f, "_test.go") {
+				hasCode = true
+			}
+		}
+		if !hasCode || path == ".." {
+			return nil
+		}
+		rel, _ := filepath.Rel("..", path)
+		if !strings.Contains(page, "| `"+filepath.ToSlash(rel)+"` |") {
+			t.Errorf("docs/library.md does not list the package %s", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
