@@ -1,10 +1,10 @@
 package coverage
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"path/filepath"
-	"strings"
 )
 
 // Claude Code keeps one JSONL file a session under ~/.claude/projects/<project slug>/
@@ -64,7 +64,7 @@ func parseClaude(file string, r io.Reader) ([]Call, []Problem) {
 	var calls []Call
 	var probs []Problem
 	probs = append(probs, lines(file, r, func(n int, b []byte) {
-		if !strings.Contains(string(b), `"tool_use"`) {
+		if !bytes.Contains(b, []byte(`"tool_use"`)) {
 			return // most lines hold no call: not decoded
 		}
 		var l claudeLine

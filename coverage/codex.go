@@ -1,6 +1,7 @@
 package coverage
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"path/filepath"
@@ -60,8 +61,7 @@ func parseCodex(file string, r io.Reader) ([]Call, []Problem) {
 	var probs []Problem
 	session, version := "", ""
 	probs = append(probs, lines(file, r, func(n int, b []byte) {
-		s := string(b)
-		if !strings.Contains(s, `"session_meta"`) && !strings.Contains(s, `"response_item"`) {
+		if !bytes.Contains(b, []byte(`"session_meta"`)) && !bytes.Contains(b, []byte(`"response_item"`)) {
 			return
 		}
 		var l codexLine

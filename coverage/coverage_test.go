@@ -2,6 +2,7 @@ package coverage
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -285,5 +286,24 @@ func TestRun(t *testing.T) {
 	}
 	if rep.Agents[0].Transcripts != 4 {
 		t.Errorf("transcripts read: %+v", rep.Agents)
+	}
+}
+
+// BenchmarkClaudeTranscript reads the real Claude Code transcript of the fixtures (main loop
+// and two subagents): the cost of status --coverage per transcript.
+func BenchmarkClaudeTranscript(b *testing.B) {
+	var files [][]byte
+	for _, f := range claudeAgent().Files(filepath.Join("testdata", "claude", "home"), func(string) string { return "" }) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		files = append(files, data)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, data := range files {
+			parseClaude("t.jsonl", bytes.NewReader(data))
+		}
 	}
 }

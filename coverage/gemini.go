@@ -1,6 +1,7 @@
 package coverage
 
 import (
+	"bytes"
 	"io"
 	"path/filepath"
 	"strconv"
@@ -122,7 +123,7 @@ func parseGemini(file string, r io.Reader) ([]Call, []Problem) {
 		return calls, probs
 	}
 	probs = append(probs, lines(file, r, func(n int, b []byte) {
-		if session != "" && !strings.Contains(string(b), `"toolCalls"`) {
+		if session != "" && !bytes.Contains(b, []byte(`"toolCalls"`)) {
 			return
 		}
 		read(n, b)
