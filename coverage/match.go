@@ -64,11 +64,28 @@ func DecisionOf(r *audit.Record) (Decision, bool) {
 	if p.Command != "" {
 		d.Keys = append(d.Keys, p.Command)
 	}
-	var in map[string]any
+	// Only the fields that name what a call does are kept (not a Write's content): a report
+	// holds every decision of its window in memory.
+	var in struct {
+		Command      json.RawMessage `json:"command"`
+		Cmd          string          `json:"cmd"`
+		FilePath     string          `json:"file_path"`
+		NotebookPath string          `json:"notebook_path"`
+		Path         string          `json:"path"`
+		Patch        string          `json:"patch"`
+		Input        string          `json:"input"`
+	}
 	if json.Unmarshal(p.ToolInput, &in) == nil {
-		for _, v := range in {
-			if s, ok := v.(string); ok && s != "" {
-				d.Keys = append(d.Keys, s)
+		var command string
+		if json.Unmarshal(in.Command, &command) != nil {
+			var argv []string
+			if json.Unmarshal(in.Command, &argv) == nil {
+				command = argvCommand(argv)
+			}
+		}
+		for _, k := range []string{command, in.Cmd, in.FilePath, in.NotebookPath, in.Path, in.Patch, in.Input} {
+			if k != "" {
+				d.Keys = append(d.Keys, clipCommand(k))
 			}
 		}
 	}
