@@ -46,11 +46,15 @@ type codexLine struct {
 		Type       string `json:"type"`
 		ID         string `json:"id"`
 		CLIVersion string `json:"cli_version"`
-		Name       string `json:"name"`
-		Arguments  string `json:"arguments"`
-		Input      string `json:"input"`
-		CallID     string `json:"call_id"`
-		Action     struct {
+		// Source is where the session came from: "exec", "cli", ..., or for a subagent's
+		// thread an object {"subagent": ...} (Codex's SessionSource::SubAgent; not yet seen in
+		// a real transcript of the e2e suite, whose fake model spawns none).
+		Source    json.RawMessage `json:"source"`
+		Name      string          `json:"name"`
+		Arguments string          `json:"arguments"`
+		Input     string          `json:"input"`
+		CallID    string          `json:"call_id"`
+		Action    struct {
 			Command []string `json:"command"`
 		} `json:"action"`
 	} `json:"payload"`
@@ -59,7 +63,7 @@ type codexLine struct {
 func parseCodex(file string, r io.Reader) ([]Call, []Problem) {
 	var calls []Call
 	var probs []Problem
-	session, version := "", ""
+	session, version, subagent := "", "", ""
 	probs = append(probs, lines(file, r, func(n int, b []byte) {
 		if !bytes.Contains(b, []byte(`"session_meta"`)) && !bytes.Contains(b, []byte(`"response_item"`)) {
 			return
@@ -73,6 +77,10 @@ func parseCodex(file string, r io.Reader) ([]Call, []Problem) {
 		if l.Type == "session_meta" {
 			if session == "" {
 				session, version = p.ID, p.CLIVersion
+				var src map[string]json.RawMessage
+				if json.Unmarshal(p.Source, &src) == nil && src["subagent"] != nil {
+					subagent = p.ID
+				}
 			}
 			return
 		}
@@ -100,7 +108,7 @@ func parseCodex(file string, r io.Reader) ([]Call, []Problem) {
 			return
 		}
 		calls = append(calls, Call{Agent: "codex", Version: version, Session: session, ToolUseID: p.CallID, Tool: name, Kind: kind,
-			Command: clipCommand(cmd), Time: parseTime(l.Timestamp), File: file, Line: n})
+			Command: clipCommand(cmd), Time: parseTime(l.Timestamp), Subagent: subagent, File: file, Line: n})
 	})...)
 	return calls, probs
 }

@@ -307,3 +307,26 @@ func BenchmarkClaudeTranscript(b *testing.B) {
 		}
 	}
 }
+
+// TestCodexShapes: the other call shapes Codex writes: shell with an argv, local_shell_call,
+// apply_patch as a custom tool call, and a subagent thread's rollout.
+func TestCodexShapes(t *testing.T) {
+	text := `{"timestamp":"2026-11-24T08:00:00Z","type":"session_meta","payload":{"id":"t2","cli_version":"0.170.0","source":{"subagent":{"thread_spawn":{}}}}}
+{"timestamp":"2026-11-24T08:00:01Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"bash\",\"-lc\",\"ls -la\"]}","call_id":"c1"}}
+{"timestamp":"2026-11-24T08:00:02Z","type":"response_item","payload":{"type":"local_shell_call","call_id":"c2","action":{"type":"exec","command":["git","status"]}}}
+{"timestamp":"2026-11-24T08:00:03Z","type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","input":"*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch","call_id":"c3"}}
+{"timestamp":"2026-11-24T08:00:04Z","type":"response_item","payload":{"type":"function_call","name":"write_stdin","arguments":"{}","call_id":"c4"}}
+`
+	calls, probs := parseCodex("r.jsonl", strings.NewReader(text))
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	var got []string
+	for _, c := range calls {
+		got = append(got, string(c.Kind)+" "+c.Tool+" "+strings.SplitN(c.Command, "\n", 2)[0]+" "+c.Subagent)
+	}
+	want := []string{"shell shell ls -la t2", "shell local_shell git status t2", "file apply_patch *** Begin Patch t2"}
+	if !slices.Equal(got, want) {
+		t.Errorf("calls:\n got %q\nwant %q", got, want)
+	}
+}
