@@ -330,3 +330,31 @@ func TestCodexShapes(t *testing.T) {
 		t.Errorf("calls:\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestHostileFiles: a FIFO or a symbolic link where a transcript would be is not read (a FIFO
+// would hang the report), and the transcripts beside it are.
+func TestHostileFiles(t *testing.T) {
+	home := t.TempDir()
+	if err := os.CopyFS(home, os.DirFS(filepath.Join("testdata", "claude", "home"))); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(home, ".claude", "projects", "-work-ws")
+	if err := syscallMkfifo(filepath.Join(dir, "fifo.jsonl")); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "link.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := openTranscript(filepath.Join(dir, "fifo.jsonl")); err == nil {
+		f.Close()
+		t.Error("openTranscript opened a FIFO")
+	}
+	if f, err := openTranscript(filepath.Join(dir, "link.jsonl")); err == nil {
+		f.Close()
+		t.Error("openTranscript followed a symbolic link")
+	}
+	calls, _, _ := Read(Options{Home: home})
+	if len(calls) != 4 {
+		t.Errorf("calls beside the FIFO and the link: %d, want 4", len(calls))
+	}
+}

@@ -170,7 +170,7 @@ func Read(o Options) (calls []Call, transcripts map[string]int, probs []Problem)
 					continue // not written since
 				}
 			}
-			f, err := os.Open(file)
+			f, err := openTranscript(file)
 			if err != nil {
 				probs = append(probs, Problem{File: file, Msg: err.Error()})
 				continue
