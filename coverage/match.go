@@ -220,7 +220,7 @@ func Check(calls []Call, decisions []Decision, agents []Agent) *Report {
 	used := make([]bool, len(decisions))
 	sorted := slices.Clone(calls)
 	slices.SortStableFunc(sorted, func(a, b Call) int { return a.Time.Compare(b.Time) })
-	rep := &Report{}
+	rep := &Report{Agents: []AgentCount{}, Sessions: []SessionCount{}, Examples: []Unguarded{}}
 	sessions := map[sk]*SessionCount{}
 	type ak struct{ agent, version string }
 	agentsSeen := map[ak]*AgentCount{}
