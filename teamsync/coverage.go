@@ -41,7 +41,7 @@ type coverageAgent struct {
 // the audit trail and sends the counts to the server. It returns the unguarded calls counted.
 // A server that predates coverage (404) is not an error: the report is for servers that keep it.
 func (o *Options) uploadCoverage(ctx context.Context) (int, error) {
-	if _, err := os.Stat(o.AuditDB); errors.Is(err, fs.ErrNotExist) {
+	if !auditExists(o.AuditDB) {
 		return 0, nil
 	}
 	store, err := audit.Open(o.AuditDB)
@@ -76,4 +76,15 @@ func (o *Options) uploadCoverage(ctx context.Context) (int, error) {
 		return rep.Unguarded, nil
 	}
 	return rep.Unguarded, err
+}
+
+// auditExists reports whether the audit trail at db has anything: the database, or only the
+// spool hook processes append to (the database is made at the first ingest).
+func auditExists(db string) bool {
+	for _, p := range []string{db, audit.SpoolPath(db)} {
+		if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+			return true
+		}
+	}
+	return false
 }

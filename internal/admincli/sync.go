@@ -97,6 +97,7 @@ func runSync(ctx context.Context, e *env, p syncParams) error {
 		if o.AuditDB == "off" {
 			o.AuditDB = ""
 		}
+		o.Getenv = e.getenv // where the agents keep their transcripts, for the coverage report
 	}
 	if p.every < time.Minute && !p.once {
 		return fmt.Errorf("--every %s is too short: at least 1m", p.every)
