@@ -7,11 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 )
 
@@ -67,6 +65,8 @@ const (
 	MaxDepth = 64
 	// MaxCommand bounds what is kept of a call's command.
 	MaxCommand = 4096
+	// MaxCalls bounds the calls one report holds; past it the oldest transcripts are not read.
+	MaxCalls = 1 << 20
 )
 
 // An Agent is what coverage knows of one agent's transcripts.
@@ -210,31 +210,6 @@ func recent(patterns ...string) []string {
 	for i := range min(len(all), MaxFiles) {
 		out = append(out, all[i].path)
 	}
-	return out
-}
-
-// walk lists the files under root whose names match pattern, to depth levels below root.
-func walk(root string, depth int, match func(name string) bool) []string {
-	var out []string
-	base := strings.Count(filepath.Clean(root), string(filepath.Separator))
-	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if d.IsDir() {
-			if strings.Count(filepath.Clean(p), string(filepath.Separator))-base >= depth {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if d.Type().IsRegular() && match(d.Name()) {
-			out = append(out, p)
-		}
-		return nil
-	})
 	return out
 }
 

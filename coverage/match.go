@@ -165,6 +165,10 @@ func Read(o Options) (calls []Call, transcripts map[string]int, probs []Problem)
 	transcripts = map[string]int{}
 	for _, a := range o.Agents {
 		for _, file := range a.Files(o.Home, o.Getenv) {
+			if len(calls) >= MaxCalls {
+				probs = append(probs, Problem{File: file, Msg: fmt.Sprintf("more than %d calls in the newer transcripts: not read", MaxCalls)})
+				continue
+			}
 			if !o.Since.IsZero() {
 				if fi, err := os.Stat(file); err == nil && fi.ModTime().Before(o.Since) {
 					continue // not written since
