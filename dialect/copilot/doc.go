@@ -1,0 +1,2 @@
+// Package copilot is GitHub Copilot CLI's hooks dialect (npm @github/copilot).
+package copilot

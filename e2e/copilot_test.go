@@ -1,0 +1,71 @@
+package e2e
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+const copilotVersion = "1.0.102"
+
+type copilotRun struct{ agentRun }
+
+// newCopilot installs GitHub Copilot CLI and points it, in its offline BYOK mode, at a Chat
+// Completions stand-in on loopback.
+func newCopilot(t testing.TB, commands ...string) *copilotRun {
+	return &copilotRun{newAgentRun(t, installAgent(t, "@github/copilot", copilotVersion, "copilot"), chatModel, commands)}
+}
+
+func (c *copilotRun) env() []string {
+	return []string{"COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL=" + c.url + "/v1", "COPILOT_PROVIDER_API_KEY=sk-test",
+		"COPILOT_MODEL=gpt-4.1", "COPILOT_AUTO_UPDATE=false", "COPILOT_HOME=" + c.home()}
+}
+
+func (c *copilotRun) home() string { return filepath.Join(c.ws.home, ".copilot") }
+
+// userHooks writes a hooks file into the user's hooks folder (~/.copilot/hooks/NAME.json).
+func (c *copilotRun) userHooks(t testing.TB, name string, hooks map[string]any) {
+	writeJSONFile(t, filepath.Join(c.home(), "hooks", name+".json"), map[string]any{"version": 1, "hooks": hooks})
+}
+
+// repoHooks writes a hooks file into the workspace's .github/hooks folder.
+func (c *copilotRun) repoHooks(t testing.TB, name string, hooks map[string]any) {
+	writeJSONFile(t, filepath.Join(c.ws.dir, ".github", "hooks", name+".json"), map[string]any{"version": 1, "hooks": hooks})
+}
+
+// exec runs copilot -p with every tool allowed, so that only hooks decide.
+func (c *copilotRun) exec(t testing.TB, prompt string, extra ...string) string {
+	return c.ws.run(t, c.env(), c.bin, append([]string{"-p", prompt, "--allow-all-tools", "--no-auto-update", "--disable-builtin-mcps"}, extra...)...)
+}
+
+// copilotHook is one entry of a Copilot hooks file: a bash command and its timeout in seconds.
+func copilotHook(command string) []any {
+	return []any{map[string]any{"type": "command", "bash": command, "timeoutSec": 60}}
+}
+
+// TestCopilotHonours runs each way a preToolUse hook can answer inside Copilot CLI and checks
+// what Copilot does with it (docs/agents/copilot.md has the table).
+func TestCopilotHonours(t *testing.T) {
+	checkHonours(t, copilotHonours, func(t *testing.T, script string) (workspace, *model) {
+		c := newCopilot(t, markerCommand)
+		c.userHooks(t, "honour", map[string]any{"preToolUse": copilotHook(writeHookScript(t, c.ws.home, "hook", script))})
+		c.exec(t, "please run it")
+		return c.ws, c.model
+	})
+}
+
+var copilotHonours = []honourCase{
+	{"exit 2 reason on stderr", `echo "no way" >&2; exit 2`, false, "hook exited with code 2"}, // stderr never reaches the model
+	{"exit 2 empty stderr", `exit 2`, false, ""},
+	{"exit 2 stdout {} reason on stderr", `echo '{}'; echo "no way" >&2; exit 2`, false, "hook exited with code 2"},
+	{"exit 0 permissionDecision deny", `echo '{"permissionDecision":"deny","permissionDecisionReason":"no way"}'`, false, "no way"},
+	{"exit 0 deny without reason", `echo '{"permissionDecision":"deny"}'`, false, "No reason provided"},
+	{"exit 0 Claude hookSpecificOutput deny", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no way"}}'`, true, ""}, // Claude Code's form is not read from a camelCase file
+	{"exit 0 decision block", `echo '{"decision":"block","reason":"no way"}'`, true, ""},
+	{"exit 0 permissionDecision ask", `echo '{"permissionDecision":"ask","permissionDecisionReason":"sure?"}'`, false, "unable to ask user for confirmation"},
+	{"exit 0 continue false", `echo '{"continue":false,"stopReason":"no way"}'`, true, ""},
+	{"exit 1 text on stderr", `echo "oops" >&2; exit 1`, false, "(hook errored)"}, // fails closed
+	{"exit 3 text on stderr", `echo "oops" >&2; exit 3`, false, "(hook errored)"},
+	{"exit 0 not JSON", `echo 'hello there'`, true, ""},
+	{"exit 0 silent", `exit 0`, true, ""},
+	{"exit 0 permissionDecision allow", `echo '{"permissionDecision":"allow"}'`, true, ""},
+}

@@ -1,0 +1,82 @@
+package e2e
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+const qwenVersion = "0.24.4"
+
+type qwenRun struct{ agentRun }
+
+// newQwen installs Qwen Code and points it at a Chat Completions stand-in on loopback.
+func newQwen(t testing.TB, commands ...string) *qwenRun {
+	q := &qwenRun{newAgentRun(t, installAgent(t, "@qwen-code/qwen-code", qwenVersion, "qwen"), chatModel, commands)}
+	q.settings(t, nil)
+	return q
+}
+
+// settings writes the user settings (~/.qwen/settings.json): the OpenAI-compatible endpoint as
+// auth, no telemetry or update checks, folder trust off (so project files are read), and hooks.
+func (q *qwenRun) settings(t testing.TB, hooks map[string]any) {
+	s := map[string]any{
+		"security":  map[string]any{"auth": map[string]any{"selectedType": "openai"}, "folderTrust": map[string]any{"enabled": false}},
+		"privacy":   map[string]any{"usageStatisticsEnabled": false},
+		"telemetry": map[string]any{"enabled": false},
+		"general":   map[string]any{"enableAutoUpdate": false, "disableAutoUpdate": true, "disableUpdateNag": true},
+		"model":     map[string]any{"name": "gpt-4.1"},
+	}
+	if hooks != nil {
+		s["hooks"] = hooks
+	}
+	writeJSONFile(t, filepath.Join(q.ws.home, ".qwen", "settings.json"), s)
+}
+
+func (q *qwenRun) env() []string {
+	return []string{"OPENAI_BASE_URL=" + q.url + "/v1", "OPENAI_API_KEY=sk-test", "OPENAI_MODEL=gpt-4.1"}
+}
+
+// exec runs qwen headless with its own approvals off (--yolo), so that only hooks decide.
+func (q *qwenRun) exec(t testing.TB, prompt string) string {
+	return q.ws.run(t, q.env(), q.bin, "-p", prompt, "--yolo", "--output-format", "json")
+}
+
+// qwenGroup is one matcher group of Qwen Code's hooks (Claude Code's shape; timeout in ms).
+func qwenGroup(matcher string, commands ...string) map[string]any {
+	var hs []any
+	for _, c := range commands {
+		hs = append(hs, map[string]any{"type": "command", "command": c, "timeout": 60000})
+	}
+	g := map[string]any{"hooks": hs}
+	if matcher != "" {
+		g["matcher"] = matcher
+	}
+	return g
+}
+
+// TestQwenHonours runs each way a PreToolUse hook can answer inside Qwen Code and checks what
+// Qwen does with it (docs/agents/qwen.md has the table).
+func TestQwenHonours(t *testing.T) {
+	checkHonours(t, qwenHonours, func(t *testing.T, script string) (workspace, *model) {
+		q := newQwen(t, markerCommand)
+		q.settings(t, map[string]any{"PreToolUse": []any{qwenGroup("", writeHookScript(t, q.ws.home, "hook", script))}})
+		q.exec(t, "please run it")
+		return q.ws, q.model
+	})
+}
+
+var qwenHonours = []honourCase{
+	{"exit 2 reason on stderr", `echo "no way" >&2; exit 2`, false, "no way"},
+	{"exit 2 empty stderr", `exit 2`, true, ""}, // no text, no decision: fails open
+	{"exit 2 stdout {} reason on stderr", `echo '{}'; echo "no way" >&2; exit 2`, false, "no way"},
+	{"exit 0 Claude hookSpecificOutput deny", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no way"}}'`, false, "no way"},
+	{"exit 0 decision block", `echo '{"decision":"block","reason":"no way"}'`, false, "no way"},
+	{"exit 0 decision deny", `echo '{"decision":"deny","reason":"no way"}'`, false, "no way"},
+	{"exit 0 permissionDecision ask", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"sure?"}}'`, false, "sure?"}, // headless: an ask is a deny
+	{"exit 0 continue false", `echo '{"continue":false,"stopReason":"no way"}'`, false, "no way"},
+	{"exit 1 text on stderr", `echo "oops" >&2; exit 1`, true, ""}, // a non-blocking error
+	{"exit 3 text on stderr", `echo "oops" >&2; exit 3`, true, ""},
+	{"exit 1 deny JSON on stdout", `echo '{"decision":"block","reason":"no way"}'; exit 1`, false, "no way"}, // JSON decides on any exit but 2
+	{"exit 0 not JSON", `echo 'hello there'`, true, ""},
+	{"exit 0 silent", `exit 0`, true, ""},
+}
