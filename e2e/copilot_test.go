@@ -69,3 +69,23 @@ var copilotHonours = []honourCase{
 	{"exit 0 silent", `exit 0`, true, ""},
 	{"exit 0 permissionDecision allow", `echo '{"permissionDecision":"allow"}'`, true, ""},
 }
+
+// TestCopilotHonoursClaudeForm: a hooks file that names the event in Claude Code's PascalCase
+// (PreToolUse) gets VS Code's snake_case payload, and Copilot reads the answer in Claude Code's
+// form.
+func TestCopilotHonoursClaudeForm(t *testing.T) {
+	checkHonours(t, copilotClaudeHonours, func(t *testing.T, script string) (workspace, *model) {
+		c := newCopilot(t, markerCommand)
+		c.userHooks(t, "honour", map[string]any{"PreToolUse": copilotHook(writeHookScript(t, c.ws.home, "hook", script))})
+		c.exec(t, "please run it")
+		return c.ws, c.model
+	})
+}
+
+var copilotClaudeHonours = []honourCase{
+	{"exit 2 reason on stderr", `echo "no way" >&2; exit 2`, false, "hook exited with code 2"}, // stderr never reaches the model
+	{"exit 0 Claude hookSpecificOutput deny", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no way"}}'`, false, "no way"},
+	{"exit 0 permissionDecision deny", `echo '{"permissionDecision":"deny","permissionDecisionReason":"no way"}'`, false, "no way"},
+	{"exit 0 decision block", `echo '{"decision":"block","reason":"no way"}'`, true, ""},
+	{"exit 1 text on stderr", `echo "oops" >&2; exit 1`, false, "(hook errored)"},
+}

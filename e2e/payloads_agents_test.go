@@ -36,6 +36,8 @@ func TestCopilotPayloads(t *testing.T) {
 	for _, ev := range copilot.Events {
 		hooks[ev] = copilotHook(captureAs(dir, ev))
 	}
+	// Claude Code's name for the event: Copilot sends VS Code's snake_case payload.
+	hooks["PreToolUse"] = copilotHook(captureAs(dir, "PreToolUse"))
 	c.userHooks(t, "capture", hooks)
 	c.exec(t, "please run it")
 	checkPayloads(t, "copilot", dir, c.ws)
