@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -88,4 +89,25 @@ var copilotClaudeHonours = []honourCase{
 	{"exit 0 permissionDecision deny", `echo '{"permissionDecision":"deny","permissionDecisionReason":"no way"}'`, false, "no way"},
 	{"exit 0 decision block", `echo '{"decision":"block","reason":"no way"}'`, true, ""},
 	{"exit 1 text on stderr", `echo "oops" >&2; exit 1`, false, "(hook errored)"},
+}
+
+// guardCommand is the shell guard as install registers it: by the absolute path of agenthooks,
+// fail-closed.
+func guardCommand(t testing.TB, args ...string) string {
+	return filepath.Join(agenthooksDir(t), "agenthooks") + " guard " + strings.Join(args, " ")
+}
+
+// TestCopilotShellGuard: inside Copilot CLI, the shell guard answering through dialect/copilot
+// (the adapter) blocks a destructive command (it does not run, and the model is told why) and
+// lets an ordinary one run; both decisions are in the audit trail (under "claude" until the
+// guard speaks Copilot's dialect itself) and status shows the guard alive.
+func TestCopilotShellGuard(t *testing.T) {
+	c := newCopilot(t, destructive, ordinary)
+	c.userHooks(t, "agenthooks", map[string]any{"preToolUse": copilotHook(
+		adapterCommand(t, "preToolUse", guardCommand(t, "bash", "--format", "claude", "--fail-closed")))})
+	c.exec(t, "please run it")
+	checkShellGuard(t, "claude", c.agentRun, c.env())
+	if !c.model.anySent("Denied by preToolUse hook: Blocked by agenthooks") {
+		t.Errorf("the model was not told in Copilot's words that the guard denied the call:\n%s", lastToolResult(c.model))
+	}
 }

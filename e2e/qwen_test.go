@@ -80,3 +80,16 @@ var qwenHonours = []honourCase{
 	{"exit 0 not JSON", `echo 'hello there'`, true, ""},
 	{"exit 0 silent", `exit 0`, true, ""},
 }
+
+// TestQwenShellGuard: the shell guard registered in Qwen Code's user settings, as install will
+// register it, blocks a destructive command (it does not run, and the model is told why) and
+// lets an ordinary one run; both decisions are in the audit trail and status shows the guard
+// alive. Until the guard knows Qwen Code, it reads Qwen's payload as Gemini CLI's (the same
+// tool names) and answers as it answers Gemini, exit 2 with the reason on stderr, which Qwen
+// honours: so the audit has the decisions under "gemini".
+func TestQwenShellGuard(t *testing.T) {
+	q := newQwen(t, destructive, ordinary)
+	q.settings(t, map[string]any{"PreToolUse": []any{qwenGroup("", guardCommand(t, "bash", "--fail-closed"))}})
+	q.exec(t, "please run it")
+	checkShellGuard(t, "gemini", q.agentRun, q.env())
+}
