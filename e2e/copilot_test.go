@@ -16,8 +16,11 @@ func newCopilot(t testing.TB, commands ...string) *copilotRun {
 	return &copilotRun{newAgentRun(t, installAgent(t, "@github/copilot", copilotVersion, "copilot"), chatModel, commands)}
 }
 
+// env points Copilot at the stand-in, offline, and keeps the package it extracts on first run
+// (5 s) beside the cached install, where every run finds it, instead of in each run's HOME.
 func (c *copilotRun) env() []string {
-	return []string{"COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL=" + c.url + "/v1", "COPILOT_PROVIDER_API_KEY=sk-test",
+	install := filepath.Dir(filepath.Dir(filepath.Dir(c.bin))) // <cache>/github_copilot-VERSION
+	return []string{"XDG_CACHE_HOME=" + filepath.Join(install, "xdg-cache"), "COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL=" + c.url + "/v1", "COPILOT_PROVIDER_API_KEY=sk-test",
 		"COPILOT_MODEL=gpt-4.1", "COPILOT_AUTO_UPDATE=false", "COPILOT_HOME=" + c.home()}
 }
 
@@ -109,5 +112,37 @@ func TestCopilotShellGuard(t *testing.T) {
 	checkShellGuard(t, "claude", c.agentRun, c.env())
 	if !c.model.anySent("Denied by preToolUse hook: Blocked by agenthooks") {
 		t.Errorf("the model was not told in Copilot's words that the guard denied the call:\n%s", lastToolResult(c.model))
+	}
+}
+
+// TestCopilotRunsOtherAgentsHooks: a Claude Code exit-2 hook and a Cursor hooks.json deny run on
+// Copilot's bash tool through agenthooks run (in Claude Code's form, through the adapter), and
+// their messages reach the model.
+func TestCopilotRunsOtherAgentsHooks(t *testing.T) {
+	c := newCopilot(t, "echo one > one.txt", "echo two > two.txt")
+	claude, cursor := writeForeignHooks(t, c.ws.home)
+	c.userHooks(t, "agenthooks", map[string]any{"preToolUse": copilotHook(adapterCommand(t, "preToolUse",
+		filepath.Join(agenthooksDir(t), "agenthooks"), "run", "--agent", "claude", "PreToolUse", "--settings", claude, "--config", cursor))})
+	c.exec(t, "please run it")
+	checkForeignHooks(t, "Copilot CLI", c.ws, c.model)
+}
+
+// TestCopilotPromptGuard: a prompt carrying a secret never reaches the model; an ordinary one does.
+func TestCopilotPromptGuard(t *testing.T) {
+	guard := func(c *copilotRun) {
+		c.userHooks(t, "agenthooks", map[string]any{"userPromptSubmitted": copilotHook(
+			adapterCommand(t, "userPromptSubmitted", guardCommand(t, "prompt", "--format", "claude")))})
+	}
+	c := newCopilot(t)
+	guard(c)
+	c.exec(t, "push with "+secretToken)
+	if c.model.anySent(secretToken) {
+		t.Error("the secret in the prompt reached the model")
+	}
+	c2 := newCopilot(t)
+	guard(c2)
+	c2.exec(t, "refactor the parser")
+	if !c2.model.anySent("refactor the parser") {
+		t.Error("an ordinary prompt did not reach the model: the prompt guard blocks too much")
 	}
 }

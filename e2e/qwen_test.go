@@ -93,3 +93,32 @@ func TestQwenShellGuard(t *testing.T) {
 	q.exec(t, "please run it")
 	checkShellGuard(t, "gemini", q.agentRun, q.env())
 }
+
+// TestQwenRunsOtherAgentsHooks: a Claude Code exit-2 hook and a Cursor hooks.json deny, written
+// for Bash and beforeShellExecution, run on Qwen Code's run_shell_command through agenthooks run
+// (reading Qwen's payload as Gemini CLI's until run knows Qwen Code), and their messages reach
+// the model.
+func TestQwenRunsOtherAgentsHooks(t *testing.T) {
+	q := newQwen(t, "echo one > one.txt", "echo two > two.txt")
+	claude, cursor := writeForeignHooks(t, q.ws.home)
+	q.settings(t, map[string]any{"PreToolUse": []any{qwenGroup("run_shell_command",
+		"agenthooks run --agent gemini BeforeTool --settings "+claude+" --config "+cursor)}})
+	q.exec(t, "please run it")
+	checkForeignHooks(t, "Qwen Code", q.ws, q.model)
+}
+
+// TestQwenPromptGuard: a prompt carrying a secret never reaches the model; an ordinary one does.
+func TestQwenPromptGuard(t *testing.T) {
+	q := newQwen(t)
+	q.settings(t, map[string]any{"UserPromptSubmit": []any{qwenGroup("", "agenthooks guard prompt")}})
+	q.exec(t, "push with "+secretToken)
+	if q.model.anySent(secretToken) {
+		t.Error("the secret in the prompt reached the model")
+	}
+	q2 := newQwen(t)
+	q2.settings(t, map[string]any{"UserPromptSubmit": []any{qwenGroup("", "agenthooks guard prompt")}})
+	q2.exec(t, "refactor the parser")
+	if !q2.model.anySent("refactor the parser") {
+		t.Error("an ordinary prompt did not reach the model: the prompt guard blocks too much")
+	}
+}
