@@ -146,3 +146,22 @@ func TestCopilotPromptGuard(t *testing.T) {
 		t.Error("an ordinary prompt did not reach the model: the prompt guard blocks too much")
 	}
 }
+
+// TestCopilotRepoHooksNeedTrust: a repository's .github/hooks do not fire in a -p run of an
+// untrusted folder (silently), and do with --trust-folder.
+func TestCopilotRepoHooksNeedTrust(t *testing.T) {
+	for _, trust := range []bool{false, true} {
+		c := newCopilot(t, ordinary)
+		dir := t.TempDir()
+		c.repoHooks(t, "capture", map[string]any{"preToolUse": copilotHook(captureAs(dir, "preToolUse"))})
+		var extra []string
+		if trust {
+			extra = []string{"--trust-folder"}
+		}
+		c.exec(t, "please run it", extra...)
+		files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+		if fired := len(files) > 0; fired != trust {
+			t.Errorf("with --trust-folder %v the repository's hook fired = %v", trust, fired)
+		}
+	}
+}
