@@ -2,7 +2,11 @@ package e2e
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/agenthooks/agenthooks/decide"
+	"github.com/agenthooks/agenthooks/dialect/qwen"
 )
 
 const qwenVersion = "0.24.4"
@@ -120,5 +124,25 @@ func TestQwenPromptGuard(t *testing.T) {
 	q2.exec(t, "refactor the parser")
 	if !q2.model.anySent("refactor the parser") {
 		t.Error("an ordinary prompt did not reach the model: the prompt guard blocks too much")
+	}
+}
+
+// TestQwenHonoursTheDialect: the deny dialect/qwen writes for PreToolUse (JSON on stdout, exit
+// 0) blocks inside Qwen Code and its reason reaches the model.
+func TestQwenHonoursTheDialect(t *testing.T) {
+	s, _ := qwen.Dialect.Lookup("PreToolUse")
+	r := qwen.Dialect.Encode(s, decide.Decision{Permission: decide.Deny, AgentMessage: "denied by the qwen dialect"})
+	if r.ExitCode != 0 || strings.Contains(string(r.Stdout), "'") {
+		t.Fatalf("unexpected answer %+v", r)
+	}
+	q := newQwen(t, markerCommand)
+	hook := writeHookScript(t, q.ws.home, "dialect", "printf '%s' '"+string(r.Stdout)+"'")
+	q.settings(t, map[string]any{"PreToolUse": []any{qwenGroup("", hook)}})
+	q.exec(t, "please run it")
+	if q.ws.exists("marker.txt") {
+		t.Error("the command ran although the hook answered with dialect/qwen's deny")
+	}
+	if !strings.Contains(lastToolResult(q.model), "denied by the qwen dialect") {
+		t.Errorf("the model saw %s", lastToolResult(q.model))
 	}
 }
