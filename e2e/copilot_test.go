@@ -165,3 +165,19 @@ func TestCopilotRepoHooksNeedTrust(t *testing.T) {
 		}
 	}
 }
+
+// TestCopilotHonoursPermissionRequest: permissionRequest fires in a -p run with every tool
+// allowed, and blocks with a flat {"behavior":"deny"}, not Claude Code's nested decision.
+func TestCopilotHonoursPermissionRequest(t *testing.T) {
+	checkHonours(t, []honourCase{
+		{"exit 0 behavior deny", `echo '{"behavior":"deny","message":"no way"}'`, false, "Permission denied by a PermissionRequest hook: no way"},
+		{"exit 0 decision behavior deny", `echo '{"decision":{"behavior":"deny","message":"no way"}}'`, true, ""},
+		{"exit 0 Claude hookSpecificOutput decision deny", `echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no way"}}}'`, true, ""},
+		{"exit 0 permissionDecision deny", `echo '{"permissionDecision":"deny","permissionDecisionReason":"no way"}'`, true, ""},
+	}, func(t *testing.T, script string) (workspace, *model) {
+		c := newCopilot(t, markerCommand)
+		c.userHooks(t, "honour", map[string]any{"permissionRequest": copilotHook(writeHookScript(t, c.ws.home, "hook", script))})
+		c.exec(t, "please run it")
+		return c.ws, c.model
+	})
+}
