@@ -237,6 +237,10 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 			switch {
 			case name == "alias":
 				a.defineAliases(args[1:])
+			case name == "set" && len(args) > 1:
+				a.setBuiltin(args[1:])
+			case name == "read" || name == "readarray" || name == "mapfile":
+				a.readBuiltin(args[1:], ctx, name != "read")
 			default:
 				a.database(name, args, f, ctx, idx)
 			}

@@ -45,6 +45,9 @@ func (e env) Get(name string) expand.Variable {
 			return str(e.a.cwd)
 		}
 	default:
+		if v, ok := e.a.arrayVar(name); ok {
+			return v
+		}
 		if v, ok := e.a.vars[name]; ok {
 			return str(v)
 		}
