@@ -106,6 +106,7 @@ type spawned struct {
 func (s *scanner) stream(toks []token) {
 	s.toks, s.spawns, s.indents = toks, s.spawns[:0], nil
 	s.match = matchBrackets(toks)
+	deletes := len(s.r.Deletes)
 	s.imports()
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
@@ -125,6 +126,7 @@ func (s *scanner) stream(toks []token) {
 		}
 	}
 	s.forkLoops()
+	s.listingLoops(deletes)
 }
 
 // matchBrackets pairs brackets in one pass.
@@ -303,8 +305,13 @@ func (s *scanner) resolveFirst(sg seg) string {
 		switch sg.name {
 		case "getattr":
 			if len(args) > 1 {
-				if v := s.eval(args[1].a, args[1].b); v.kind == vStr && !v.dyn && args[0].b-args[0].a == 1 {
-					return s.resolveName(s.toks[args[0].a].val) + "." + v.s
+				recv, ok := s.getattrReceiver(args[0])
+				v := s.eval(args[1].a, args[1].b)
+				switch {
+				case ok && v.kind == vStr && !v.dyn:
+					return recv + "." + v.s
+				case ok && mostDestructive(s.lang, recv) != "":
+					return recv + "." + mostDestructive(s.lang, recv) // a member chosen at run time
 				}
 			}
 		}

@@ -348,7 +348,8 @@ func (s *scanner) chainValue(segs []seg, d int) value {
 		}
 	case oneOf(q, "path.expand", "normalizePath", "fs.path_expand", "fs.path_norm") || oneOf(short, "expanduser", "expand_path", "path.expand", "normalizePath", "path_expand", "realpath", "abspath",
 		"normpath", "resolve", "absolute", "str", "String", "normalize", "Pathname", "path_norm", "canonicalize") ||
-		oneOf(q, "URI", "URI.parse", "URL", "urlparse", "Request", "urllib.request.Request"):
+		oneOf(q, "URI", "URI.parse", "URL", "urlparse", "Request", "urllib.request.Request") ||
+		oneOf(q, "glob", "bsd_glob", "File.Glob.bsd_glob", "glob.glob", "Dir.glob"): // a pattern names what it matches
 		if len(pos) == 0 && len(segs) > 1 {
 			return s.chainValue(segs[:len(segs)-1], d+1) // Path('~').expanduser()
 		}

@@ -41,7 +41,7 @@ func (a *analyzer) interpreter(args []Word, lang string, f *frame, ctx *callCtx)
 	for i := 1; i < len(args); i++ {
 		v := args[i].Value
 		isCode := codeOpts[lang][v]
-		if lang == "perl" && len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsAny(v, "eE") {
+		if lang == "perl" && perlCodeOpt(v) {
 			isCode = true
 		}
 		switch {
