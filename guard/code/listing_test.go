@@ -41,3 +41,18 @@ func TestScanComputedAndListings(t *testing.T) {
 		{lang: "perl", code: `use File::Path qw(remove_tree); remove_tree(glob("~"))`, want: []string{"rdelete remove_tree: home ~"}},
 	})
 }
+
+// TestScanEvalHandedOn: an evaluator passed as a callback runs what it is handed; a name
+// changed after its first assignment is not a constant.
+func TestScanEvalHandedOn(t *testing.T) {
+	t.Parallel()
+	runCases(t, []scanCase{
+		{lang: "javascript", code: `fetch(u).then(r => r.text()).then(eval)`, want: []string{"net* fetch:", "eval* eval"}},
+		{lang: "javascript", code: `p.then(new Function)`, want: []string{"eval* Function"}},
+		{lang: "python", code: `list(map(exec, chunks))`, want: []string{"eval* exec"}},
+		{lang: "javascript", code: `console.log(typeof eval, eval)`},
+		{lang: "javascript", code: `obj.then(x.eval)`},
+		{lang: "javascript", code: "let b = ''; r.on('data', d => b += d); r.on('end', () => eval(b))", want: []string{"eval* eval"}},
+		{lang: "javascript", code: "let b = 'ok'; eval(b)", want: []string{"eval eval"}},
+	})
+}

@@ -108,6 +108,7 @@ func (s *scanner) stream(toks []token) {
 	s.match = matchBrackets(toks)
 	deletes := len(s.r.Deletes)
 	s.imports()
+	s.reassigned()
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		switch t.kind {
@@ -127,6 +128,7 @@ func (s *scanner) stream(toks []token) {
 	}
 	s.forkLoops()
 	s.listingLoops(deletes)
+	s.evalRefs()
 }
 
 // matchBrackets pairs brackets in one pass.

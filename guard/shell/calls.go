@@ -497,7 +497,7 @@ func (a *analyzer) shell(args []Word, f *frame, ctx *callCtx) {
 			a.stdinScript(args, name, f.with(name+" <stdin>"), ctx, "shell")
 			return
 		}
-		if raw := rest[i].Raw; strings.HasPrefix(raw, "<(") {
+		if raw := rest[i].Raw; strings.HasPrefix(raw, "<(") && !rest[i].Static {
 			a.substScript(raw, name, ctx, idx) // bash <(curl ...)
 			return
 		}

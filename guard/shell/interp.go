@@ -78,6 +78,10 @@ func (a *analyzer) interpreter(args []Word, lang string, f *frame, ctx *callCtx)
 	}
 	i := a.record(args, name, f.parentOf(), ctx)
 	a.database(name, args, f.parentOf(), ctx, i) // php artisan migrate:fresh, python manage.py flush
+	if scriptFile != nil && len(code) == 0 && !scriptFile.Static && isProcSubst(*scriptFile) {
+		a.substScript(scriptFile.Raw, name, ctx, i) // python3 <(curl ...)
+		return
+	}
 	if scriptFile != nil && len(code) == 0 {
 		if text, ok := a.scriptText(*scriptFile); ok {
 			code = append(code, Word{Value: text, Static: true})

@@ -359,7 +359,7 @@ func (a *analyzer) sourced(args []Word, f *frame, ctx *callCtx, inv int) {
 	case file.Value == "/dev/stdin" || file.Value == "-":
 		a.stdinScript(args, path.Base(args[0].Value), f.with("source <stdin>"), ctx, "shell")
 		return
-	case strings.HasPrefix(file.Value, "/dev/fd/"):
+	case strings.HasPrefix(file.Value, "/dev/fd/") && !file.Static:
 		// source <(CMD): what CMD prints, run in this shell
 		if !envGenerator("$" + strings.TrimPrefix(file.Raw, "<")) {
 			a.find(FindingShellStdin, ctx.pos, inv, "sources what "+file.Display()+" prints, which cannot be seen")

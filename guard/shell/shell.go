@@ -206,6 +206,8 @@ type analyzer struct {
 	pkgScripts map[string]string
 	// destroyPlans are the plan files terraform plan -destroy wrote earlier in the command line.
 	destroyPlans map[string]bool
+	// substFiles are the files that stand for process substitutions whose text is known.
+	substFiles map[*syntax.ProcSubst]string
 }
 
 var parsers = sync.Pool{New: func() any {

@@ -98,7 +98,7 @@ func (a *analyzer) config() *expand.Config {
 			_, err := io.WriteString(w, Dyn)
 			return err
 		},
-		ProcSubst: func(*syntax.ProcSubst) (string, error) { return "/dev/fd/" + Dyn, nil },
+		ProcSubst: a.procSubst,
 	}
 	return a.cfg
 }
