@@ -255,6 +255,8 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 				a.packageScript(name, args, f, ctx)
 			case name == "make" || name == "gmake":
 				a.makeTargets(args, f, ctx)
+			case name == "just":
+				a.justTargets(args, f, ctx)
 			}
 			return
 		}

@@ -54,6 +54,9 @@ func (a *analyzer) remember(name string, args []Word, ctx *callCtx) {
 		a.rememberPkgScript(args)
 		return
 	}
+	if name == "jq" || name == "gojq" || name == "jaq" {
+		a.rememberJqScripts(args) // and what jq prints into a file is not known
+	}
 	var target string
 	for _, r := range ctx.redirs {
 		if (r.Op == ">" || r.Op == ">|") && r.Target.Static {
