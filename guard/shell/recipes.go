@@ -178,7 +178,9 @@ func (a *analyzer) rememberJqScripts(args []Word) {
 			var name string
 			switch {
 			case strings.HasPrefix(prog, "."):
-				end := strings.IndexFunc(prog[1:], func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == ':') })
+				end := strings.IndexFunc(prog[1:], func(r rune) bool {
+					return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == ':')
+				})
 				if end < 0 {
 					end = len(prog) - 1
 				}
