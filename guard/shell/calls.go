@@ -163,7 +163,7 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 			}
 			args, f = skipOpts(rest, nil), f.with("command")
 		case name == "xargs":
-			args, f = a.xargsCommand(rest, ctx), f.with("xargs")
+			args, f = a.xargsListing(a.xargsCommand(rest, ctx), ctx), f.with("xargs")
 		case name == "watch":
 			a.nestedArgs(skipOpts(rest, watchValueOpts), f.with("watch"), ctx)
 			return

@@ -517,6 +517,9 @@ func (a *analyzer) xargsCommand(rest []Word, ctx *callCtx) []Word {
 		a.find(FindingKillAll, ctx.pos, -1, "xargs kill of every process ps lists")
 	}
 	text, known, _ := a.stdinText(ctx)
+	if t, ok, given := a.xargsFile(rest); given {
+		text, known = t, ok // xargs -a FILE reads its items from FILE, not stdin
+	}
 	if !known || strings.Contains(text, Dyn) {
 		return cmd
 	}
