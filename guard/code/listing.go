@@ -49,6 +49,11 @@ func listingCall(lang, q, last string) (ok, recv bool) {
 		case "lfs.dir":
 			return true, false
 		}
+	case "julia":
+		switch q {
+		case "readdir", "walkdir", "Base.Filesystem.readdir", "Base.Filesystem.walkdir":
+			return true, false
+		}
 	case "r":
 		switch q {
 		case "list.files", "dir", "fs.dir_ls", "dir_ls":

@@ -28,6 +28,8 @@ func Language(name string) string {
 		return "awk"
 	case name == "r" || name == "rscript":
 		return "r"
+	case versioned(name, "julia"):
+		return "julia"
 	}
 	return ""
 }
@@ -357,7 +359,7 @@ func (s *scanner) split(a, b int) []arg {
 				i = min(s.match[i], b)
 				continue
 			}
-			if !(t.kind == tPunct && t.val == ",") {
+			if !(t.kind == tPunct && (t.val == "," || t.val == ";" && s.lang == "julia")) {
 				continue
 			}
 		}
@@ -377,7 +379,7 @@ func (s *scanner) keyed(a, b int) arg {
 	}
 	if b-a >= 3 {
 		k, p := s.toks[a], s.toks[a+1]
-		if (k.kind == tIdent || k.kind == tStr) && p.kind == tPunct && (p.val == "=" && (s.lang == "python" || s.lang == "r") ||
+		if (k.kind == tIdent || k.kind == tStr) && p.kind == tPunct && (p.val == "=" && (s.lang == "python" || s.lang == "r" || s.lang == "julia") ||
 			p.val == ":" && (s.lang == "ruby" || s.lang == "javascript") || p.val == "=>") {
 			return arg{key: k.val, a: a + 2, b: b}
 		}

@@ -213,6 +213,9 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 		case interpreter(name) != "":
 			a.interpreter(args, interpreter(name), f, ctx)
 			return
+		case isTcl(name):
+			a.tclArgs(args, f, ctx)
+			return
 		case name == "cd" || name == "pushd":
 			a.record(args, name, f, ctx)
 			a.cd(rest)

@@ -41,6 +41,9 @@ func (a *analyzer) interpreter(args []Word, lang string, f *frame, ctx *callCtx)
 	for i := 1; i < len(args); i++ {
 		v := args[i].Value
 		isCode := codeOpts[lang][v]
+		if lang == "julia" && (v == "-e" || v == "-E" || v == "--eval" || v == "--print") {
+			isCode = true
+		}
 		if lang == "perl" && perlCodeOpt(v) {
 			isCode = true
 		}
