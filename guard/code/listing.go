@@ -75,7 +75,7 @@ func (s *scanner) listingLoops(from int) {
 		if d.Target.Kind != KindDynamic {
 			continue
 		}
-		if k := s.tokenAt(d.Offset - s.base); k >= 0 {
+		if k := s.tokenAt(d.Offset - s.base); k >= 0 && len(at) < maxSpawns {
 			at, calls = append(at, k), append(calls, d.Call)
 		}
 	}
