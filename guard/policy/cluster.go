@@ -48,7 +48,11 @@ func clusterTarget(v *view, m Match) (Match, bool) {
 			}
 		}
 		if class := environmentClass(value); class != "" {
-			return deny("a destructive subcommand aimed at a " + class + " " + strings.TrimLeft(name, "-"))
+			what := "namespace"
+			if strings.Contains(name, "context") || name == "--cluster" {
+				what = "context"
+			}
+			return deny("a destructive subcommand aimed at a " + class + " " + what + " (" + value + ")")
 		}
 	}
 	if v.name != "helm" && len(v.sub) > 0 && v.sub[0] == "delete" && !v.flags["-f"] && !v.flags["--filename"] && !v.flags["-k"] && !v.flags["--kustomize"] {
