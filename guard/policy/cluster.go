@@ -112,3 +112,15 @@ func listsEverything(tool, raw string) bool {
 	}
 	return false
 }
+
+// prefixedForce reports whether a flag is a force flag with the tool's name in front of it
+// (--terragrunt-non-interactive, --pulumi-yes): the part after the first dash-separated word
+// is from the force vocabulary; --no-force and --skip-yes say the opposite.
+func prefixedForce(t *verbTables, f string) bool {
+	name, ok := strings.CutPrefix(f, "--")
+	if !ok {
+		return false
+	}
+	prefix, rest, ok := strings.Cut(name, "-")
+	return ok && rest != "" && prefix != "no" && prefix != "skip" && prefix != "without" && t.force["--"+rest]
+}
