@@ -210,3 +210,23 @@ func (a *analyzer) readBuiltin(args []Word, ctx *callCtx, mapfile bool) {
 		line = rest
 	}
 }
+
+// evalText is what eval prints when the text it runs is known and prints it: the words are
+// joined, parsed again and computed as a command substitution would be ($(eval echo ~user)).
+func (a *analyzer) evalText(words []Word) (string, bool) {
+	parts := make([]string, len(words))
+	for i, w := range words {
+		if !w.Static {
+			return "", false
+		}
+		parts[i] = w.Value
+	}
+	file, err := a.parser.Parse(strings.NewReader(strings.Join(parts, " ")), "")
+	if err != nil {
+		return "", false
+	}
+	outer := a.src
+	a.src = strings.Join(parts, " ")
+	defer func() { a.src = outer }()
+	return a.substText(file.Stmts)
+}

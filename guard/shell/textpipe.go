@@ -259,7 +259,11 @@ func (a *analyzer) substText(stmts []*syntax.Stmt) (string, bool) {
 				return "", false
 			}
 		}
-		return a.stageText(a.freshFields(c.Args), in, inKnown)
+		argv := a.freshFields(c.Args)
+		if len(argv) > 1 && argv[0].Static && argv[0].Value == "eval" && !inKnown {
+			return a.evalText(argv[1:]) // $(eval echo ~dev)
+		}
+		return a.stageText(argv, in, inKnown)
 	case *syntax.BinaryCmd:
 		if c.Op == syntax.Pipe {
 			var stages []*syntax.Stmt
