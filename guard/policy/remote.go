@@ -98,7 +98,7 @@ func httpDelete(v *view) (Match, bool) {
 			Message: "deletes a resource of the GitHub API, which nothing on this machine brings back"}, true
 	}
 	local, every, unknown := true, false, true
-	for _, w := range v.positional {
+	for _, w := range httpOperands(v) {
 		u := w.Value
 		if !strings.Contains(u, "://") && !looksLikeHost(u) {
 			continue
@@ -128,6 +128,34 @@ func httpDelete(v *view) (Match, bool) {
 	}
 	return Match{Rule: RuleHTTPDelete, Decision: Allow, Pos: v.inv.Pos, Subject: subject,
 		Message: "deletes one item of a local development server"}, true
+}
+
+// httpValueOpts are the options of HTTP clients whose value is not a URL (curl -d data.json,
+// -H 'Host: a.b', -o out.txt).
+var httpValueOpts = map[string]bool{"-d": true, "--data": true, "--data-raw": true, "--data-binary": true,
+	"--data-urlencode": true, "-H": true, "--header": true, "-u": true, "--user": true, "-o": true, "--output": true,
+	"-A": true, "--user-agent": true, "-e": true, "--referer": true, "-b": true, "--cookie": true, "-c": true,
+	"--cookie-jar": true, "-F": true, "--form": true, "-T": true, "--upload-file": true, "--cert": true, "--key": true,
+	"--cacert": true, "-x": true, "--proxy": true, "-w": true, "--write-out": true, "-K": true, "--config": true,
+	"--resolve": true, "--connect-to": true, "-m": true, "--max-time": true, "-X": true, "--request": true,
+	"-O": true, "--output-document": true, "--body-data": true, "--post-data": true}
+
+// httpOperands are the arguments of an HTTP client that can be URLs: not options, not their
+// values.
+func httpOperands(v *view) []shell.Word {
+	var out []shell.Word
+	args := v.inv.Args[1:]
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if w.Static && strings.HasPrefix(w.Value, "-") {
+			if httpValueOpts[w.Value] {
+				i++
+			}
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // looksLikeHost reports whether a curl operand without a scheme names a host (localhost:8000/x,
