@@ -72,3 +72,18 @@ func (s *scanner) reassigned() {
 		}
 	}
 }
+
+// changesDir reports whether the program changes its working directory (os.chdir,
+// process.chdir, Dir.chdir, setwd, cd): the directory a later getcwd() names is then not known.
+func (s *scanner) changesDir() bool {
+	if s.chdir == 0 {
+		s.chdir = 1
+		for _, t := range s.toks {
+			if t.kind == tIdent && oneOf(t.val, "chdir", "setwd", "cd", "fchdir", "chroot", "Dir.chdir", "os.chdir", "process.chdir") {
+				s.chdir = 2
+				break
+			}
+		}
+	}
+	return s.chdir == 2
+}

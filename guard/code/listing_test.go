@@ -56,3 +56,16 @@ func TestScanEvalHandedOn(t *testing.T) {
 		{lang: "javascript", code: "let b = 'ok'; eval(b)", want: []string{"eval eval"}},
 	})
 }
+
+// TestScanWorkingDirectory: the working directory by expression is ".", unless the program
+// changes it first.
+func TestScanWorkingDirectory(t *testing.T) {
+	t.Parallel()
+	runCases(t, []scanCase{
+		{lang: "javascript", code: `require('fs').rmSync(process.cwd(), {recursive: true})`, want: []string{"rdelete fs.rmSync: path ."}},
+		{lang: "python", code: `import os, shutil; shutil.rmtree(os.getcwd())`, want: []string{"rdelete shutil.rmtree: path ."}},
+		{lang: "python", code: `import os, shutil; shutil.rmtree(os.path.join(os.getcwd(), "build"))`, want: []string{"rdelete shutil.rmtree: path ./build"}},
+		{lang: "python", code: `import os, shutil; os.chdir("/tmp"); shutil.rmtree(os.getcwd())`, want: []string{"rdelete shutil.rmtree: dynamic"}},
+		{lang: "julia", code: `rm(pwd(); recursive=true)`, want: []string{"rdelete rm: path ."}},
+	})
+}

@@ -97,6 +97,7 @@ type scanner struct {
 	match    []int     // index of the matching bracket, or len(toks) when it has none
 	spawns   []spawned // forks and asynchronous spawns in this stream, for fork loops
 	indents  []int32   // indentation of each token's line (Python), built on first use
+	chdir    int8      // whether the stream changes its working directory: 0 not yet known, 1 no, 2 yes
 }
 
 type spawned struct {
@@ -106,7 +107,7 @@ type spawned struct {
 }
 
 func (s *scanner) stream(toks []token) {
-	s.toks, s.spawns, s.indents = toks, s.spawns[:0], nil
+	s.toks, s.spawns, s.indents, s.chdir = toks, s.spawns[:0], nil, 0
 	s.match = matchBrackets(toks)
 	deletes := len(s.r.Deletes)
 	s.imports()

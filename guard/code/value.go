@@ -338,6 +338,12 @@ func (s *scanner) chainValue(segs []seg, d int) value {
 		short = q[i+1:]
 	}
 	switch {
+	case oneOf(q, "process.cwd", "os.getcwd", "os.getcwdb", "Path.cwd", "pathlib.Path.cwd", "Dir.pwd", "Dir.getwd",
+		"getcwd", "Deno.cwd", "pwd", "getwd", "Cwd.getcwd", "Cwd.cwd", "cwd"):
+		if s.changesDir() {
+			return unknown()
+		}
+		return str(".") // the working directory the program started in
 	case oneOf(q, "os.homedir", "Path.home", "pathlib.Path.home", "Dir.home", "fs.path_home", "os.userInfo.homedir",
 		"Deno.homeDir", "homedir", "os.path.expanduser.home", "Etc.getpwuid.dir", "path.home"):
 		return str("~")
