@@ -166,7 +166,7 @@ func verbJudgement(v *view) (Match, bool) {
 	}
 	forced := entry.noPrompt
 	for f := range v.flags {
-		if t.force[f] || (f == "-f" && entry.forceF) {
+		if t.force[f] || (f == "-f" && entry.forceF) || prefixedForce(t, f) {
 			forced = true
 		}
 	}
