@@ -1,11 +1,11 @@
 package config
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -150,7 +150,7 @@ func TestBrokenTrustStoreTrustsNothing(t *testing.T) {
 	}{
 		{"corrupt", func(p string) error { return os.WriteFile(p, []byte(`{"version":2,"trusted":[{`), 0o600) }, "corrupt"},
 		{"newer", func(p string) error { return os.WriteFile(p, []byte(`{"version":3,"trusted":[]}`), 0o600) }, "version 3"},
-		{"fifo", func(p string) error { return syscall.Mkfifo(p, 0o600) }, "not a regular file"},
+		{"fifo", mkfifo, "not a regular file"},
 		{"device", func(p string) error { return os.Symlink("/dev/zero", p) }, "not a regular file"},
 		{"folder", func(p string) error { return os.Mkdir(p, 0o700) }, "not a regular file"},
 		{"sparse", func(p string) error {
@@ -169,7 +169,9 @@ func TestBrokenTrustStoreTrustsNothing(t *testing.T) {
 			if err := os.Remove(store.Path); err != nil {
 				t.Fatal(err)
 			}
-			if err := c.plant(store.Path); err != nil {
+			if err := c.plant(store.Path); errors.Is(err, errNoFifo) {
+				t.Skip(err)
+			} else if err != nil {
 				t.Fatal(err)
 			}
 			done := make(chan *Config)
