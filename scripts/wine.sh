@@ -24,7 +24,7 @@
 #     and every run on real Windows, are untouched.
 #
 # Programs run with AGENTHOOKS_WINE=1 in their environment, so a test can tell Wine from Windows
-# and skip what Wine cannot do (PowerShell, Job objects), saying why.
+# and skip what Wine cannot do (Wine has no PowerShell), saying why.
 #
 #   AGENTHOOKS_TOOLS  where tools are cached (default ~/.cache/agenthooks-tools); the prefix and
 #                     the DLL go in wine/
