@@ -34,12 +34,13 @@ root=$(dirname "$here")
 
 # Without packages: the packages whose behaviour differs on Windows and whose tests run there:
 # process trees and cmd.exe command lines (runner), paths, enterprise locations and the trust
-# store (config), reading PowerShell and cmd commands (guard/winshell) and the shell, secret and
+# store (config), the protected paths of agents' configs as bash on Windows writes them
+# (guard/policy), reading PowerShell and cmd commands (guard/winshell) and the shell, secret and
 # SQL readers the guards share (guard/shell, guard/secrets, guard/sqlc); then, from the CLI, the
 # tests that are Windows' own or platform-neutral (doctor's Windows canary and PATH lookup,
-# Codex's review hashes, every command's example). The rest of the CLI's, the engine's and the
-# policy's tests run hooks through sh and write POSIX paths: they do not run here.
-packages=(./runner/ ./config/ ./guard/winshell/ ./guard/shell/ ./guard/secrets/ ./guard/sqlc/)
+# Codex's review hashes, every command's example). The rest of the CLI's and the engine's tests
+# run hooks through sh, and the guard package's corpora are POSIX paths: they do not run here.
+packages=(./runner/ ./config/ ./guard/policy/ ./guard/winshell/ ./guard/shell/ ./guard/secrets/ ./guard/sqlc/)
 cli_tests='Windows|TestCodexHook|TestEveryCommandHasAnExample|TestExampleCheck'
 
 tools=${AGENTHOOKS_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/agenthooks-tools}
