@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"io/fs"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -65,7 +66,7 @@ func Candidates(env Env) []Candidate {
 	if dir == "" {
 		dir = EnterpriseDir(goos)
 	}
-	out := []Candidate{{Layer: Enterprise, Path: filepath.Join(dir, "hooks.json")}}
+	out := []Candidate{{Layer: Enterprise, Path: joinFor(goos, dir, "hooks.json")}}
 	if env.Home != "" {
 		teams, _ := filepath.Glob(filepath.Join(teamRoot(env.Home), "team_*", "hooks", "hooks.json"))
 		sort.Strings(teams)
@@ -171,3 +172,15 @@ func Load(cands []Candidate, trust TrustFunc) *Config {
 // readLimited reads a regular file of at most MaxFileSize bytes, without blocking on a FIFO or
 // reading a device without end.
 func readLimited(path string) ([]byte, error) { return regfile.Read(path, MaxFileSize) }
+
+// joinFor joins a folder and a file name with goos's separator, so the enterprise path of
+// another platform reads as it does there.
+func joinFor(goos, dir, name string) string {
+	switch {
+	case goos == runtime.GOOS:
+		return filepath.Join(dir, name)
+	case goos == "windows":
+		return strings.TrimRight(dir, `\/`) + `\` + name
+	}
+	return path.Join(dir, name)
+}

@@ -53,6 +53,7 @@ const (
 // then the unknown-command decision; every structural finding against the rules that name it;
 // every masked text against the pattern rules. The verdict is the strongest decision.
 func (p *Policy) Evaluate(s *shell.Script, ctx Context) Verdict {
+	ctx = BashPaths(ctx) // Windows: the paths as the script's bash reads them
 	c := &classifier{ctx: ctx}
 	pr := newProtector(ctx)
 	v := Verdict{Decision: Allow, Invocations: make([]InvocationResult, 0, len(s.Invocations))}

@@ -497,7 +497,7 @@ func splitDest(args, pos []shell.Word) (dest *shell.Word, srcs []shell.Word) {
 }
 
 func isDir(p string) bool {
-	st, err := os.Stat(p)
+	st, err := os.Stat(fromBash(p))
 	return err == nil && st.IsDir()
 }
 
@@ -910,6 +910,7 @@ func containsWord(s string, words []string) bool {
 
 // absolute makes p absolute against cwd, as the shell would; false when cwd is not known.
 func absolute(p, cwd string) (string, bool) {
+	p = toBash(p) // C:/Users/x on Windows: /c/Users/x
 	if path.IsAbs(p) {
 		return path.Clean(p), true
 	}
@@ -934,8 +935,8 @@ func (pr *protector) realOf(p *Protected) string {
 func realPath(p string) string {
 	rest := ""
 	for cur := p; ; {
-		if r, err := filepath.EvalSymlinks(cur); err == nil {
-			return path.Join(filepath.ToSlash(r), rest)
+		if r, err := filepath.EvalSymlinks(fromBash(cur)); err == nil {
+			return path.Join(toBash(filepath.ToSlash(r)), rest)
 		}
 		parent := path.Dir(cur)
 		if parent == cur {
@@ -950,10 +951,12 @@ func realPath(p string) string {
 // ...) writing, editing or deleting files: a change to a protected path is denied, whatever the
 // policy; anything else is allowed.
 func CheckEdit(tool string, files []string, ctx Context) Verdict {
+	ctx = BashPaths(ctx)
 	pr := newProtector(ctx)
 	v := Verdict{Decision: Allow, Invocations: []InvocationResult{}}
 	inv := &shell.Invocation{Cwd: ctx.Cwd}
 	for _, f := range files {
+		f = toBash(f)
 		if h, ok := pr.touch(opPlace, shell.Word{Value: f, Static: true}, inv); ok {
 			h.op = opWrite
 			v.Matches = append(v.Matches, Match{Rule: RuleProtected, Decision: Deny, Subject: tool + " " + tildeHome(f, ctx.Home),
