@@ -52,7 +52,7 @@ var verbs = sync.OnceValue(func() *verbTables {
 			"--assume-yes", "--non-interactive", "--skip-confirmation", "--accept-data-loss", "--force-reset", "--quiet",
 			"--force-delete", "--yes-i-really-mean-it", "--noconfirm", "--no-interactive", "--silent"),
 		describe:  set("--help", "-h", "-help", "--version", "-V", "--dry-run", "--dryrun", "-dry-run", "--what-if", "-WhatIf", "--check", "--plan"),
-		catalogue: map[string]toolEntry{},
+		catalogue: make(map[string]toolEntry, 128),
 	}
 	allow := func(vs ...string) map[string]Decision {
 		m := map[string]Decision{}
@@ -62,33 +62,34 @@ var verbs = sync.OnceValue(func() *verbTables {
 		return m
 	}
 	// Package managers: a project's dependencies and caches come back with one install.
-	for _, pm := range []string{"npm", "pnpm", "yarn", "bun", "pip", "pip3", "uv", "poetry", "pipenv", "pdm", "hatch",
+	// (Tools that share an entry share its maps: one table to build, none changed after this.)
+	pm := toolEntry{verbs: allow("uninstall", "remove", "rm", "prune", "purge", "clean", "clear", "reset", "delete", "drop", "wipe"), fallback: Allow}
+	pm.verbs["unpublish"] = Deny // irreversible for everyone who depends on it
+	pm.verbs["yank"] = Ask
+	pm.verbs["owner rm"] = Ask
+	pm.verbs["dist-tag rm"] = Ask
+	for _, name := range []string{"npm", "pnpm", "yarn", "bun", "pip", "pip3", "uv", "poetry", "pipenv", "pdm", "hatch",
 		"cargo", "go", "gem", "bundle", "composer", "conda", "mamba", "micromamba", "brew", "dotnet", "mix", "deno",
 		"rustup", "pipx", "nvm", "pyenv", "rbenv", "asdf", "mise", "volta", "fnm", "sdk", "gradle", "mvn", "flutter",
 		"dart", "swift", "pod", "carthage", "nix-env", "opam", "cabal", "stack", "luarocks", "cpanm", "R", "julia", "vcpkg", "conan"} {
-		e := toolEntry{verbs: allow("uninstall", "remove", "rm", "prune", "purge", "clean", "clear", "reset", "delete", "drop", "wipe"), fallback: Allow}
-		e.verbs["unpublish"] = Deny // irreversible for everyone who depends on it
-		e.verbs["yank"] = Ask
-		e.verbs["owner rm"] = Ask
-		e.verbs["dist-tag rm"] = Ask
-		t.catalogue[pm] = e
+		t.catalogue[name] = pm
 	}
 	// System package managers change the machine, not the project.
 	for _, pm := range []string{"apt", "apt-get", "aptitude", "dnf", "yum", "zypper", "pacman", "apk", "snap", "flatpak", "port", "pkg", "emerge", "xbps-remove"} {
 		t.catalogue[pm] = toolEntry{fallback: Ask}
 	}
 	// Containers are rebuilt from their images; volumes hold data.
+	containers := toolEntry{verbs: allow("rm", "rmi", "container rm", "container prune", "image rm", "image prune", "network rm",
+		"network prune", "builder prune", "buildx prune", "kill", "compose rm", "compose down", "context rm", "manifest rm"),
+		fallback: Ask, forceF: true}
+	containers.verbs["volume rm"] = Ask
+	containers.verbs["volume prune"] = Ask
+	containers.verbs["system prune"] = Ask
+	containers.forcedDeny = set("volume rm", "volume prune", "system prune") // data, with its confirmation off
+	containers.onlyWith = map[string]string{"system prune": "--volumes"}
+	containers.verbs["secret rm"] = Ask
 	for _, c := range []string{"docker", "podman", "nerdctl", "finch"} {
-		e := toolEntry{verbs: allow("rm", "rmi", "container rm", "container prune", "image rm", "image prune", "network rm",
-			"network prune", "builder prune", "buildx prune", "kill", "compose rm", "compose down", "context rm", "manifest rm"),
-			fallback: Ask, forceF: true}
-		e.verbs["volume rm"] = Ask
-		e.verbs["volume prune"] = Ask
-		e.verbs["system prune"] = Ask
-		e.forcedDeny = set("volume rm", "volume prune", "system prune") // data, with its confirmation off
-		e.onlyWith = map[string]string{"system prune": "--volumes"}
-		e.verbs["secret rm"] = Ask
-		t.catalogue[c] = e
+		t.catalogue[c] = containers
 	}
 	// Cluster and cloud tools that delete at once, without asking.
 	// A pod is recreated by its controller; everything else a cluster holds is asked about.
