@@ -17,7 +17,7 @@ func TestWrapperOptionTables(t *testing.T) {
 		{"timeout -s KILL 5 rm -rf /srv", "rm -rf /srv", "timeout"},
 		{"exec -a name rm -rf /srv", "rm -rf /srv", "exec"},
 		{"/usr/bin/time -f %e rm -rf /srv", "rm -rf /srv", "time"}, // not the time keyword of bash
-		{"nohup rm -rf /srv", "rm -rf /srv", "nohup"}, // a wrapper with no option table
+		{"nohup rm -rf /srv", "rm -rf /srv", "nohup"},              // a wrapper with no option table
 		{"flock -w 5 /tmp/lock rm -rf /srv", "rm -rf /srv", "flock"},
 		{"chroot --userspec u:g /jail rm -rf /srv", "rm -rf /srv", "chroot"},
 		{"xargs -n 1 -P 4 rm -rf < list", "rm -rf", "xargs"},
