@@ -26,7 +26,6 @@ type verbTables struct {
 	destructive map[string]bool
 	force       map[string]bool
 	describe    map[string]bool
-	catalogue   map[string]toolEntry
 }
 
 // toolEntry is what the catalogue knows of a tool's destructive verbs: the decision for each
@@ -51,9 +50,15 @@ var verbs = sync.OnceValue(func() *verbTables {
 		force: set("--force", "--yes", "-y", "--auto-approve", "-auto-approve", "--confirm", "--no-confirm", "--no-prompt",
 			"--assume-yes", "--non-interactive", "--skip-confirmation", "--accept-data-loss", "--force-reset", "--quiet",
 			"--force-delete", "--yes-i-really-mean-it", "--noconfirm", "--no-interactive", "--silent"),
-		describe:  set("--help", "-h", "-help", "--version", "-V", "--dry-run", "--dryrun", "-dry-run", "--what-if", "-WhatIf", "--check", "--plan"),
-		catalogue: make(map[string]toolEntry, 128),
+		describe: set("--help", "-h", "-help", "--version", "-V", "--dry-run", "--dryrun", "-dry-run", "--what-if", "-WhatIf", "--check", "--plan"),
 	}
+	return t
+})
+
+// verbCatalogue is built on first use too, apart from the vocabulary: only a command line with
+// a destructive verb in it looks a tool up.
+var verbCatalogue = sync.OnceValue(func() map[string]toolEntry {
+	t := struct{ catalogue map[string]toolEntry }{make(map[string]toolEntry, 128)}
 	allow := func(vs ...string) map[string]Decision {
 		m := map[string]Decision{}
 		for _, v := range vs {
@@ -111,7 +116,7 @@ var verbs = sync.OnceValue(func() *verbTables {
 	t.catalogue["redis-cli"] = toolEntry{fallback: Ask, verbs: allow("del", "unlink")} // one key; FLUSHALL is sqlc's
 	t.catalogue["pm2"] = toolEntry{fallback: Allow}                                    // a process list entry
 	t.catalogue["aws"] = toolEntry{noPrompt: true, verbs: map[string]Decision{"s3 rm": Ask, "s3 rb": Ask}}
-	return t
+	return t.catalogue
 })
 
 // describers print about a command without running it.
@@ -149,7 +154,7 @@ func verbJudgement(v *view) (Match, bool) {
 	if verbAt < 0 {
 		return Match{}, false
 	}
-	entry, known := t.catalogue[v.name]
+	entry, known := verbCatalogue()[v.name]
 	decision := Decision("")
 	for n := len(path); n > 0; n-- {
 		if flag, ok := entry.onlyWith[strings.Join(path[:n], " ")]; ok && !v.flags[flag] {
