@@ -1,5 +1,5 @@
-// Package junit writes test results as the JUnit XML that CI systems read, by hand: the
-// encoding/xml package would add its initialisation to every start of agenthooks, the guard's
+// Package junit writes test results as the JUnit XML that CI systems read. It writes it by
+// hand: encoding/xml would add its initialisation to every start of agenthooks, the guard's
 // included, for a file that only `agenthooks test --junit` writes.
 package junit
 
