@@ -7,7 +7,8 @@ import (
 )
 
 // TestLean: agenthooks, which agents start before every shell command, links none of what the
-// database commands, team sync, the team server, http hooks and the secret scanner need: each
+// database commands, team sync, the team server, http hooks, the OpenTelemetry export and the
+// secret scanner need: each
 // adds its package initialisation to every hook call (SQLite's and net/http's each cost about
 // half a millisecond). They live in agenthooks-admin and agenthooks-scan.
 func TestLean(t *testing.T) {
@@ -23,7 +24,8 @@ func TestLean(t *testing.T) {
 		for _, banned := range []string{"modernc.org/", "github.com/jackc/pgx", "github.com/zricethezav/gitleaks",
 			"github.com/agenthooks/agenthooks/server", "github.com/agenthooks/agenthooks/internal/admincli",
 			"github.com/agenthooks/agenthooks/internal/scanner", "github.com/agenthooks/agenthooks/teamsync",
-			"github.com/agenthooks/agenthooks/bundle", "net/http", "crypto/tls", "html/template"} {
+			"github.com/agenthooks/agenthooks/bundle", "net/http", "crypto/tls", "html/template",
+			"github.com/agenthooks/agenthooks/telemetry", "go.opentelemetry.io/", "google.golang.org/grpc", "google.golang.org/protobuf"} {
 			if d == banned || strings.HasPrefix(d, banned) {
 				t.Errorf("agenthooks links %s", d)
 			}
