@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -56,10 +57,14 @@ type toolCall struct {
 	name, id string
 }
 
+// The patterns are compiled on first use: agenthooks-admin also starts for http hooks and
+// ingests, which must not pay for them.
 var (
-	toolNameRe = regexp.MustCompile(`"tool_name"\s*:\s*"([^"\\]{1,200})"`)
-	toolIDRe   = regexp.MustCompile(`"(?:tool_use_id|tool_call_id|call_id)"\s*:\s*"([^"\\]{1,200})"`)
-	ruleRe     = regexp.MustCompile(`^([a-z0-9][a-z0-9._-]{1,80}): `)
+	toolNameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"tool_name"\s*:\s*"([^"\\]{1,200})"`) })
+	toolIDRe   = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`"(?:tool_use_id|tool_call_id|call_id)"\s*:\s*"([^"\\]{1,200})"`)
+	})
+	ruleRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-z0-9][a-z0-9._-]{1,80}): `) })
 )
 
 func toolOf(payload string) toolCall {
@@ -74,10 +79,10 @@ func toolOf(payload string) toolCall {
 	}
 	// A payload over the audit's field limit is stored truncated, so no longer JSON.
 	var t toolCall
-	if m := toolNameRe.FindStringSubmatch(payload); m != nil {
+	if m := toolNameRe().FindStringSubmatch(payload); m != nil {
 		t.name = m[1]
 	}
-	if m := toolIDRe.FindStringSubmatch(payload); m != nil {
+	if m := toolIDRe().FindStringSubmatch(payload); m != nil {
 		t.id = m[1]
 	}
 	return t
@@ -97,7 +102,7 @@ func ruleOf(r *audit.Record) string {
 	if !strings.HasPrefix(r.Origin, "guard") {
 		return ""
 	}
-	if m := ruleRe.FindStringSubmatch(r.Reason); m != nil {
+	if m := ruleRe().FindStringSubmatch(r.Reason); m != nil {
 		return m[1]
 	}
 	return ""
