@@ -1,8 +1,9 @@
 // Package tracectx reads and writes W3C Trace Context traceparent values
 // (version-traceid-parentid-flags), as agents pass them to hooks in the TRACEPARENT environment
-// variable, and makes new trace and span ids. It is hand-written and has no dependencies beyond the standard library, so that
-// the hook path (engine, the guards) can carry trace context without linking an OpenTelemetry
-// SDK; agenthooks-admin's exporter (package telemetry) is where spans are made.
+// variable, and makes new trace and span ids. It is hand-written and has no dependencies beyond
+// the standard library, so that the hook path (engine, the guards) can carry trace context
+// without linking an OpenTelemetry SDK; agenthooks-admin's exporter (package telemetry) is where
+// spans are made.
 package tracectx
 
 import (
