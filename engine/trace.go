@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/agenthooks/agenthooks/internal/tracectx"
@@ -17,11 +18,17 @@ type Trace struct {
 	ParentSpanID string `json:"parent_span_id,omitempty"`
 }
 
+var errNoTraceparent = errors.New("no TRACEPARENT")
+
 // startTrace reads the agent's TRACEPARENT from the hooks' base environment (an invalid one is
 // ignored, as the specification says) and returns the Fire's trace context.
 func (e *Engine) startTrace() (Trace, tracectx.Parent) {
 	var t Trace
-	p, err := tracectx.Parse(lookupEnv(e.opts.Environ, tracectx.Env))
+	var p tracectx.Parent
+	err := errNoTraceparent
+	if v := lookupEnv(e.opts.Environ, tracectx.Env); v != "" {
+		p, err = tracectx.Parse(v)
+	}
 	if err == nil {
 		t.ParentSpanID = p.SpanID.String()
 		p = p.Child()

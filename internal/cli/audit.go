@@ -81,7 +81,11 @@ func record(e *env, path string, r *audit.Record) {
 // agentTrace is the trace and span of the agent's TRACEPARENT, when it gives a valid one: a
 // guard's decision is recorded as a span of that trace.
 func agentTrace(getenv func(string) string) (traceID, spanID string) {
-	p, err := tracectx.Parse(getenv(tracectx.Env))
+	v := getenv(tracectx.Env)
+	if v == "" {
+		return "", ""
+	}
+	p, err := tracectx.Parse(v)
 	if err != nil {
 		return "", ""
 	}
