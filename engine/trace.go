@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"strings"
 
 	"github.com/agenthooks/agenthooks/internal/tracectx"
@@ -18,18 +17,18 @@ type Trace struct {
 	ParentSpanID string `json:"parent_span_id,omitempty"`
 }
 
-var errNoTraceparent = errors.New("no TRACEPARENT")
-
 // startTrace reads the agent's TRACEPARENT from the hooks' base environment (an invalid one is
 // ignored, as the specification says) and returns the Fire's trace context.
 func (e *Engine) startTrace() (Trace, tracectx.Parent) {
 	var t Trace
 	var p tracectx.Parent
-	err := errNoTraceparent
+	ok := false
 	if v := lookupEnv(e.opts.Environ, tracectx.Env); v != "" {
+		var err error
 		p, err = tracectx.Parse(v)
+		ok = err == nil
 	}
-	if err == nil {
+	if ok {
 		t.ParentSpanID = p.SpanID.String()
 		p = p.Child()
 	} else {
