@@ -17,6 +17,7 @@ import (
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/claude"
 	"github.com/agenthooks/agenthooks/guard/shell"
+	"github.com/agenthooks/agenthooks/internal/tracectx"
 	"github.com/agenthooks/agenthooks/runner"
 )
 
@@ -297,7 +298,7 @@ func (e *Engine) runHook(ctx context.Context, spec *dialect.Spec, h *config.Hook
 	}
 	var res runner.Result
 	if h.Type == "http" {
-		res = e.runHTTP(ctx, h, body, timeout)
+		res = e.runHTTP(ctx, h, body, timeout, lookupEnv(env, tracectx.Env))
 	} else {
 		res = runner.Run(ctx, runner.Spec{
 			Command:   run.Command,

@@ -60,3 +60,17 @@ func hookTrace(env []string) (string, []string) {
 	c := p.Child()
 	return c.SpanID.String(), withTraceparent(env, c)
 }
+
+// setTraceparent gives an http hook's request the run's span as its W3C traceparent header,
+// unless the hook's own headers set one.
+func setTraceparent(header map[string]string, traceparent string) {
+	if traceparent == "" {
+		return
+	}
+	for k := range header {
+		if strings.EqualFold(k, "traceparent") {
+			return
+		}
+	}
+	header["traceparent"] = traceparent
+}

@@ -2,8 +2,14 @@ package engine
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/dialect"
 )
 
 // fireTraceparents fires two hooks that print their TRACEPARENT on stderr, with environ as the
@@ -62,5 +68,43 @@ func TestHooksGetANewTraceWithoutTheAgents(t *testing.T) {
 				t.Errorf("hook %d saw TRACEPARENT=%q, want %q", i, tp, want)
 			}
 		}
+	}
+}
+
+// TestHTTPHooksGetTraceparent: an http hook's request carries the run's span as its
+// traceparent header, unless the hook sets one itself.
+func TestHTTPHooksGetTraceparent(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	must(t, os.MkdirAll(filepath.Join(home, ".claude"), 0o755))
+	must(t, os.WriteFile(filepath.Join(home, ".claude", "settings.json"), []byte(`{"hooks": {"PreToolUse": [{"hooks": [
+		{"type": "http", "url": "http://127.0.0.1:1/a"},
+		{"type": "http", "url": "http://127.0.0.1:1/b", "headers": {"TraceParent": "mine"}}]}]}}`), 0o644))
+	var mu sync.Mutex
+	got := map[string]string{}
+	eng, err := Load(Options{Env: config.Env{Home: home, EnterpriseDir: filepath.Join(home, "none"), ClaudeManagedDir: filepath.Join(home, "none")},
+		Environ: []string{"TRACEPARENT=00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"},
+		HTTP: func(ctx context.Context, r HTTPRequest) (HTTPResponse, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			for k, v := range r.Header {
+				if strings.EqualFold(k, "traceparent") {
+					got[r.URL] = v
+				}
+			}
+			return HTTPResponse{Status: 200}, nil
+		}})
+	must(t, err)
+	d, err := eng.Fire(context.Background(), Event{Agent: dialect.Claude, Name: "PreToolUse",
+		Payload: []byte(`{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`)})
+	must(t, err)
+	if len(d.Runs) != 2 {
+		t.Fatalf("%d runs", len(d.Runs))
+	}
+	if want := "00-4bf92f3577b34da6a3ce929d0e0e4736-" + d.Runs[0].SpanID + "-01"; got["http://127.0.0.1:1/a"] != want {
+		t.Errorf("http hook got traceparent %q, want %q", got["http://127.0.0.1:1/a"], want)
+	}
+	if got["http://127.0.0.1:1/b"] != "mine" {
+		t.Errorf("the hook's own traceparent header was replaced: %q", got["http://127.0.0.1:1/b"])
 	}
 }
