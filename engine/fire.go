@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -80,6 +81,8 @@ type Run struct {
 	// SpanID is the span of this run in the Fire's trace: the hook process got it as the parent
 	// id in its TRACEPARENT. Empty for a run that started no process.
 	SpanID string `json:"span_id,omitempty"`
+	// Start is when the hook was started (zero for a run that started nothing).
+	Start time.Time `json:"start,omitzero"`
 }
 
 // Decision is the outcome of one Fire.
@@ -297,6 +300,7 @@ func (e *Engine) runHook(ctx context.Context, spec *dialect.Spec, h *config.Hook
 		return run
 	}
 	var res runner.Result
+	run.Start = time.Now()
 	if h.Type == "http" {
 		res = e.runHTTP(ctx, h, body, timeout, lookupEnv(env, tracectx.Env))
 	} else {

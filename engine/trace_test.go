@@ -43,6 +43,9 @@ func TestHooksJoinTheAgentsTrace(t *testing.T) {
 		t.Fatalf("the fire has no span of its own: %+v", d.Trace)
 	}
 	for i, tp := range seen {
+		if d.Runs[i].Start.IsZero() {
+			t.Errorf("hook %d has no start time", i)
+		}
 		want := "00-4bf92f3577b34da6a3ce929d0e0e4736-" + d.Runs[i].SpanID + "-01"
 		if tp != want {
 			t.Errorf("hook %d saw TRACEPARENT=%q, want %q (its own span, in the agent's trace)", i, tp, want)

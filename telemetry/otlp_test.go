@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,9 @@ import (
 	"github.com/agenthooks/agenthooks/internal/admincli"
 	"github.com/agenthooks/agenthooks/telemetry"
 )
+
+// now is the records' time; the deny hook started 100 ms before.
+var now = time.Now()
 
 const (
 	agentTrace = "4bf92f3577b34da6a3ce929d0e0e4736"
@@ -28,7 +32,6 @@ const (
 func spool(t *testing.T, path string) {
 	t.Helper()
 	exit2, exit0 := 2, 0
-	now := time.Now()
 	recs := []*audit.Record{
 		{Time: now, Origin: "run", Agent: "claude", Event: "PreToolUse", Session: "sess-1", Decision: "deny",
 			Reason:  "deny by hooks.json:3:3: password=hunter2hunter2",
@@ -36,7 +39,7 @@ func spool(t *testing.T, path string) {
 			TraceID: agentTrace, SpanID: fireSpan, ParentSpanID: agentSpan,
 			Runs: []audit.Run{
 				{Hook: "/home/u/.claude/settings.json:3:3", Layer: "user", Dialect: "claude", Event: "PreToolUse", Command: "./deny.sh",
-					ExitCode: &exit2, Duration: 40 * time.Millisecond, Verdict: "deny", SpanID: denySpan},
+					ExitCode: &exit2, Duration: 40 * time.Millisecond, Verdict: "deny", SpanID: denySpan, Time: now.Add(-100 * time.Millisecond)},
 				{Hook: "/home/u/.claude/settings.json:4:3", Layer: "user", Dialect: "claude", Event: "PreToolUse", Command: "./ok.sh",
 					ExitCode: &exit0, Duration: 10 * time.Millisecond, Verdict: "allow", SpanID: allowSpan},
 			}},
@@ -103,8 +106,15 @@ func checkSpans(t *testing.T, spans []gotSpan) {
 			}
 		}
 	}
-	if d := ids[denySpan]; d.Start >= d.End || len(d.Start) != len(d.End) {
-		t.Errorf("run span times %s..%s", d.Start, d.End)
+	// The deny hook's span is when it ran; the allow hook recorded no start: it ends with the
+	// decision; the decision spans its runs.
+	started := now.Add(-100*time.Millisecond).UnixMicro() * 1000
+	if d := ids[denySpan]; d.Start != strconv.FormatInt(started, 10) || d.End != strconv.FormatInt(started+40e6, 10) {
+		t.Errorf("deny run span %s..%s, want %d..%d", d.Start, d.End, started, started+40e6)
+	}
+	end := strconv.FormatInt(now.UnixMicro()*1000, 10)
+	if a := ids[allowSpan]; a.End != end || fire.End != end || fire.Start != strconv.FormatInt(started, 10) {
+		t.Errorf("allow run ends %s, decision %s..%s; want the decision from %d to %s", a.End, fire.Start, fire.End, started, end)
 	}
 	var guard, guardRun gotSpan
 	for _, s := range spans {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -139,17 +140,17 @@ func spanIDOf(r *audit.Record, s, what string) trace.SpanID {
 // Spans turns one audit record into its spans: the decision (one per fire), then one child
 // per hook run. The decision's parent is the agent's span when the record carries one (a
 // remote parent: the spans join the agent's trace). Times: a record is stored when its
-// decision is made, so the decision span ends then; each run ends with it and lasts its
-// duration, and the decision starts with its longest run (the hooks of an event run at once
-// unless configured to run in sequence). Reasons, commands and errors are redacted again
+// decision is made, so the decision span ends then; a run lasts its duration from its
+// recorded start (a run recorded without one ends with the decision), and the decision starts
+// with its earliest run. Reasons, commands and errors are redacted again
 // (audit.Redact), whatever the database holds.
 func Spans(r *audit.Record, res *sdkresource.Resource) []sdktrace.ReadOnlySpan {
 	traceID := traceIDOf(r)
 	fireID := spanIDOf(r, r.SpanID, "fire")
 	end := r.Time
 	start := end
-	for _, run := range r.Runs {
-		if s := end.Add(-run.Duration); s.Before(start) {
+	for i := range r.Runs {
+		if s, _ := runTimes(r, &r.Runs[i]); s.Before(start) {
 			start = s
 		}
 	}
@@ -204,6 +205,7 @@ func Spans(r *audit.Record, res *sdkresource.Resource) []sdktrace.ReadOnlySpan {
 	}}
 	for i, run := range r.Runs {
 		runID := spanIDOf(r, run.SpanID, "run "+strconv.Itoa(i))
+		runStart, runEnd := runTimes(r, &r.Runs[i])
 		ra := append(append([]attribute.KeyValue{}, common...),
 			attribute.Int64(AttrRecordID, r.ID),
 			attribute.String(AttrHook, run.Hook),
@@ -226,11 +228,20 @@ func Spans(r *audit.Record, res *sdkresource.Resource) []sdktrace.ReadOnlySpan {
 			Name:        "hook " + run.Hook,
 			SpanContext: trace.NewSpanContext(trace.SpanContextConfig{TraceID: traceID, SpanID: runID, TraceFlags: flags}),
 			Parent:      fire, SpanKind: trace.SpanKindInternal,
-			StartTime: end.Add(-run.Duration), EndTime: end, Attributes: ra, Resource: res, InstrumentationScope: scope,
+			StartTime: runStart, EndTime: runEnd, Attributes: ra, Resource: res, InstrumentationScope: scope,
 			Status: statusOf(failed, audit.Redact(run.Error)),
 		})
 	}
 	return stubs.Snapshots()
+}
+
+// runTimes is when a run started and ended: from its recorded start when it has one (a start
+// before the record's time), else ending with the record and lasting its duration.
+func runTimes(r *audit.Record, run *audit.Run) (start, end time.Time) {
+	if !run.Time.IsZero() && run.Time.Before(r.Time) {
+		return run.Time, run.Time.Add(run.Duration)
+	}
+	return r.Time.Add(-run.Duration), r.Time
 }
 
 func statusOf(failed bool, msg string) sdktrace.Status {

@@ -108,7 +108,7 @@ func recordOf(d *engine.Decision, payload []byte, workspace string) *audit.Recor
 	for _, run := range d.Runs {
 		ar := audit.Run{Hook: run.Hook.Pos.String(), Layer: string(run.Hook.Source.Layer), Dialect: string(run.Hook.Dialect),
 			Event: run.Event, Command: hookCommand(run.Hook), Verdict: string(run.Verdict),
-			Error: strings.Join(append(append([]string{}, run.Errors...), run.Skipped), "; "), SpanID: run.SpanID}
+			Error: strings.Join(append(append([]string{}, run.Errors...), run.Skipped), "; "), SpanID: run.SpanID, Time: run.Start}
 		ar.Error = strings.Trim(ar.Error, "; ")
 		if run.Result != nil {
 			code := run.Result.ExitCode
