@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -151,12 +152,32 @@ func whereNoLandlock() string {
 	return "this OS has no Landlock and agenthooks"
 }
 
+// unconfinedNote says plainly what happens where commands cannot be confined: on macOS and
+// Windows (no Landlock; macOS's sandbox profiles are not used), and on a Linux kernel without
+// Landlock.
+func unconfinedNote(goos string, supported bool) string {
+	where := "this Linux kernel has no Landlock (it is older than 5.13, or Landlock is off at boot)"
+	if !supported {
+		where = "agenthooks confines commands with Landlock, which only Linux has; on " + goos + " it does not confine at all (macOS's sandbox profiles are not used)"
+	}
+	return where + ": commands run unconfined, and the shell guard keeps judging them as it does without confinement " +
+		"(it asks, or denies where the agent cannot ask, instead of running them confined); agenthooks confine -- COMMAND refuses to run COMMAND " +
+		"unless the policy's confine.unconfined is warn"
+}
+
 func printConfineCheck(e *env, p confineParams, plan *confine.Plan, abi int) error {
 	rights := plan.Rights(abi)
+	confines := confine.Supported && abi >= 1
 	if p.json {
-		if err := writeJSON(e.stdout, map[string]any{"abi": abi, "plan": plan, "rights": rights}); err != nil {
+		out := map[string]any{"abi": abi, "plan": plan, "rights": rights, "confines": confines}
+		if !confines {
+			out["unconfined"] = unconfinedNote(runtime.GOOS, confine.Supported)
+		}
+		if err := writeJSON(e.stdout, out); err != nil {
 			return err
 		}
+	} else if !confines {
+		fmt.Fprintf(e.stdout, "landlock ABI: %d\nconfines: no\n%s\n", abi, unconfinedNote(runtime.GOOS, confine.Supported))
 	} else {
 		fmt.Fprintf(e.stdout, "landlock ABI: %d\n", abi)
 		fmt.Fprintf(e.stdout, "network: %s", plan.Network)
@@ -199,7 +220,7 @@ func printConfineCheck(e *env, p confineParams, plan *confine.Plan, abi int) err
 		}
 		tw.Flush()
 	}
-	if !confine.Supported || abi < 1 {
+	if !confines {
 		return confineError(fmt.Errorf("%s cannot confine commands (Landlock ABI %d)", whereNoLandlock(), abi))
 	}
 	return nil
