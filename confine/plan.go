@@ -60,15 +60,21 @@ type Grant struct {
 	// Device: a device node or folder of them (/dev/null, /dev/pts): write and ioctl, no
 	// creating or removing.
 	Device bool `json:"device,omitempty"`
+	// Tools, for a cache that does not exist yet, are the programs that make it.
+	Tools []string `json:"tools,omitempty"`
 }
 
 // Plan is a checked sandbox: what is writable, what was skipped, and what stays exposed.
 type Plan struct {
-	Writable []Grant  `json:"writable"`
-	Skipped  []Grant  `json:"skipped,omitempty"` // defaults that do not exist here
-	Exposed  []Target `json:"exposed,omitempty"` // protected places inside the project
-	Network  Network  `json:"network"`
-	Ports    []uint16 `json:"ports,omitempty"`
+	Writable []Grant `json:"writable"`
+	Skipped  []Grant `json:"skipped,omitempty"` // the policy's writable places that do not exist here
+	// Created are the toolchains' default caches that do not exist yet: Run makes each whose
+	// toolchain is installed (as the toolchain would on its first run, which a confined
+	// command cannot) and grants it.
+	Created []Grant  `json:"created,omitempty"`
+	Exposed []Target `json:"exposed,omitempty"` // protected places inside the project
+	Network Network  `json:"network"`
+	Ports   []uint16 `json:"ports,omitempty"`
 	// TempDir is the private scratch folder Run makes (under TempRoot) and removes.
 	TempRoot string `json:"temp_root"`
 }
@@ -97,27 +103,29 @@ var homeClasses = []struct {
 }
 
 // cacheDefaults are the toolchains' cache folders, relative to the home folder, each with the
-// variable that moves it.
+// variable that moves it and the programs that make it (one missing is made before a confined
+// command only where one of them is installed).
 var cacheDefaults = []struct {
 	env, path, why string
+	tools          []string
 }{
-	{"GOCACHE", ".cache/go-build", "go build cache"},
-	{"GOMODCACHE", "go/pkg/mod", "go module cache"},
-	{"npm_config_cache", ".npm", "npm cache"},
-	{"YARN_CACHE_FOLDER", ".cache/yarn", "yarn cache"},
-	{"", ".yarn/berry/cache", "yarn cache"},
-	{"", ".cache/pnpm", "pnpm cache"},
-	{"", ".local/share/pnpm/store", "pnpm store"},
-	{"PIP_CACHE_DIR", ".cache/pip", "pip cache"},
-	{"UV_CACHE_DIR", ".cache/uv", "uv cache"},
-	{"", ".cache/pypoetry", "poetry cache"},
-	{"", ".cargo/registry", "cargo registry"},
-	{"", ".cargo/git", "cargo git checkouts"},
-	{"", ".m2/repository", "maven repository"},
-	{"", ".gradle/caches", "gradle cache"},
-	{"", ".cache/node-gyp", "node-gyp headers"},
-	{"", ".bun/install/cache", "bun cache"},
-	{"", ".cache/deno", "deno cache"},
+	{"GOCACHE", ".cache/go-build", "go build cache", []string{"go"}},
+	{"GOMODCACHE", "go/pkg/mod", "go module cache", []string{"go"}},
+	{"npm_config_cache", ".npm", "npm cache", []string{"npm", "npx"}},
+	{"YARN_CACHE_FOLDER", ".cache/yarn", "yarn cache", []string{"yarn"}},
+	{"", ".yarn/berry/cache", "yarn cache", []string{"yarn"}},
+	{"", ".cache/pnpm", "pnpm cache", []string{"pnpm"}},
+	{"", ".local/share/pnpm/store", "pnpm store", []string{"pnpm"}},
+	{"PIP_CACHE_DIR", ".cache/pip", "pip cache", []string{"pip", "pip3"}},
+	{"UV_CACHE_DIR", ".cache/uv", "uv cache", []string{"uv"}},
+	{"", ".cache/pypoetry", "poetry cache", []string{"poetry"}},
+	{"", ".cargo/registry", "cargo registry", []string{"cargo"}},
+	{"", ".cargo/git", "cargo git checkouts", []string{"cargo"}},
+	{"", ".m2/repository", "maven repository", []string{"mvn"}},
+	{"", ".gradle/caches", "gradle cache", []string{"gradle"}},
+	{"", ".cache/node-gyp", "node-gyp headers", []string{"node-gyp"}},
+	{"", ".bun/install/cache", "bun cache", []string{"bun"}},
+	{"", ".cache/deno", "deno cache", []string{"deno"}},
 }
 
 // Devices are the device nodes a confined command may write: the ones toolchains and
@@ -161,7 +169,7 @@ func NewPlan(o Options) (*Plan, error) {
 	if _, err := os.Stat(p.TempRoot); err != nil {
 		return nil, fmt.Errorf("temporary folder: %w", err)
 	}
-	add := func(path, why string) error {
+	add := func(path, why string, tools []string) error {
 		if strings.HasPrefix(path, "~/") {
 			path = filepath.Join(o.Home, path[2:])
 		}
@@ -173,7 +181,12 @@ func NewPlan(o Options) (*Plan, error) {
 			if !os.IsNotExist(err) {
 				return fmt.Errorf("writable %s: %w", path, err)
 			}
-			p.Skipped = append(p.Skipped, Grant{Path: filepath.Clean(path), Why: why})
+			g := Grant{Path: filepath.Clean(path), Why: why, Dir: true}
+			if tools != nil {
+				p.Created = append(p.Created, Grant{Path: resolve(path), Why: why, Dir: true, Tools: tools})
+			} else {
+				p.Skipped = append(p.Skipped, g)
+			}
 			return nil
 		}
 		g := Grant{Path: resolve(path), Why: why, Dir: st.IsDir()}
@@ -188,12 +201,12 @@ func NewPlan(o Options) (*Plan, error) {
 		if c.env != "" && getenv(c.env) != "" && filepath.IsAbs(getenv(c.env)) {
 			path = getenv(c.env)
 		}
-		if err := add(path, c.why); err != nil {
+		if err := add(path, c.why, c.tools); err != nil {
 			return nil, err
 		}
 	}
 	for _, w := range o.Writable {
-		if err := add(w, "the policy's confine.writable"); err != nil {
+		if err := add(w, "the policy's confine.writable", nil); err != nil {
 			return nil, err
 		}
 	}
@@ -209,7 +222,7 @@ func NewPlan(o Options) (*Plan, error) {
 		}
 	}
 	var problems []string
-	for _, g := range p.Writable {
+	for _, g := range slices.Concat(p.Writable, p.Created) {
 		if within(home, g.Path) {
 			problems = append(problems, fmt.Sprintf("%s (%s) holds the home folder %s", g.Path, g.Why, home))
 			continue

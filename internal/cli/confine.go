@@ -188,6 +188,12 @@ func printConfineCheck(e *env, p confineParams, plan *confine.Plan, abi int) err
 		for _, g := range plan.Writable {
 			fmt.Fprintf(e.stdout, "  %s (%s)\n", g.Path, g.Why)
 		}
+		if len(plan.Created) > 0 {
+			fmt.Fprintln(e.stdout, "made and writable when a command runs where its toolchain is installed (caches that do not exist yet):")
+			for _, g := range plan.Created {
+				fmt.Fprintf(e.stdout, "  %s (%s; %s)\n", g.Path, g.Why, strings.Join(g.Tools, ", "))
+			}
+		}
 		if len(plan.Skipped) > 0 {
 			var names []string
 			for _, g := range plan.Skipped {
