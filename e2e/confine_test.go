@@ -163,3 +163,30 @@ func TestCodexConfineRunner(t *testing.T) {
 		t.Error("the ordinary command did not run")
 	}
 }
+
+// TestGeminiConfineRunner: the same as TestCodexConfineRunner in the real Gemini CLI: with only
+// the runner registered, the runner answers BeforeTool with the rewrite in tool_input.
+func TestGeminiConfineRunner(t *testing.T) {
+	if abi := confine.ABI(); abi < 1 {
+		t.Skip("this kernel has no Landlock: the guard keeps its answer instead of confining")
+	}
+	g := newGemini(t, askedScript, ordinary)
+	script := "#!/bin/sh\ntouch inside-ran\ntouch \"$HOME/canary-outside\"\n"
+	if err := os.WriteFile(filepath.Join(g.ws.dir, "x.sh"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	g.settings(t, map[string]any{"BeforeTool": []any{geminiGroup("", "agenthooks run --agent gemini BeforeTool")}})
+	g.exec(t, "please run it")
+	if !g.ws.exists("inside-ran") {
+		t.Errorf("./x.sh did not run (its write in the project is missing); requests:\n%s", strings.Join(g.model.sent(), "\n---\n"))
+	}
+	if _, err := os.Stat(filepath.Join(g.ws.home, "canary-outside")); !os.IsNotExist(err) {
+		t.Errorf("the command wrote outside the project: %v", err)
+	}
+	if !g.model.anySent("Permission denied") {
+		t.Errorf("the model never saw why the write outside failed")
+	}
+	if !g.ws.exists("hello.txt") {
+		t.Error("the ordinary command did not run")
+	}
+}
