@@ -152,7 +152,8 @@ func NewPlan(o Options) (*Plan, error) {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	home := resolve(o.Home)
+	res := resolver{}
+	home := res.resolve(o.Home)
 	p := &Plan{Network: o.Network, Ports: slices.Clone(o.Ports), TempRoot: o.TempRoot}
 	if p.TempRoot == "" {
 		p.TempRoot = os.TempDir()
@@ -164,7 +165,7 @@ func NewPlan(o Options) (*Plan, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("project folder %s is not a folder", o.Project)
 	}
-	project := resolve(o.Project)
+	project := res.resolve(o.Project)
 	p.Writable = append(p.Writable, Grant{Path: project, Why: "the project", Dir: true})
 	if _, err := os.Stat(p.TempRoot); err != nil {
 		return nil, fmt.Errorf("temporary folder: %w", err)
@@ -183,13 +184,13 @@ func NewPlan(o Options) (*Plan, error) {
 			}
 			g := Grant{Path: filepath.Clean(path), Why: why, Dir: true}
 			if tools != nil {
-				p.Created = append(p.Created, Grant{Path: resolve(path), Why: why, Dir: true, Tools: tools})
+				p.Created = append(p.Created, Grant{Path: res.resolve(path), Why: why, Dir: true, Tools: tools})
 			} else {
 				p.Skipped = append(p.Skipped, g)
 			}
 			return nil
 		}
-		g := Grant{Path: resolve(path), Why: why, Dir: st.IsDir()}
+		g := Grant{Path: res.resolve(path), Why: why, Dir: st.IsDir()}
 		if slices.ContainsFunc(p.Writable, func(w Grant) bool { return w.Path == g.Path }) {
 			return nil
 		}
@@ -218,7 +219,7 @@ func NewPlan(o Options) (*Plan, error) {
 	}
 	for _, t := range o.Protected {
 		if t.Path != "" && filepath.IsAbs(t.Path) {
-			targets = append(targets, Target{Path: resolve(t.Path), What: t.What})
+			targets = append(targets, Target{Path: res.resolve(t.Path), What: t.What})
 		}
 	}
 	var problems []string
@@ -253,16 +254,29 @@ func NewPlan(o Options) (*Plan, error) {
 
 // resolve makes p absolute and clean and resolves its links, as far as it exists: Landlock
 // grants the inode a path leads to, so checks must see the same place.
-func resolve(p string) string {
+func resolve(p string) string { return resolver{}.resolve(p) }
+
+// resolver resolves paths as resolve does, remembering each folder it resolved: a plan resolves
+// dozens of paths under the same few folders, and each component is looked at once.
+type resolver map[string]string
+
+func (r resolver) resolve(p string) string {
 	p = filepath.Clean(p)
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
+	if out, ok := r[p]; ok {
+		return out
 	}
 	dir, base := filepath.Split(p)
-	if dir == "" || filepath.Clean(dir) == p {
-		return p
+	out := p
+	if dir != "" && filepath.Clean(dir) != p {
+		out = filepath.Join(r.resolve(filepath.Clean(dir)), base)
+		if st, err := os.Lstat(out); err == nil && st.Mode()&os.ModeSymlink != 0 {
+			if target, err := filepath.EvalSymlinks(out); err == nil {
+				out = target
+			}
+		}
 	}
-	return filepath.Join(resolve(filepath.Clean(dir)), base)
+	r[p] = out
+	return out
 }
 
 // within reports whether p is dir or lies in it.
