@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -125,4 +126,35 @@ line */ "b": "\"//"}`
 	if len(out) != len(in) || !strings.Contains(out, `"http://x/*y*/"`) || strings.Contains(out, "// c") || strings.Contains(out, "multi") || !strings.Contains(out, `"\"//"`) {
 		t.Errorf("got %q", out)
 	}
+}
+
+// FuzzGeminiRules: any policy or settings file is read into a match, no match, or "cannot be
+// read"; never a panic.
+func FuzzGeminiRules(f *testing.F) {
+	for _, s := range []string{
+		"[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = [\"git push\", \"rm\"]\ndecision = \"deny\"\npriority = 1\n",
+		"[[rule]]\ntoolName = [\"*\"]\ncommandRegex = \"l[s\"\ndecision = \"ask_user\"\n",
+		"[[rule]]\nargsPattern = '\"command\":\"ls'\ndecision = \"deny\"\n[[rule]]\nmcpName = \"x\"\ndecision = \"deny\"\n",
+		`{"tools": {"exclude": ["run_shell_command(ls)", 3, null]}, "excludeTools": ["ShellTool"]}`,
+		"{// c\n\"excludeTools\": [\"run_shell_command(\"]}", "[[rule]", "",
+	} {
+		f.Add([]byte(s))
+	}
+	subjects := ruleSubjects{texts: []string{`"$(ls ./x.s?)"`, "ls ./x.s?"}, argvs: [][]string{{"ls", "./x.s?"}}}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		file := dir + "/p.toml"
+		if err := os.WriteFile(file, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_ = geminiPolicyFor(file, subjects)
+		settings := dir + "/settings.json"
+		if err := os.WriteFile(settings, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_ = geminiExcludeFor(settings, subjects)
+		if len(stripJSONComments(data)) != len(data) {
+			t.Fatal("stripJSONComments changed the length")
+		}
+	})
 }
