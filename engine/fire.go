@@ -194,6 +194,16 @@ func (e *Engine) Fire(ctx context.Context, ev Event) (*Decision, error) {
 		}
 	}
 	d.Decision = decide.Merge(answers, e.opts.Merge)
+	if !sequential && e.opts.Merge != decide.MergeFirst && decide.Rewrites(answers) && d.Decision.Permission != decide.Deny {
+		// Hooks that ran side by side rewrote the input differently: whichever rewrite ran, the
+		// others' judgement of it is missing (a guard's confined command would lose its sandbox).
+		why := "agenthooks: hooks rewrote the tool input in different ways; run them with sequential: true so each sees the last rewrite"
+		d.Decision.Permission = decide.Deny
+		d.Decision.UpdatedInput = nil
+		d.Decision.UserMessage = why
+		d.Decision.AgentMessage = why
+		d.Decision.DecidedBy = nil
+	}
 	e.finish(agent, agentSpec, d)
 	return d, nil
 }
