@@ -188,4 +188,3 @@ func sameJSON(a, b json.RawMessage) bool {
 	jb, _ := json.Marshal(vb)
 	return string(ja) == string(jb)
 }
-
