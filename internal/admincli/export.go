@@ -64,7 +64,7 @@ OTEL_EXPORTER_OTLP_* variables. docs/telemetry.md lists every span, attribute an
 		Use:   "jsonl",
 		Short: "Write the audit records as JSON lines (redacted), for a SIEM",
 		Example: `  agenthooks export jsonl --since 7d -o audit.jsonl
-  agenthooks export jsonl --since 1h -o - > /var/log/agenthooks/last-hour.jsonl`,
+  agenthooks export jsonl --since 1h -o /var/log/agenthooks/last-hour.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runExportJSONL(cmd.Context(), e, pj) },
 	}
