@@ -1,0 +1,146 @@
+package dialect
+
+import "time"
+
+// Agent is one agent's descriptor: everything the rest of agenthooks knows about that agent, in
+// one value that its own package (dialect/<name>) fills in and dialect/agents registers. engine,
+// config, the guards and the CLI look an agent up and read these fields; none of them compares
+// an agent's name.
+//
+// A descriptor is plain data and top-level functions, so that building it costs no package
+// initialisation: tables behind it (events, tool names) are built on first use.
+type Agent struct {
+	// Name is the agent's name in flags, configs and the audit (--agent claude).
+	Name Name
+	// Title is the agent's name for people ("Claude Code").
+	Title string
+	// Binary is the program the agent runs as, when it has one on PATH ("claude").
+	Binary string
+	// Dir is the agent's folder in the user's home and in a workspace (".claude"): the agent
+	// counts as present on a machine when the home one exists.
+	Dir string
+	// HomeEnv names the environment variable that, when set, replaces ~/Dir as the agent's user
+	// folder (Codex's CODEX_HOME); "" when there is none.
+	HomeEnv string
+	// ManagedDir returns the folder of the agent's machine-wide (enterprise) files on a platform
+	// (runtime.GOOS values); nil when the agent has none. ManagedEnv names the variable that
+	// overrides it (for tests and embedders).
+	ManagedDir func(goos string) string
+	ManagedEnv string
+	// Files are the places the agent reads hooks from, in priority order (see Location).
+	Files []Location
+	// Dialect returns the agent's hooks dialect; askAs is what an ask becomes where the agent
+	// cannot ask a person.
+	Dialect func(askAs AskAs) Dialect
+	// Answer is the contract the agent honours and what it cannot do.
+	Answer Answer
+	// Shell is how the agent asks its hooks about a shell command.
+	Shell Shell
+	// Install is what agenthooks install writes into the agent's hooks file.
+	Install Install
+	// Trust says, for people, when the agent runs a project's hooks.
+	Trust string
+	// DefaultTimeout is the agent's timeout for a hook whose config sets none.
+	DefaultTimeout time.Duration
+	// Detect tells the agent's hook payload from the others' (dialect/agents.Detect asks each
+	// agent in turn); nil for the agent that is the fallback.
+	Detect func(p Probe) bool
+}
+
+// Format is the shape of a hooks file.
+type Format int
+
+// The formats.
+const (
+	// FormatHooks is Cursor's hooks.json: {"version":1,"hooks":{"event":[{"command":...}]}}.
+	FormatHooks Format = iota + 1
+	// FormatSettings is Claude Code's settings.json shape, shared by Codex's hooks.json and Gemini
+	// CLI's settings.json: {"hooks":{"Event":[{"matcher":...,"hooks":[{"type":"command",...}]}]}}.
+	FormatSettings
+	// FormatCodexTOML is the [hooks] table of Codex's config.toml.
+	FormatCodexTOML
+)
+
+// Scope is the layer a hooks file belongs to; its values are config.Layer's.
+type Scope string
+
+// The scopes, in priority order.
+const (
+	ScopeEnterprise Scope = "enterprise"
+	ScopeTeam       Scope = "team"
+	ScopeLocal      Scope = "local"
+	ScopeProject    Scope = "project"
+	ScopeUser       Scope = "user"
+)
+
+// Root is the folder a Location's path starts at.
+type Root int
+
+// The roots.
+const (
+	// RootManaged is the agent's machine-wide folder (Agent.ManagedDir).
+	RootManaged Root = iota + 1
+	// RootTeam is the folder agenthooks sync writes team bundles into (~/.cursor/managed).
+	RootTeam
+	// RootWorkspace is each workspace root in turn.
+	RootWorkspace
+	// RootHome is the agent's user folder: $HomeEnv, else ~/Dir.
+	RootHome
+)
+
+// Location is one place an agent reads hooks from.
+type Location struct {
+	Scope Scope
+	Root  Root
+	// Path is slash-separated, under Root; a "*" in it matches, in name order.
+	Path   string
+	Format Format
+}
+
+// Answer is the answer contract an agent honours.
+type Answer struct {
+	// CanAsk: the agent can ask a person; otherwise an ask becomes the configured AskAs.
+	CanAsk bool
+	// RewritesInput: the agent runs a tool with the input a hook rewrote on its pre-tool event.
+	RewritesInput bool
+	// RunsOwnHooks: the agent runs the hooks of its own files itself, so the runner it calls
+	// reads only the other agents' files.
+	RunsOwnHooks bool
+}
+
+// Shell is the event and tool under which an agent asks its hooks about a shell command.
+type Shell struct {
+	Event string
+	Tool  string // "" when the event is about shell commands only
+	// Payload is the payload the agent sends for command, run in cwd (doctor's canary).
+	Payload func(command, cwd string) map[string]any
+}
+
+// Install is what agenthooks install writes into an agent's hooks file: the shell guard on
+// Shell.Event (matched by ShellMatcher), the runner on Events, then the edit guard.
+type Install struct {
+	// File is the hooks file install writes, under the agent's folder ("settings.json").
+	File string
+	// ShellMatcher selects the shell tool for the shell guard's entry.
+	ShellMatcher string
+	// Events are the events the runner is installed on, each as "agenthooks <RunArgs> <event>".
+	Events  []string
+	RunArgs string
+	// EditEvent and EditMatcher are the guard's entry for the agent's own file tools, so the
+	// agent cannot switch its guard off with its edit tool.
+	EditEvent, EditMatcher string
+	// FailClosed marks the guards' entries failClosed (an agent that lets a failing hook through
+	// unless told).
+	FailClosed bool
+	// HandlerName is the "name" install gives its handlers, for an agent that names them.
+	HandlerName string
+	// Note is said after an install; ProjectNote after a project install.
+	Note, ProjectNote string
+}
+
+// Probe is what a payload shows of its agent, for Agent.Detect.
+type Probe struct {
+	HookEvent string
+	Tool      string
+	TurnID    any
+}

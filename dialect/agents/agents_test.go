@@ -1,0 +1,80 @@
+package agents
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agenthooks/agenthooks/dialect"
+)
+
+// TestEveryAgentIsWhole: each registered descriptor names itself, its dialect answers to the same
+// name and knows the events install wires and the event its shell guard answers, and its files
+// say where they are.
+func TestEveryAgentIsWhole(t *testing.T) {
+	t.Parallel()
+	seen := map[dialect.Name]bool{}
+	for _, a := range All() {
+		t.Run(string(a.Name), func(t *testing.T) {
+			if a.Name == "" || a.Title == "" || a.Dir == "" || a.Dialect == nil || a.Shell.Payload == nil || a.DefaultTimeout <= 0 {
+				t.Fatalf("incomplete descriptor %+v", a)
+			}
+			if seen[a.Name] {
+				t.Fatalf("%s registered twice", a.Name)
+			}
+			seen[a.Name] = true
+			d := a.Dialect(dialect.AskAsDeny)
+			if d.Name() != a.Name {
+				t.Errorf("dialect says %s", d.Name())
+			}
+			for _, ev := range append([]string{a.Shell.Event, a.Install.EditEvent}, a.Install.Events...) {
+				if _, ok := d.Lookup(ev); !ok {
+					t.Errorf("event %s is not in the dialect", ev)
+				}
+			}
+			if len(a.Files) == 0 || a.Install.File == "" || a.Install.RunArgs == "" {
+				t.Errorf("no files or no install: %+v", a)
+			}
+			for _, l := range a.Files {
+				if l.Root == dialect.RootManaged && a.ManagedDir == nil {
+					t.Errorf("%s is under a managed folder the agent does not have", l.Path)
+				}
+				if l.Format == 0 || l.Scope == "" || l.Path == "" {
+					t.Errorf("incomplete location %+v", l)
+				}
+			}
+			if got, ok := Lookup(string(a.Name)); !ok || got != a || Get(a.Name) != a {
+				t.Error("Lookup does not find it")
+			}
+		})
+	}
+	if _, ok := Lookup("nobody"); ok {
+		t.Error("Lookup found an agent that is not registered")
+	}
+}
+
+// TestDetect tells the payloads of the agents that share Claude Code's shape apart.
+func TestDetect(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		p    dialect.Probe
+		want dialect.Name
+	}{
+		{dialect.Probe{HookEvent: "PreToolUse", Tool: "Bash"}, dialect.Claude},
+		{dialect.Probe{HookEvent: "PreToolUse", Tool: "Bash", TurnID: "1"}, dialect.Codex},
+		{dialect.Probe{HookEvent: "BeforeTool", Tool: "run_shell_command"}, dialect.Gemini},
+		{dialect.Probe{Tool: "read_file"}, dialect.Gemini},
+		{dialect.Probe{HookEvent: "BeforeTool", TurnID: "1"}, dialect.Gemini},
+	} {
+		if got := Detect(c.p).Name; got != c.want {
+			t.Errorf("%+v: %s, want %s", c.p, got, c.want)
+		}
+	}
+}
+
+func TestList(t *testing.T) {
+	t.Parallel()
+	names := Names()
+	if got := List("or"); !strings.HasPrefix(got, "claude, cursor, codex") || !strings.HasSuffix(got, " or "+string(names[len(names)-1])) {
+		t.Errorf("List: %q", got)
+	}
+}

@@ -1,0 +1,56 @@
+package claude
+
+import (
+	"time"
+
+	"github.com/agenthooks/agenthooks/dialect"
+)
+
+// Agent is Claude Code's descriptor.
+var Agent = dialect.Agent{
+	Name:       dialect.Claude,
+	Title:      "Claude Code",
+	Binary:     "claude",
+	Dir:        ".claude",
+	ManagedDir: ManagedDir,
+	ManagedEnv: "AGENTHOOKS_CLAUDE_MANAGED_DIR",
+	Files: []dialect.Location{
+		{Scope: dialect.ScopeEnterprise, Root: dialect.RootManaged, Path: "managed-settings.json", Format: dialect.FormatSettings},
+		{Scope: dialect.ScopeEnterprise, Root: dialect.RootManaged, Path: "managed-settings.d/*.json", Format: dialect.FormatSettings},
+		// A team bundle written in Claude Code's format (agenthooks sync) is the team layer.
+		{Scope: dialect.ScopeTeam, Root: dialect.RootTeam, Path: "team_*/hooks/settings.json", Format: dialect.FormatSettings},
+		{Scope: dialect.ScopeLocal, Root: dialect.RootWorkspace, Path: ".claude/settings.local.json", Format: dialect.FormatSettings},
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".claude/settings.json", Format: dialect.FormatSettings},
+		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "settings.json", Format: dialect.FormatSettings},
+	},
+	Dialect: func(dialect.AskAs) dialect.Dialect { return Dialect },
+	Answer:  dialect.Answer{CanAsk: true, RewritesInput: true},
+	Shell:   dialect.Shell{Event: "PreToolUse", Tool: "Bash", Payload: shellPayload},
+	Install: dialect.Install{
+		File:         "settings.json",
+		ShellMatcher: "Bash",
+		Events: []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop",
+			"SubagentStart", "SubagentStop", "SessionStart", "SessionEnd", "PreCompact"},
+		RunArgs:     "run --agent claude --from cursor",
+		EditEvent:   "PreToolUse",
+		EditMatcher: "Write|Edit|MultiEdit|NotebookEdit",
+	},
+	Trust:          "runs a project's .claude/settings.json after the user trusts the folder; managed settings can allow managed hooks only or switch hooks off",
+	DefaultTimeout: 600 * time.Second,
+}
+
+// ManagedDir returns the folder of Claude Code's managed settings on a platform.
+func ManagedDir(goos string) string {
+	switch goos {
+	case "darwin":
+		return "/Library/Application Support/ClaudeCode"
+	case "windows":
+		return `C:\Program Files\ClaudeCode`
+	}
+	return "/etc/claude-code"
+}
+
+func shellPayload(c, cwd string) map[string]any {
+	return map[string]any{"session_id": "agenthooks-doctor", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+		"tool_input": map[string]any{"command": c}, "cwd": cwd, "permission_mode": "default"}
+}

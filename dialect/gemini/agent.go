@@ -1,0 +1,47 @@
+package gemini
+
+import (
+	"time"
+
+	"github.com/agenthooks/agenthooks/dialect"
+)
+
+// Agent is Gemini CLI's descriptor.
+var Agent = dialect.Agent{
+	Name:   dialect.Gemini,
+	Title:  "Gemini CLI",
+	Binary: "gemini",
+	Dir:    ".gemini",
+	Files: []dialect.Location{
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".gemini/settings.json", Format: dialect.FormatSettings},
+		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "settings.json", Format: dialect.FormatSettings},
+	},
+	Dialect: New,
+	Answer:  dialect.Answer{RewritesInput: true, RunsOwnHooks: true},
+	Shell:   dialect.Shell{Event: "BeforeTool", Tool: "run_shell_command", Payload: shellPayload},
+	Install: dialect.Install{
+		File:         "settings.json",
+		ShellMatcher: "run_shell_command",
+		Events: []string{"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "SessionStart",
+			"SessionEnd", "PreCompress"},
+		RunArgs:     "run --agent gemini",
+		EditEvent:   "BeforeTool",
+		EditMatcher: "write_file|replace",
+		HandlerName: "agenthooks",
+		ProjectNote: "note: Gemini CLI runs project hooks only in a trusted folder",
+	},
+	Trust:          "runs a project's .gemini/settings.json only in a trusted folder",
+	DefaultTimeout: 60 * time.Second,
+	Detect:         detect,
+}
+
+// detect: Gemini's events (BeforeTool, BeforeAgent) and tool names (run_shell_command,
+// read_file) are its own.
+func detect(p dialect.Probe) bool {
+	return p.HookEvent == "BeforeTool" || p.HookEvent == "AfterTool" || p.HookEvent == "BeforeAgent" || ClaudeTool(p.Tool) != p.Tool
+}
+
+func shellPayload(c, cwd string) map[string]any {
+	return map[string]any{"session_id": "agenthooks-doctor", "hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
+		"tool_input": map[string]any{"command": c}, "cwd": cwd, "timestamp": "2026-01-01T00:00:00Z"}
+}
