@@ -3,9 +3,7 @@ package config
 import (
 	"fmt"
 	"math"
-	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -22,102 +20,21 @@ import (
 )
 
 // ClaudeManagedDir returns the folder of Claude Code's managed settings on a platform.
-func ClaudeManagedDir(goos string) string {
-	switch goos {
-	case "darwin":
-		return "/Library/Application Support/ClaudeCode"
-	case "windows":
-		return `C:\Program Files\ClaudeCode`
-	}
-	return "/etc/claude-code"
-}
+func ClaudeManagedDir(goos string) string { return claude.ManagedDir(goos) }
 
 // ClaudeCandidates lists, in priority order, the settings files of Claude Code: managed
 // (managed-settings.json, then managed-settings.d/*.json in name order), team bundles synced in
 // Claude Code's format (~/.cursor/managed/team_*/hooks/settings.json), local, project and user.
-func ClaudeCandidates(env Env) []Candidate {
-	goos := env.GOOS
-	if goos == "" {
-		goos = runtime.GOOS
-	}
-	dir := env.ClaudeManagedDir
-	if dir == "" {
-		dir = ClaudeManagedDir(goos)
-	}
-	out := []Candidate{{Layer: Enterprise, Family: dialect.Claude, Path: filepath.Join(dir, "managed-settings.json")}}
-	dropIns, _ := filepath.Glob(filepath.Join(dir, "managed-settings.d", "*.json"))
-	sort.Strings(dropIns)
-	for _, p := range dropIns {
-		out = append(out, Candidate{Layer: Enterprise, Family: dialect.Claude, Path: p})
-	}
-	if env.Home != "" {
-		// A team bundle written in Claude Code's format (agenthooks sync) is the team layer.
-		teams, _ := filepath.Glob(filepath.Join(teamRoot(env.Home), "team_*", "hooks", "settings.json"))
-		sort.Strings(teams)
-		for _, t := range teams {
-			out = append(out, Candidate{Layer: Team, Family: dialect.Claude, Path: t})
-		}
-	}
-	for _, ws := range env.Workspaces {
-		out = append(out, claudeProject(ws)...)
-	}
-	if env.Home != "" {
-		out = append(out, Candidate{Layer: User, Family: dialect.Claude, Path: filepath.Join(env.Home, ".claude", "settings.json")})
-	}
-	return out
-}
+func ClaudeCandidates(env Env) []Candidate { return AgentCandidates(env, &claude.Agent) }
 
 // CodexCandidates lists Codex's hook files, in priority order: each workspace's .codex/hooks.json
 // and the [hooks] of its .codex/config.toml (used only when the workspace is trusted), then the
 // user's, in $CODEX_HOME or ~/.codex. Codex loads them all; so does agenthooks.
-func CodexCandidates(env Env) []Candidate {
-	var out []Candidate
-	for _, ws := range env.Workspaces {
-		out = append(out, codexProject(ws)...)
-	}
-	home := env.CodexHome
-	if home == "" && env.Home != "" {
-		home = filepath.Join(env.Home, ".codex")
-	}
-	if home != "" {
-		out = append(out,
-			Candidate{Layer: User, Family: dialect.Codex, Path: filepath.Join(home, "hooks.json")},
-			Candidate{Layer: User, Family: dialect.Codex, Path: filepath.Join(home, "config.toml")})
-	}
-	return out
-}
+func CodexCandidates(env Env) []Candidate { return AgentCandidates(env, &codex.Agent) }
 
 // GeminiCandidates lists Gemini CLI's settings files, in priority order: each workspace's
 // .gemini/settings.json (used only when the workspace is trusted) and the user's.
-func GeminiCandidates(env Env) []Candidate {
-	var out []Candidate
-	for _, ws := range env.Workspaces {
-		out = append(out, geminiProject(ws)...)
-	}
-	if env.Home != "" {
-		out = append(out, Candidate{Layer: User, Family: dialect.Gemini, Path: filepath.Join(env.Home, ".gemini", "settings.json")})
-	}
-	return out
-}
-
-// The project files of each agent in one workspace: the candidate lists above and the trust
-// store's list of files that trust unlocks (ProjectFiles) are both built from these.
-
-func claudeProject(ws string) []Candidate {
-	return []Candidate{
-		{Layer: Local, Family: dialect.Claude, Path: filepath.Join(ws, ".claude", "settings.local.json"), Workspace: ws},
-		{Layer: Project, Family: dialect.Claude, Path: filepath.Join(ws, ".claude", "settings.json"), Workspace: ws}}
-}
-
-func codexProject(ws string) []Candidate {
-	return []Candidate{
-		{Layer: Project, Family: dialect.Codex, Path: filepath.Join(ws, ".codex", "hooks.json"), Workspace: ws},
-		{Layer: Project, Family: dialect.Codex, Path: filepath.Join(ws, ".codex", "config.toml"), Workspace: ws}}
-}
-
-func geminiProject(ws string) []Candidate {
-	return []Candidate{{Layer: Project, Family: dialect.Gemini, Path: filepath.Join(ws, ".gemini", "settings.json"), Workspace: ws}}
-}
+func GeminiCandidates(env Env) []Candidate { return AgentCandidates(env, &gemini.Agent) }
 
 // geminiEvent returns Gemini's event name as an event the settings decoder can hold: Gemini's
 // hooks have Claude Code's shape, with Gemini's events.
@@ -162,7 +79,7 @@ func DecodeSettings(src Source, data []byte) *File {
 		return f
 	}
 	for _, key := range []string{"disableAllHooks", "allowManagedHooksOnly"} {
-		if v := root.Get(key); v != nil && src.Family == dialect.Claude {
+		if v := root.Get(key); v != nil && agentOf(src.Family).HookSwitches {
 			if v.Kind != jsonpos.Bool {
 				d.errorf(v.Off, CodeField, "%s must be a boolean", key)
 				continue

@@ -32,6 +32,13 @@ type Agent struct {
 	// Dialect returns the agent's hooks dialect; askAs is what an ask becomes where the agent
 	// cannot ask a person.
 	Dialect func(askAs AskAs) Dialect
+	// ToolKind is the neutral kind of the agent's event, narrowed by tool when tool is not ""
+	// (Claude Code's PreToolUse for Bash is a before-shell event); "" when the event is unknown or
+	// the agent's matchers do not name tools.
+	ToolKind func(event, tool string) Kind
+	// HookSwitches: the agent's settings files can switch hooks off (Claude Code's
+	// disableAllHooks and allowManagedHooksOnly), and agenthooks honours them for its files.
+	HookSwitches bool
 	// Answer is the contract the agent honours and what it cannot do.
 	Answer Answer
 	// Shell is how the agent asks its hooks about a shell command.

@@ -40,6 +40,19 @@ func Fallback() *dialect.Agent { return &claude.Agent }
 // All returns every registered agent, in listing order. The slice is the caller's.
 func All() []*dialect.Agent { return slices.Clone(all) }
 
+// ByFilePriority returns every registered agent in the order their files are read in within a
+// layer: the default agent first (hooks.json is agenthooks' own format, so within a layer its
+// hooks run first), then the others in listing order.
+func ByFilePriority() []*dialect.Agent {
+	out := []*dialect.Agent{Default()}
+	for _, a := range all {
+		if a != Default() {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // Names returns every registered agent's name, in listing order.
 func Names() []dialect.Name {
 	out := make([]dialect.Name, len(all))

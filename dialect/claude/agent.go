@@ -24,7 +24,9 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "settings.json", Format: dialect.FormatSettings},
 	},
 	Dialect: func(dialect.AskAs) dialect.Dialect { return Dialect },
-	Answer:  dialect.Answer{CanAsk: true, RewritesInput: true},
+	ToolKind:     ToolKind,
+	HookSwitches: true,
+	Answer:       dialect.Answer{CanAsk: true, RewritesInput: true},
 	Shell:   dialect.Shell{Event: "PreToolUse", Tool: "Bash", Payload: shellPayload},
 	Install: dialect.Install{
 		File:         "settings.json",

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/claude"
 )
 
 // Agent is Codex's descriptor.
@@ -20,7 +21,8 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "config.toml", Format: dialect.FormatCodexTOML},
 	},
 	Dialect: New,
-	Answer:  dialect.Answer{RunsOwnHooks: true},
+	ToolKind: claude.ToolKind, // Claude Code's events and tools
+	Answer:   dialect.Answer{RunsOwnHooks: true},
 	Shell:   dialect.Shell{Event: "PreToolUse", Tool: "Bash", Payload: shellPayload},
 	Install: dialect.Install{
 		File:         "hooks.json",

@@ -21,7 +21,8 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "hooks.json", Format: dialect.FormatHooks},
 	},
 	Dialect: func(dialect.AskAs) dialect.Dialect { return Dialect },
-	Answer:  dialect.Answer{CanAsk: true},
+	ToolKind: toolKind,
+	Answer:   dialect.Answer{CanAsk: true},
 	Shell:   dialect.Shell{Event: "beforeShellExecution", Payload: shellPayload},
 	Install: dialect.Install{
 		File: "hooks.json",
@@ -45,6 +46,15 @@ func ManagedDir(goos string) string {
 		return `C:\ProgramData\Cursor`
 	}
 	return "/etc/cursor"
+}
+
+// toolKind is the event's kind: Cursor's matchers do not narrow it.
+func toolKind(event, tool string) dialect.Kind {
+	e, ok := Lookup(event)
+	if !ok || tool != "" {
+		return ""
+	}
+	return e.Kind
 }
 
 func shellPayload(c, cwd string) map[string]any {

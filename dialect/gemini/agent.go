@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/claude"
 )
 
 // Agent is Gemini CLI's descriptor.
@@ -17,7 +18,8 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "settings.json", Format: dialect.FormatSettings},
 	},
 	Dialect: New,
-	Answer:  dialect.Answer{RewritesInput: true, RunsOwnHooks: true},
+	ToolKind: toolKind,
+	Answer:   dialect.Answer{RewritesInput: true, RunsOwnHooks: true},
 	Shell:   dialect.Shell{Event: "BeforeTool", Tool: "run_shell_command", Payload: shellPayload},
 	Install: dialect.Install{
 		File:         "settings.json",
@@ -39,6 +41,18 @@ var Agent = dialect.Agent{
 // read_file) are its own.
 func detect(p dialect.Probe) bool {
 	return p.HookEvent == "BeforeTool" || p.HookEvent == "AfterTool" || p.HookEvent == "BeforeAgent" || ClaudeTool(p.Tool) != p.Tool
+}
+
+// toolKind is the event's kind, narrowed by a tool as Claude Code's namesake event is by the
+// tool's Claude Code name.
+func toolKind(event, tool string) dialect.Kind {
+	if tool != "" {
+		return claude.ToolKind(ClaudeEvent(event), ClaudeTool(tool))
+	}
+	if e, ok := events()[event]; ok {
+		return e.Kind
+	}
+	return ""
 }
 
 func shellPayload(c, cwd string) map[string]any {
