@@ -1,6 +1,10 @@
 package dialect
 
-import "time"
+import (
+	"time"
+
+	"github.com/agenthooks/agenthooks/decide"
+)
 
 // Agent is one agent's descriptor: everything the rest of agenthooks knows about that agent, in
 // one value that its own package (dialect/<name>) fills in and dialect/agents registers. engine,
@@ -41,6 +45,25 @@ type Agent struct {
 	HookSwitches bool
 	// Answer is the contract the agent honours and what it cannot do.
 	Answer Answer
+	// Speaks is the agent whose hook format this agent's hooks are written in, where it is
+	// another's: Codex and Gemini CLI speak Claude Code's, so Claude Code's hooks run for their
+	// events. "" for an agent whose format is its own.
+	Speaks Name
+	// ToSpoken rewrites the payload of one of the agent's events as the payload of its
+	// namesake in the Speaks agent; nil when the payloads are the same. An event with no
+	// namesake gives "" and the payload unchanged.
+	ToSpoken func(event string, payload []byte) (string, []byte, []string, error)
+	// PayloadDefaults are the fields, with their JSON values, that the agent always sends on
+	// event and a payload given to agenthooks run may leave out; nil when a payload is passed
+	// on as it came.
+	PayloadDefaults func(event string, workspaces []string) []Field
+	// PreToolSiblings: for one tool call the agent fires its generic pre-tool event and the
+	// tool's own event (Cursor's preToolUse and beforeShellExecution), so a hook on either runs
+	// once.
+	PreToolSiblings bool
+	// HookCwd: the agent runs a hook in the session's working directory, so a relative command
+	// is found there rather than beside its config file.
+	HookCwd bool
 	// Shell is how the agent asks its hooks about a shell command.
 	Shell Shell
 	// Install is what agenthooks install writes into the agent's hooks file.
@@ -110,6 +133,9 @@ type Answer struct {
 	CanAsk bool
 	// RewritesInput: the agent runs a tool with the input a hook rewrote on its pre-tool event.
 	RewritesInput bool
+	// Loses names what of a decision the agent's answer to ev cannot carry ("a system
+	// message"); nil for nothing.
+	Loses func(ev *Spec, d decide.Decision) []string
 	// RunsOwnHooks: the agent runs the hooks of its own files itself, so the runner it calls
 	// reads only the other agents' files.
 	RunsOwnHooks bool
@@ -144,6 +170,37 @@ type Install struct {
 	// Note is said after an install; ProjectNote after a project install.
 	Note, ProjectNote string
 }
+
+// SpeaksAs reports whether a hook of agent a reads agent n's payloads unchanged: its own, or
+// those of the agent whose format it speaks without rewriting.
+func (a *Agent) SpeaksAs(n Name) bool {
+	return a.Name == n || a.Speaks == n && a.ToSpoken == nil
+}
+
+// Loses names what of d an answer to ev cannot carry, common to every agent: updated input on
+// an event other than inputEvents and a follow-up message on an event that does not loop.
+func Loses(ev *Spec, d decide.Decision, inputEvents ...string) []string {
+	var out []string
+	if d.UpdatedInput != nil && !contains(inputEvents, ev.Name) {
+		out = append(out, "updated input")
+	}
+	if d.Followup != "" && ev.Kind != Stop && ev.Kind != SubagentStop {
+		out = append(out, "a follow-up message")
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Field is one payload field and its JSON value.
+type Field struct{ Key, JSON string }
 
 // Probe is what a payload shows of its agent, for Agent.Detect.
 type Probe struct {

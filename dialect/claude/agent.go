@@ -3,6 +3,7 @@ package claude
 import (
 	"time"
 
+	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
 )
 
@@ -23,11 +24,12 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".claude/settings.json", Format: dialect.FormatSettings},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "settings.json", Format: dialect.FormatSettings},
 	},
-	Dialect: func(dialect.AskAs) dialect.Dialect { return Dialect },
+	Dialect:      func(dialect.AskAs) dialect.Dialect { return Dialect },
 	ToolKind:     ToolKind,
 	HookSwitches: true,
-	Answer:       dialect.Answer{CanAsk: true, RewritesInput: true},
-	Shell:   dialect.Shell{Event: "PreToolUse", Tool: "Bash", Payload: shellPayload},
+	HookCwd:      true,
+	Answer:       dialect.Answer{CanAsk: true, RewritesInput: true, Loses: Loses},
+	Shell:        dialect.Shell{Event: "PreToolUse", Tool: "Bash", Payload: shellPayload},
 	Install: dialect.Install{
 		File:         "settings.json",
 		ShellMatcher: "Bash",
@@ -39,6 +41,12 @@ var Agent = dialect.Agent{
 	},
 	Trust:          "runs a project's .claude/settings.json after the user trusts the folder; managed settings can allow managed hooks only or switch hooks off",
 	DefaultTimeout: 600 * time.Second,
+}
+
+// Loses names what of d Claude Code's answer to ev cannot carry: updated input outside
+// PreToolUse and PermissionRequest, a follow-up outside the stop events.
+func Loses(ev *dialect.Spec, d decide.Decision) []string {
+	return dialect.Loses(ev, d, "PreToolUse", "PermissionRequest")
 }
 
 // ManagedDir returns the folder of Claude Code's managed settings on a platform.

@@ -20,10 +20,11 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "hooks.json", Format: dialect.FormatSettings},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "config.toml", Format: dialect.FormatCodexTOML},
 	},
-	Dialect: New,
+	Dialect:  New,
 	ToolKind: claude.ToolKind, // Claude Code's events and tools
-	Answer:   dialect.Answer{RunsOwnHooks: true},
-	Shell:   dialect.Shell{Event: "PreToolUse", Tool: "Bash", Payload: shellPayload},
+	Speaks:   dialect.Claude,
+	Answer:   dialect.Answer{RunsOwnHooks: true, Loses: claude.Loses},
+	Shell:    dialect.Shell{Event: "PreToolUse", Tool: "Bash", Payload: shellPayload},
 	Install: dialect.Install{
 		File:         "hooks.json",
 		ShellMatcher: "Bash",

@@ -1,8 +1,10 @@
 package cursor
 
 import (
+	"encoding/json"
 	"time"
 
+	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
 )
 
@@ -20,10 +22,12 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".cursor/hooks.json", Format: dialect.FormatHooks},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "hooks.json", Format: dialect.FormatHooks},
 	},
-	Dialect: func(dialect.AskAs) dialect.Dialect { return Dialect },
-	ToolKind: toolKind,
-	Answer:   dialect.Answer{CanAsk: true},
-	Shell:   dialect.Shell{Event: "beforeShellExecution", Payload: shellPayload},
+	Dialect:         func(dialect.AskAs) dialect.Dialect { return Dialect },
+	ToolKind:        toolKind,
+	PayloadDefaults: payloadDefaults,
+	PreToolSiblings: true,
+	Answer:          dialect.Answer{CanAsk: true, Loses: loses},
+	Shell:           dialect.Shell{Event: "beforeShellExecution", Payload: shellPayload},
 	Install: dialect.Install{
 		File: "hooks.json",
 		Events: []string{"preToolUse", "postToolUse", "postToolUseFailure", "beforeSubmitPrompt", "stop",
@@ -46,6 +50,36 @@ func ManagedDir(goos string) string {
 		return `C:\ProgramData\Cursor`
 	}
 	return "/etc/cursor"
+}
+
+// loses names what of d Cursor's answer to ev cannot carry: updated input outside preToolUse,
+// a follow-up outside the stop events, a system message, continue:false where the event does
+// not gate, context outside postToolUse and sessionStart.
+func loses(ev *dialect.Spec, d decide.Decision) []string {
+	out := dialect.Loses(ev, d, "preToolUse")
+	if d.SystemMessage != "" {
+		out = append(out, "a system message")
+	}
+	if d.Halt && !ev.Gates {
+		out = append(out, "continue: false")
+	}
+	if d.AdditionalContext != "" && ev.Name != "postToolUse" && ev.Name != "sessionStart" {
+		out = append(out, "additional context")
+	}
+	return out
+}
+
+// payloadDefaults are the fields Cursor sends on every event (workspaceOpen has no conversation).
+func payloadDefaults(event string, workspaces []string) []dialect.Field {
+	ws, _ := json.Marshal(workspaces)
+	name, _ := json.Marshal(event)
+	out := []dialect.Field{{Key: "hook_event_name", JSON: string(name)}, {Key: "cursor_version", JSON: `""`},
+		{Key: "workspace_roots", JSON: string(ws)}, {Key: "user_email", JSON: "null"}}
+	if event != "workspaceOpen" {
+		out = append(out, dialect.Field{Key: "conversation_id", JSON: `""`}, dialect.Field{Key: "generation_id", JSON: `""`},
+			dialect.Field{Key: "model", JSON: `""`}, dialect.Field{Key: "transcript_path", JSON: "null"})
+	}
+	return out
 }
 
 // toolKind is the event's kind: Cursor's matchers do not narrow it.

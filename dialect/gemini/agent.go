@@ -3,6 +3,7 @@ package gemini
 import (
 	"time"
 
+	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/claude"
 )
@@ -17,10 +18,12 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".gemini/settings.json", Format: dialect.FormatSettings},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "settings.json", Format: dialect.FormatSettings},
 	},
-	Dialect: New,
+	Dialect:  New,
 	ToolKind: toolKind,
-	Answer:   dialect.Answer{RewritesInput: true, RunsOwnHooks: true},
-	Shell:   dialect.Shell{Event: "BeforeTool", Tool: "run_shell_command", Payload: shellPayload},
+	Speaks:   dialect.Claude,
+	ToSpoken: toSpoken,
+	Answer:   dialect.Answer{RewritesInput: true, RunsOwnHooks: true, Loses: loses},
+	Shell:    dialect.Shell{Event: "BeforeTool", Tool: "run_shell_command", Payload: shellPayload},
 	Install: dialect.Install{
 		File:         "settings.json",
 		ShellMatcher: "run_shell_command",
@@ -42,6 +45,17 @@ var Agent = dialect.Agent{
 func detect(p dialect.Probe) bool {
 	return p.HookEvent == "BeforeTool" || p.HookEvent == "AfterTool" || p.HookEvent == "BeforeAgent" || ClaudeTool(p.Tool) != p.Tool
 }
+
+// toSpoken rewrites a Gemini payload as its Claude Code namesake's; an event with none keeps
+// its payload and gives no name.
+func toSpoken(event string, payload []byte) (string, []byte, []string, error) {
+	if ClaudeEvent(event) == "" {
+		return "", payload, nil, nil
+	}
+	return ToClaude(event, payload)
+}
+
+func loses(ev *dialect.Spec, d decide.Decision) []string { return dialect.Loses(ev, d, "BeforeTool") }
 
 // toolKind is the event's kind, narrowed by a tool as Claude Code's namesake event is by the
 // tool's Claude Code name.
