@@ -18,6 +18,8 @@ type Agent struct {
 	Name Name
 	// Title is the agent's name for people ("Claude Code").
 	Title string
+	// Short is the agent's name in running text, when shorter than Title ("Gemini").
+	Short string
 	// Binary is the program the agent runs as, when it has one on PATH ("claude").
 	Binary string
 	// Dir is the agent's folder in the user's home and in a workspace (".claude"): the agent
@@ -136,6 +138,9 @@ type Answer struct {
 	// Loses names what of a decision the agent's answer to ev cannot carry ("a system
 	// message"); nil for nothing.
 	Loses func(ev *Spec, d decide.Decision) []string
+	// Guard writes a built-in guard's decision on a tool call (allow, deny, or ask where the
+	// agent can ask) in the form the agent honours from a hook registered directly in its config.
+	Guard func(perm decide.Permission, reason string) Reply
 	// RunsOwnHooks: the agent runs the hooks of its own files itself, so the runner it calls
 	// reads only the other agents' files.
 	RunsOwnHooks bool
@@ -171,6 +176,25 @@ type Install struct {
 	Note, ProjectNote string
 }
 
+// InstallFormat is the format of the hooks file install writes: that of the agent's user file
+// of that name.
+func (a *Agent) InstallFormat() Format {
+	for _, l := range a.Files {
+		if l.Root == RootHome && l.Path == a.Install.File {
+			return l.Format
+		}
+	}
+	return 0
+}
+
+// ShortTitle is the agent's name in running text: Short, else Title.
+func (a *Agent) ShortTitle() string {
+	if a.Short != "" {
+		return a.Short
+	}
+	return a.Title
+}
+
 // SpeaksAs reports whether a hook of agent a reads agent n's payloads unchanged: its own, or
 // those of the agent whose format it speaks without rewriting.
 func (a *Agent) SpeaksAs(n Name) bool {
@@ -197,6 +221,15 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// GuardByExit2 is a guard's answer for an agent that honours one block, exit status 2 with the
+// reason on stderr and nothing on stdout: a deny blocks, anything else lets the call run.
+func GuardByExit2(perm decide.Permission, reason string) Reply {
+	if perm != decide.Deny {
+		return Reply{}
+	}
+	return Reply{ExitCode: 2, Stderr: []byte("Blocked by agenthooks: " + reason + "\n")}
 }
 
 // Field is one payload field and its JSON value.

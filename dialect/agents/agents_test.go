@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
 )
 
@@ -76,5 +77,34 @@ func TestList(t *testing.T) {
 	names := Names()
 	if got := List("or"); !strings.HasPrefix(got, "claude, cursor, codex") || !strings.HasSuffix(got, " or "+string(names[len(names)-1])) {
 		t.Errorf("List: %q", got)
+	}
+}
+
+// TestGuardRepliesReadAsDecided: what each agent's Guard encoder writes, read back by the agent's
+// own dialect on its shell event, is the decision: a deny blocks, an ask asks where the agent
+// can ask, an allow lets the command run.
+func TestGuardRepliesReadAsDecided(t *testing.T) {
+	t.Parallel()
+	for _, a := range All() {
+		d := a.Dialect(dialect.AskAsDeny)
+		spec, ok := d.Lookup(a.Shell.Event)
+		if !ok {
+			t.Fatalf("%s: no shell event %s", a.Name, a.Shell.Event)
+		}
+		perms := []decide.Permission{decide.Allow, decide.Deny}
+		if a.Answer.CanAsk {
+			perms = append(perms, decide.Ask)
+		}
+		for _, p := range perms {
+			r := a.Answer.Guard(p, "rule says no")
+			out := d.Interpret(spec, r.ExitCode, r.Stdout, r.Stderr, 0)
+			got := out.Answer.Permission
+			if p == decide.Allow && got == decide.None {
+				got = decide.Allow // silence lets the call run
+			}
+			if out.Failed || got != p {
+				t.Errorf("%s %s: reads as %+v (reply exit %d stdout %q stderr %q)", a.Name, p, out, r.ExitCode, r.Stdout, r.Stderr)
+			}
+		}
 	}
 }

@@ -28,7 +28,7 @@ var Agent = dialect.Agent{
 	ToolKind:     ToolKind,
 	HookSwitches: true,
 	HookCwd:      true,
-	Answer:       dialect.Answer{CanAsk: true, RewritesInput: true, Loses: Loses},
+	Answer:       dialect.Answer{CanAsk: true, RewritesInput: true, Loses: Loses, Guard: guardReply},
 	Shell:        dialect.Shell{Event: "PreToolUse", Tool: "Bash", Payload: shellPayload},
 	Install: dialect.Install{
 		File:         "settings.json",
@@ -47,6 +47,16 @@ var Agent = dialect.Agent{
 // PreToolUse and PermissionRequest, a follow-up outside the stop events.
 func Loses(ev *dialect.Spec, d decide.Decision) []string {
 	return dialect.Loses(ev, d, "PreToolUse", "PermissionRequest")
+}
+
+// guardReply: a deny is exit 2 with the reason on stderr, an ask PreToolUse's JSON.
+func guardReply(perm decide.Permission, reason string) dialect.Reply {
+	if perm != decide.Ask {
+		return dialect.GuardByExit2(perm, reason)
+	}
+	b, _ := dialect.Marshal(map[string]any{"hookSpecificOutput": map[string]string{
+		"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": "agenthooks: " + reason}})
+	return dialect.Reply{Stdout: append(b, '\n')}
 }
 
 // ManagedDir returns the folder of Claude Code's managed settings on a platform.

@@ -23,7 +23,7 @@ var Agent = dialect.Agent{
 	Dialect:  New,
 	ToolKind: claude.ToolKind, // Claude Code's events and tools
 	Speaks:   dialect.Claude,
-	Answer:   dialect.Answer{RunsOwnHooks: true, Loses: claude.Loses},
+	Answer:   dialect.Answer{RunsOwnHooks: true, Loses: claude.Loses, Guard: dialect.GuardByExit2},
 	Shell:    dialect.Shell{Event: "PreToolUse", Tool: "Bash", Payload: shellPayload},
 	Install: dialect.Install{
 		File:         "hooks.json",

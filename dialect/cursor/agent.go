@@ -26,7 +26,7 @@ var Agent = dialect.Agent{
 	ToolKind:        toolKind,
 	PayloadDefaults: payloadDefaults,
 	PreToolSiblings: true,
-	Answer:          dialect.Answer{CanAsk: true, Loses: loses},
+	Answer:          dialect.Answer{CanAsk: true, Loses: loses, Guard: guardReply},
 	Shell:           dialect.Shell{Event: "beforeShellExecution", Payload: shellPayload},
 	Install: dialect.Install{
 		File: "hooks.json",
@@ -50,6 +50,17 @@ func ManagedDir(goos string) string {
 		return `C:\ProgramData\Cursor`
 	}
 	return "/etc/cursor"
+}
+
+// guardReply is Cursor's JSON permission, with the reason for the user and the model.
+func guardReply(perm decide.Permission, reason string) dialect.Reply {
+	out := map[string]string{"permission": string(perm)}
+	if perm != decide.Allow {
+		out["user_message"] = "agenthooks: " + reason
+		out["agent_message"] = "agenthooks " + map[decide.Permission]string{decide.Deny: "blocked", decide.Ask: "asks the user about"}[perm] + " this command: " + reason
+	}
+	b, _ := dialect.Marshal(out)
+	return dialect.Reply{Stdout: append(b, '\n')}
 }
 
 // loses names what of d Cursor's answer to ev cannot carry: updated input outside preToolUse,

@@ -12,6 +12,7 @@ import (
 var Agent = dialect.Agent{
 	Name:   dialect.Gemini,
 	Title:  "Gemini CLI",
+	Short:  "Gemini",
 	Binary: "gemini",
 	Dir:    ".gemini",
 	Files: []dialect.Location{
@@ -22,7 +23,7 @@ var Agent = dialect.Agent{
 	ToolKind: toolKind,
 	Speaks:   dialect.Claude,
 	ToSpoken: toSpoken,
-	Answer:   dialect.Answer{RewritesInput: true, RunsOwnHooks: true, Loses: loses},
+	Answer:   dialect.Answer{RewritesInput: true, RunsOwnHooks: true, Loses: loses, Guard: dialect.GuardByExit2},
 	Shell:    dialect.Shell{Event: "BeforeTool", Tool: "run_shell_command", Payload: shellPayload},
 	Install: dialect.Install{
 		File:         "settings.json",

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/dialect/codex"
 	"github.com/agenthooks/agenthooks/dialect/gemini"
 	"github.com/agenthooks/agenthooks/dialect/translate"
@@ -44,16 +45,17 @@ rewritten relative to the folder of --out, or absolute on stdout, so that they s
 			return runConvert(e, p)
 		},
 	}
-	c.Flags().StringVar(&p.from, "from", "", "the format of FILE: cursor, claude, codex or gemini")
-	c.Flags().StringVar(&p.to, "to", "", "the format to write: cursor, claude, codex or gemini")
+	c.Flags().StringVar(&p.from, "from", "", "the format of FILE: "+agents.List("or"))
+	c.Flags().StringVar(&p.to, "to", "", "the format to write: "+agents.List("or"))
 	c.Flags().StringVarP(&p.out, "out", "o", "", "write the converted config to this file (kept as FILE.bak if it exists), with paths relative to its folder; default: stdout, with absolute paths")
 	return c
 }
 
 func runConvert(e *env, p convertParams) error {
-	formats := map[string]bool{"cursor": true, "claude": true, "codex": true, "gemini": true}
-	if !formats[p.from] || !formats[p.to] || p.from == p.to {
-		return fmt.Errorf("convert needs --from and --to, two different formats of cursor, claude, codex and gemini")
+	fromAgent, okFrom := agents.Lookup(p.from)
+	_, okTo := agents.Lookup(p.to)
+	if !okFrom || !okTo || p.from == p.to {
+		return fmt.Errorf("convert needs --from and --to, two different formats of %s", agents.List("and"))
 	}
 	data, err := os.ReadFile(p.file)
 	if err != nil {
@@ -61,7 +63,7 @@ func runConvert(e *env, p convertParams) error {
 	}
 	src := config.Source{Layer: config.CLI, Family: dialect.Name(p.from), File: p.file, Trusted: true}
 	var f *config.File
-	if p.from == "cursor" {
+	if fromAgent.InstallFormat() == dialect.FormatHooks {
 		f = config.Decode(src, data)
 	} else {
 		f = config.DecodeSettings(src, data)
