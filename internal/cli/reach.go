@@ -93,7 +93,6 @@ func resolveAgenthooks(ctx context.Context, prog, dir string) reach {
 	return r
 }
 
-
 // printAgents writes, for each agent, whether its config files reach a working agenthooks: the
 // program each agenthooks entry names, resolved, and what it runs (the guard, the runner). It
 // returns how many files name an agenthooks that cannot work.
