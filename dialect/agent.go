@@ -133,14 +133,17 @@ type Location struct {
 type Answer struct {
 	// CanAsk: the agent can ask a person; otherwise an ask becomes the configured AskAs.
 	CanAsk bool
-	// RewritesInput: the agent runs a tool with the input a hook rewrote on its pre-tool event.
-	RewritesInput bool
 	// Loses names what of a decision the agent's answer to ev cannot carry ("a system
 	// message"); nil for nothing.
 	Loses func(ev *Spec, d decide.Decision) []string
-	// Guard writes a built-in guard's decision on a tool call (allow, deny, or ask where the
-	// agent can ask) in the form the agent honours from a hook registered directly in its config.
-	Guard func(perm decide.Permission, reason string) Reply
+	// Guard writes a built-in guard's decision (allow, deny, or ask where the agent can ask) on
+	// an event of kind (BeforeShell, BeforeMCP, BeforeRead, PromptSubmit) in the form the agent
+	// honours from a hook registered directly in its config. A prompt guard's decision is allow
+	// or deny.
+	Guard func(kind Kind, perm decide.Permission, reason string) Reply
+	// Rewrite writes an allow that runs the tool with input instead, on the agent's pre-tool
+	// event; nil when the agent does not run a hook's rewritten input.
+	Rewrite func(input map[string]any, reason string) Reply
 	// RunsOwnHooks: the agent runs the hooks of its own files itself, so the runner it calls
 	// reads only the other agents' files.
 	RunsOwnHooks bool
@@ -225,7 +228,7 @@ func contains(list []string, s string) bool {
 
 // GuardByExit2 is a guard's answer for an agent that honours one block, exit status 2 with the
 // reason on stderr and nothing on stdout: a deny blocks, anything else lets the call run.
-func GuardByExit2(perm decide.Permission, reason string) Reply {
+func GuardByExit2(_ Kind, perm decide.Permission, reason string) Reply {
 	if perm != decide.Deny {
 		return Reply{}
 	}

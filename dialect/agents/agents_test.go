@@ -81,8 +81,9 @@ func TestList(t *testing.T) {
 }
 
 // TestGuardRepliesReadAsDecided: what each agent's Guard encoder writes, read back by the agent's
-// own dialect on its shell event, is the decision: a deny blocks, an ask asks where the agent
-// can ask, an allow lets the command run.
+// own dialect, is the decision: on the shell event a deny blocks, an ask asks where the agent can
+// ask, an allow lets the command run; on the prompt event a deny blocks the prompt; a rewrite
+// carries the new input.
 func TestGuardRepliesReadAsDecided(t *testing.T) {
 	t.Parallel()
 	for _, a := range All() {
@@ -96,7 +97,7 @@ func TestGuardRepliesReadAsDecided(t *testing.T) {
 			perms = append(perms, decide.Ask)
 		}
 		for _, p := range perms {
-			r := a.Answer.Guard(p, "rule says no")
+			r := a.Answer.Guard(dialect.BeforeShell, p, "rule says no")
 			out := d.Interpret(spec, r.ExitCode, r.Stdout, r.Stderr, 0)
 			got := out.Answer.Permission
 			if p == decide.Allow && got == decide.None {
@@ -104,6 +105,24 @@ func TestGuardRepliesReadAsDecided(t *testing.T) {
 			}
 			if out.Failed || got != p {
 				t.Errorf("%s %s: reads as %+v (reply exit %d stdout %q stderr %q)", a.Name, p, out, r.ExitCode, r.Stdout, r.Stderr)
+			}
+		}
+		for _, name := range d.Names() {
+			prompt, _ := d.Lookup(name)
+			if prompt.Kind != dialect.PromptSubmit {
+				continue
+			}
+			r := a.Answer.Guard(dialect.PromptSubmit, decide.Deny, "a secret")
+			out := d.Interpret(prompt, r.ExitCode, r.Stdout, r.Stderr, 0)
+			if out.Failed || out.Answer.Permission != decide.Deny && !out.Answer.Halt {
+				t.Errorf("%s %s: a blocked prompt reads as %+v", a.Name, name, out)
+			}
+		}
+		if a.Answer.Rewrite != nil {
+			r := a.Answer.Rewrite(map[string]any{"command": "confined ls"}, "confined")
+			out := d.Interpret(spec, r.ExitCode, r.Stdout, r.Stderr, 0)
+			if out.Failed || !strings.Contains(string(out.Answer.UpdatedInput), "confined ls") || out.Answer.Permission == decide.Deny {
+				t.Errorf("%s: a rewrite reads as %+v", a.Name, out)
 			}
 		}
 	}

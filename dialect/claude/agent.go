@@ -28,7 +28,7 @@ var Agent = dialect.Agent{
 	ToolKind:     ToolKind,
 	HookSwitches: true,
 	HookCwd:      true,
-	Answer:       dialect.Answer{CanAsk: true, RewritesInput: true, Loses: Loses, Guard: guardReply},
+	Answer:       dialect.Answer{CanAsk: true, Loses: Loses, Guard: guardReply, Rewrite: Rewrite},
 	Shell:        dialect.Shell{Event: "PreToolUse", Tool: "Bash", Payload: shellPayload},
 	Install: dialect.Install{
 		File:         "settings.json",
@@ -49,13 +49,30 @@ func Loses(ev *dialect.Spec, d decide.Decision) []string {
 	return dialect.Loses(ev, d, "PreToolUse", "PermissionRequest")
 }
 
-// guardReply: a deny is exit 2 with the reason on stderr, an ask PreToolUse's JSON.
-func guardReply(perm decide.Permission, reason string) dialect.Reply {
-	if perm != decide.Ask {
-		return dialect.GuardByExit2(perm, reason)
+// guardReply: a prompt is blocked by UserPromptSubmit's decision "block"; on a tool call a deny
+// is exit 2 with the reason on stderr, an ask PreToolUse's JSON.
+func guardReply(kind dialect.Kind, perm decide.Permission, reason string) dialect.Reply {
+	switch {
+	case kind == dialect.PromptSubmit && perm != decide.Allow:
+		return jsonReply(map[string]string{"decision": "block", "reason": "agenthooks: " + reason})
+	case kind == dialect.PromptSubmit:
+		return dialect.Reply{}
+	case perm == decide.Ask:
+		return jsonReply(map[string]any{"hookSpecificOutput": map[string]string{
+			"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": "agenthooks: " + reason}})
 	}
-	b, _ := dialect.Marshal(map[string]any{"hookSpecificOutput": map[string]string{
-		"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": "agenthooks: " + reason}})
+	return dialect.GuardByExit2(kind, perm, reason)
+}
+
+// Rewrite is PreToolUse's allow with updatedInput, which Claude Code (and Codex) run.
+func Rewrite(input map[string]any, reason string) dialect.Reply {
+	return jsonReply(map[string]any{"hookSpecificOutput": map[string]any{
+		"hookEventName": "PreToolUse", "permissionDecision": "allow",
+		"permissionDecisionReason": "agenthooks: " + reason, "updatedInput": input}})
+}
+
+func jsonReply(v any) dialect.Reply {
+	b, _ := dialect.Marshal(v)
 	return dialect.Reply{Stdout: append(b, '\n')}
 }
 

@@ -52,10 +52,19 @@ func ManagedDir(goos string) string {
 	return "/etc/cursor"
 }
 
-// guardReply is Cursor's JSON permission, with the reason for the user and the model.
-func guardReply(perm decide.Permission, reason string) dialect.Reply {
-	out := map[string]string{"permission": string(perm)}
-	if perm != decide.Allow {
+// guardReply is Cursor's JSON: a prompt's continue, a read's permission (reads know no ask),
+// a tool call's permission with the reason for the user and the model.
+func guardReply(kind dialect.Kind, perm decide.Permission, reason string) dialect.Reply {
+	out := map[string]any{"permission": string(perm)}
+	switch {
+	case kind == dialect.PromptSubmit:
+		out = map[string]any{"continue": perm == decide.Allow}
+		if perm != decide.Allow {
+			out["user_message"] = "agenthooks: " + reason
+		}
+	case kind == dialect.BeforeRead && perm != decide.Allow:
+		out["permission"], out["user_message"] = "deny", "agenthooks: "+reason
+	case perm != decide.Allow:
 		out["user_message"] = "agenthooks: " + reason
 		out["agent_message"] = "agenthooks " + map[decide.Permission]string{decide.Deny: "blocked", decide.Ask: "asks the user about"}[perm] + " this command: " + reason
 	}

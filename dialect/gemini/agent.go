@@ -23,7 +23,7 @@ var Agent = dialect.Agent{
 	ToolKind: toolKind,
 	Speaks:   dialect.Claude,
 	ToSpoken: toSpoken,
-	Answer:   dialect.Answer{RewritesInput: true, RunsOwnHooks: true, Loses: loses, Guard: dialect.GuardByExit2},
+	Answer:   dialect.Answer{RunsOwnHooks: true, Loses: loses, Guard: dialect.GuardByExit2, Rewrite: rewrite},
 	Shell:    dialect.Shell{Event: "BeforeTool", Tool: "run_shell_command", Payload: shellPayload},
 	Install: dialect.Install{
 		File:         "settings.json",
@@ -54,6 +54,12 @@ func toSpoken(event string, payload []byte) (string, []byte, []string, error) {
 		return "", payload, nil, nil
 	}
 	return ToClaude(event, payload)
+}
+
+// rewrite is BeforeTool's hookSpecificOutput.tool_input, which Gemini CLI runs.
+func rewrite(input map[string]any, _ string) dialect.Reply {
+	b, _ := dialect.Marshal(map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": "BeforeTool", "tool_input": input}})
+	return dialect.Reply{Stdout: append(b, '\n')}
 }
 
 func loses(ev *dialect.Spec, d decide.Decision) []string { return dialect.Loses(ev, d, "BeforeTool") }

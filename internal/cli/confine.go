@@ -15,6 +15,8 @@ import (
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/confine"
+	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/guard"
 	"github.com/agenthooks/agenthooks/guard/policy"
 	"github.com/agenthooks/agenthooks/guard/shell"
@@ -203,13 +205,6 @@ func printConfineCheck(e *env, p confineParams, plan *confine.Plan, abi int) err
 	return nil
 }
 
-// rewriters are the agents whose shell hook can replace the command it runs, in the form
-// proven inside each (e2e/confine_test.go): Claude Code 2.1.328 and Codex CLI 0.169.0 run the
-// updatedInput of a PreToolUse "allow" in hookSpecificOutput; Gemini CLI 0.61.0 runs the
-// tool_input of a BeforeTool hookSpecificOutput. Cursor (beforeShellExecution cannot rewrite)
-// keeps its answer.
-var rewriters = map[string]bool{"claude": true, "codex": true, "gemini": true}
-
 // confineRewrite returns the tool input that runs call's command confined, when the policy's
 // confine mode covers decision (ask, or anything but deny with mode all), the agent can
 // rewrite its input, this kernel can confine, the sandbox of the project is allowed, and none
@@ -222,7 +217,7 @@ func confineRewrite(e *env, pol *policy.Policy, call shellCall, d guard.Decision
 		return nil, ""
 	case d == guard.Allow && settings.Mode != policy.ConfineAll:
 		return nil, ""
-	case !rewriters[call.format]:
+	case !rewrites(call.format):
 		return nil, ""
 	case !confine.Supported || confine.ABI() < 1:
 		return nil, ""
@@ -262,12 +257,19 @@ func (p guardBashParams) answerConfined(e *env, call shellCall, updated map[stri
 		why = "runs confined, as the policy's confine.mode all says (it may write only in the project, scratch space and caches)"
 	}
 	p.record(e, call, string(guard.Allow), why, "confined", policyName, start)
-	if call.format == "gemini" {
-		return writeJSON(e.stdout, map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": "BeforeTool", "tool_input": updated}})
-	}
-	return writeJSON(e.stdout, map[string]any{"hookSpecificOutput": map[string]any{
-		"hookEventName": "PreToolUse", "permissionDecision": "allow",
-		"permissionDecisionReason": "agenthooks: " + why, "updatedInput": updated}})
+	r := agents.Get(dialect.Name(call.format)).Answer.Rewrite(updated, why)
+	_, err := e.stdout.Write(r.Stdout)
+	return err
+}
+
+// rewrites reports whether the agent whose payload call is can replace the command its shell
+// hook runs, in the form proven inside each (e2e/confine_test.go): Claude Code 2.1.328 and
+// Codex CLI 0.169.0 run the updatedInput of a PreToolUse "allow" in hookSpecificOutput; Gemini
+// CLI 0.61.0 runs the tool_input of a BeforeTool hookSpecificOutput. Cursor
+// (beforeShellExecution cannot rewrite) keeps its answer.
+func rewrites(format string) bool {
+	a, ok := agents.Lookup(format)
+	return ok && a.Answer.Rewrite != nil
 }
 
 // claudeRuleFor returns the first of Claude Code's own permissions.deny or permissions.ask

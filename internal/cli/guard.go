@@ -413,12 +413,21 @@ func agentOf(hookEvent, tool string, turnID any) string {
 	return string(agents.Detect(dialect.Probe{HookEvent: hookEvent, Tool: tool, TurnID: turnID}).Name)
 }
 
-// answerShell writes a decision in the contract of the format's agent (its descriptor's Guard
-// encoder). An agent that cannot ask a person (Codex, Gemini CLI) gets askAs for an ask.
+// answerShell writes the shell guard's decision in the contract of the format's agent.
 func answerShell(e *env, format string, askAs dialect.AskAs, d guard.Decision, reason string) error {
+	return answerGuard(e, format, dialect.BeforeShell, askAs, d, reason)
+}
+
+// answerGuard writes a guard's decision on an event of kind in the contract of the format's
+// agent (its descriptor's Guard encoder). A prompt is blocked or not; an agent that cannot ask
+// a person (Codex, Gemini CLI) gets askAs for an ask.
+func answerGuard(e *env, format string, kind dialect.Kind, askAs dialect.AskAs, d guard.Decision, reason string) error {
 	ag, ok := agents.Lookup(format)
 	if !ok {
 		ag = agents.Fallback()
+	}
+	if kind == dialect.PromptSubmit && d != guard.Allow {
+		d = guard.Deny // a secret is never sent
 	}
 	if d == guard.Ask && !ag.Answer.CanAsk {
 		if askAs == dialect.AskAsAllow {
@@ -427,7 +436,7 @@ func answerShell(e *env, format string, askAs dialect.AskAs, d guard.Decision, r
 		}
 		d, reason = guard.Deny, ag.Title+" cannot ask a person, so agenthooks denies (--ask-as deny): "+reason
 	}
-	r := ag.Answer.Guard(decide.Permission(d), reason)
+	r := ag.Answer.Guard(kind, decide.Permission(d), reason)
 	e.stdout.Write(r.Stdout)
 	e.stderr.Write(r.Stderr)
 	if r.ExitCode != 0 {

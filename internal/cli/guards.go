@@ -166,14 +166,7 @@ policy's size and time budget. The message names the rule and the line, never th
 
 func runGuardRead(e *env, p contentGuardParams) error {
 	return p.run(e, "guard read", "beforeReadFile", p.judgeRead, func(pl *guardPayload, d guard.Decision, r string) error {
-		if pl.format == "cursor" {
-			out := map[string]string{"permission": string(d)}
-			if d != guard.Allow {
-				out["permission"], out["user_message"] = "deny", "agenthooks: "+r // reads know no ask
-			}
-			return writeJSON(e.stdout, out)
-		}
-		return answerShell(e, pl.format, dialect.AskAs(p.askAs), d, r)
+		return answerGuard(e, pl.format, dialect.BeforeRead, dialect.AskAs(p.askAs), d, r)
 	})
 }
 
@@ -291,21 +284,7 @@ Code: {"decision": "block", "reason": ...}. The message names the rule and the l
 
 func runGuardPrompt(e *env, p contentGuardParams) error {
 	return p.run(e, "guard prompt", "beforeSubmitPrompt", p.judgePrompt, func(pl *guardPayload, d guard.Decision, r string) error {
-		blocked := d != guard.Allow
-		if pl.format == "cursor" {
-			out := map[string]any{"continue": !blocked}
-			if blocked {
-				out["user_message"] = "agenthooks: " + r
-			}
-			return writeJSON(e.stdout, out)
-		}
-		if blocked && (pl.format == "codex" || pl.format == "gemini") {
-			return answerShell(e, pl.format, dialect.AskAsDeny, guard.Deny, r) // a secret is never sent
-		}
-		if blocked {
-			return writeJSON(e.stdout, map[string]string{"decision": "block", "reason": "agenthooks: " + r})
-		}
-		return nil
+		return answerGuard(e, pl.format, dialect.PromptSubmit, dialect.AskAsDeny, d, r)
 	})
 }
 
@@ -358,7 +337,7 @@ whose server (name, url or command) and tool globs match; servers no rule names 
 
 func runGuardMCP(e *env, p contentGuardParams) error {
 	return p.run(e, "guard mcp", "beforeMCPExecution", p.judgeMCP, func(pl *guardPayload, d guard.Decision, r string) error {
-		return answerShell(e, pl.format, dialect.AskAs(p.askAs), d, r)
+		return answerGuard(e, pl.format, dialect.BeforeMCP, dialect.AskAs(p.askAs), d, r)
 	})
 }
 
