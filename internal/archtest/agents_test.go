@@ -21,7 +21,28 @@ const root = "../.."
 // allowed are the places that still compare an agent's name, each with why it could not move
 // yet. The goal is none: TestNoAgentSwitches fails on a comparison that is not listed here, and
 // on an entry that no longer compares anything, so the list only shrinks.
-var allowed = map[string]string{}
+var allowed = map[string]string{
+	// The settings decoder serves the three agents whose files have Claude Code's shape; what
+	// differs per agent (event table and its error, Gemini's "sequential" and handler fields)
+	// moves into per-agent settings tables next.
+	"config/claude.go:handler":       "settings decoder: the hook's dialect is the file's agent for Codex and Gemini",
+	"config/claude.go:handlerField":  "settings decoder: Gemini CLI's handler fields",
+	"config/claude.go:matcherGroup":  "settings decoder: Gemini CLI's sequential field",
+	"config/claude.go:settingsEvent": "settings decoder: each agent's event table and its error message",
+	// translate's neutral form is Cursor's and Claude Code's payloads; each agent's mapping onto
+	// it (Gemini's renames, Codex's identity) moves into the descriptor's payload functions.
+	"dialect/translate/translate.go:EventFor":  "event name of a neutral kind per agent",
+	"dialect/translate/translate.go:Payload":   "payload translation from and to Cursor's and Gemini's shapes",
+	"dialect/translate/translate.go:dialectOf": "Codex's events are Claude Code's",
+	"internal/cli/confine.go:confineRewrite":   "Claude Code's own permission rules are read by claudeRuleFor here; Codex's and Gemini's are TODO(#15), and the readers move to the dialects with them",
+	"internal/cli/convert.go:claudeToolNames":  "conversion moves into dialect/translate (#16 item 2)",
+	"internal/cli/convert.go:runConvert":       "conversion moves into dialect/translate (#16 item 2)",
+	"internal/cli/convert.go:toMatcherGroups":  "conversion moves into dialect/translate (#16 item 2)",
+	"internal/cli/doctor.go:diagnoseAgent":     "Gemini's hooksConfig and Codex's [features] switches: doctor.go is being edited by another change; they become descriptor doctor checks after it lands",
+	"internal/cli/guards.go:judgeMCP":          "the MCP guard's reading of Cursor's beforeMCPExecution payload moves with the guards into guard/ (#16 item 2)",
+	"internal/scenario/scenario.go:Parse":      "scenario files run Cursor's and Claude Code's configs only (the scenario runner's --config and --settings)",
+	"teamsync/upload.go:registerClaude":        "a team bundle's config is Cursor's hooks.json or Claude Code's settings.json",
+}
 
 // TestNoAgentSwitches parses every non-test Go file and fails where an agent's name (a registered
 // agent's name as a string, or its dialect.Name constant) is a case value or an operand of == or
@@ -54,56 +75,8 @@ func TestNoAgentSwitches(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		dir := filepath.ToSlash(filepath.Dir(rel))
-		// agentOf names the agent an expression stands for, or "".
-		agentOf := func(e ast.Expr) string {
-			switch x := e.(type) {
-			case *ast.BasicLit:
-				if s, err := strconv.Unquote(x.Value); err == nil && x.Kind == token.STRING && names[s] {
-					return s
-				}
-			case *ast.SelectorExpr:
-				if id, ok := x.X.(*ast.Ident); ok && id.Name == "dialect" {
-					return consts[x.Sel.Name]
-				}
-			case *ast.Ident:
-				if dir == "dialect" {
-					return consts[x.Name]
-				}
-			}
-			return ""
-		}
-		report := func(fn string, pos token.Pos, agent string) {
-			if dir == "dialect/"+agent {
-				return // the agent's own package
-			}
-			key := rel + ":" + fn
-			found[key] = append(found[key], fmt.Sprintf("%s: %s", fset.Position(pos), agent))
-		}
-		for _, decl := range f.Decls {
-			fn := "(package level)"
-			if fd, ok := decl.(*ast.FuncDecl); ok {
-				fn = fd.Name.Name
-			}
-			ast.Inspect(decl, func(n ast.Node) bool {
-				switch x := n.(type) {
-				case *ast.CaseClause:
-					for _, v := range x.List {
-						if a := agentOf(v); a != "" {
-							report(fn, v.Pos(), a)
-						}
-					}
-				case *ast.BinaryExpr:
-					if x.Op == token.EQL || x.Op == token.NEQ {
-						for _, v := range []ast.Expr{x.X, x.Y} {
-							if a := agentOf(v); a != "" {
-								report(fn, v.Pos(), a)
-							}
-						}
-					}
-				}
-				return true
-			})
+		for k, v := range comparisons(fset, f, rel, names, consts) {
+			found[k] = append(found[k], v...)
 		}
 		return nil
 	})
@@ -156,4 +129,92 @@ func nameConsts(t *testing.T, names map[string]bool) map[string]string {
 		t.Fatalf("found the Name constants %v in dialect/dialect.go, want one for each of %v", out, names)
 	}
 	return out
+}
+
+// comparisons lists, by allowlist key (file:function), where file rel compares an agent's name
+// outside the agent's own package.
+func comparisons(fset *token.FileSet, f *ast.File, rel string, names map[string]bool, consts map[string]string) map[string][]string {
+	found := map[string][]string{}
+	dir := filepath.ToSlash(filepath.Dir(rel))
+	// agentOf names the agent an expression stands for, or "".
+	agentOf := func(e ast.Expr) string {
+		switch x := e.(type) {
+		case *ast.BasicLit:
+			if s, err := strconv.Unquote(x.Value); err == nil && x.Kind == token.STRING && names[s] {
+				return s
+			}
+		case *ast.SelectorExpr:
+			if id, ok := x.X.(*ast.Ident); ok && id.Name == "dialect" {
+				return consts[x.Sel.Name]
+			}
+		case *ast.Ident:
+			if dir == "dialect" {
+				return consts[x.Name]
+			}
+		}
+		return ""
+	}
+	report := func(fn string, pos token.Pos, agent string) {
+		if dir == "dialect/"+agent {
+			return // the agent's own package
+		}
+		key := rel + ":" + fn
+		found[key] = append(found[key], fmt.Sprintf("%s: %s", fset.Position(pos), agent))
+	}
+	for _, decl := range f.Decls {
+		fn := "(package level)"
+		if fd, ok := decl.(*ast.FuncDecl); ok {
+			fn = fd.Name.Name
+		}
+		ast.Inspect(decl, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.CaseClause:
+				for _, v := range x.List {
+					if a := agentOf(v); a != "" {
+						report(fn, v.Pos(), a)
+					}
+				}
+			case *ast.BinaryExpr:
+				if x.Op == token.EQL || x.Op == token.NEQ {
+					for _, v := range []ast.Expr{x.X, x.Y} {
+						if a := agentOf(v); a != "" {
+							report(fn, v.Pos(), a)
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return found
+}
+
+// TestComparisonsFound: the check sees a switch case, an == and a != on an agent's name, by
+// string or by dialect constant, and lets the agent's own package and other strings be.
+func TestComparisonsFound(t *testing.T) {
+	src := `package p
+func f(s string, n dialect.Name) {
+	switch s {
+	case "claude", "other":
+	}
+	_ = n == dialect.Codex
+	_ = "gemini" != s
+	_ = s == "cursors"
+}
+func g(n dialect.Name) { switch n { case dialect.Cursor: } }
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{"claude": true, "codex": true, "gemini": true, "cursor": true}
+	consts := map[string]string{"Claude": "claude", "Codex": "codex", "Gemini": "gemini", "Cursor": "cursor"}
+	got := comparisons(fset, f, "x/p.go", names, consts)
+	if len(got["x/p.go:f"]) != 3 || len(got["x/p.go:g"]) != 1 || len(got) != 2 {
+		t.Errorf("found %v", got)
+	}
+	if own := comparisons(fset, f, "dialect/claude/p.go", names, consts); len(own["dialect/claude/p.go:f"]) != 2 {
+		t.Errorf("in dialect/claude, want only the other agents' names: %v", own)
+	}
 }
