@@ -41,7 +41,6 @@ var allowed = map[string]string{
 	"internal/cli/doctor.go:diagnoseAgent":     "Gemini's hooksConfig and Codex's [features] switches: doctor.go is being edited by another change; they become descriptor doctor checks after it lands",
 	"internal/cli/guards.go:judgeMCP":          "the MCP guard's reading of Cursor's beforeMCPExecution payload moves with the guards into guard/ (#16 item 2)",
 	"internal/scenario/scenario.go:Parse":      "scenario files run Cursor's and Claude Code's configs only (the scenario runner's --config and --settings)",
-	"teamsync/upload.go:registerClaude":        "a team bundle's config is Cursor's hooks.json or Claude Code's settings.json",
 }
 
 // TestNoAgentSwitches parses every non-test Go file and fails where an agent's name (a registered
