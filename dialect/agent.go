@@ -63,6 +63,13 @@ type Agent struct {
 	// tool's own event (Cursor's preToolUse and beforeShellExecution), so a hook on either runs
 	// once.
 	PreToolSiblings bool
+	// SpokenEvent names the namesake, in the Speaks agent, of one of the agent's events ("" for
+	// none); RenameToSpoken and RenameFromSpoken rewrite a decoded payload, in place, from the
+	// agent's shape to its namesake's in the Speaks agent and back, and say what has no place.
+	// All nil when the agent's payloads are the Speaks agent's as they are.
+	SpokenEvent      func(event string) string
+	RenameToSpoken   func(event string, m map[string]any) []string
+	RenameFromSpoken func(event string, m map[string]any) []string
 	// HookCwd: the agent runs a hook in the session's working directory, so a relative command
 	// is found there rather than beside its config file.
 	HookCwd bool

@@ -25,22 +25,17 @@ var allowed = map[string]string{
 	// The settings decoder serves the three agents whose files have Claude Code's shape; what
 	// differs per agent (event table and its error, Gemini's "sequential" and handler fields)
 	// moves into per-agent settings tables next.
-	"config/claude.go:handler":       "settings decoder: the hook's dialect is the file's agent for Codex and Gemini",
-	"config/claude.go:handlerField":  "settings decoder: Gemini CLI's handler fields",
-	"config/claude.go:matcherGroup":  "settings decoder: Gemini CLI's sequential field",
-	"config/claude.go:settingsEvent": "settings decoder: each agent's event table and its error message",
-	// translate's neutral form is Cursor's and Claude Code's payloads; each agent's mapping onto
-	// it (Gemini's renames, Codex's identity) moves into the descriptor's payload functions.
-	"dialect/translate/translate.go:EventFor":  "event name of a neutral kind per agent",
-	"dialect/translate/translate.go:Payload":   "payload translation from and to Cursor's and Gemini's shapes",
-	"dialect/translate/translate.go:dialectOf": "Codex's events are Claude Code's",
-	"internal/cli/confine.go:confineRewrite":   "Claude Code's own permission rules are read by claudeRuleFor here; Codex's and Gemini's are TODO(#15), and the readers move to the dialects with them",
-	"internal/cli/convert.go:claudeToolNames":  "conversion moves into dialect/translate (#16 item 2)",
-	"internal/cli/convert.go:runConvert":       "conversion moves into dialect/translate (#16 item 2)",
-	"internal/cli/convert.go:toMatcherGroups":  "conversion moves into dialect/translate (#16 item 2)",
-	"internal/cli/doctor.go:diagnoseAgent":     "Gemini's hooksConfig and Codex's [features] switches: doctor.go is being edited by another change; they become descriptor doctor checks after it lands",
-	"internal/cli/guards.go:judgeMCP":          "the MCP guard's reading of Cursor's beforeMCPExecution payload moves with the guards into guard/ (#16 item 2)",
-	"internal/scenario/scenario.go:Parse":      "scenario files run Cursor's and Claude Code's configs only (the scenario runner's --config and --settings)",
+	"config/claude.go:handler":                "settings decoder: the hook's dialect is the file's agent for Codex and Gemini",
+	"config/claude.go:handlerField":           "settings decoder: Gemini CLI's handler fields",
+	"config/claude.go:matcherGroup":           "settings decoder: Gemini CLI's sequential field",
+	"config/claude.go:settingsEvent":          "settings decoder: each agent's event table and its error message",
+	"internal/cli/confine.go:confineRewrite":  "Claude Code's own permission rules are read by claudeRuleFor here; Codex's and Gemini's are TODO(#15), and the readers move to the dialects with them",
+	"internal/cli/convert.go:claudeToolNames": "conversion moves into dialect/translate (#16 item 2)",
+	"internal/cli/convert.go:runConvert":      "conversion moves into dialect/translate (#16 item 2)",
+	"internal/cli/convert.go:toMatcherGroups": "conversion moves into dialect/translate (#16 item 2)",
+	"internal/cli/doctor.go:diagnoseAgent":    "Gemini's hooksConfig and Codex's [features] switches: doctor.go is being edited by another change; they become descriptor doctor checks after it lands",
+	"internal/cli/guards.go:judgeMCP":         "the MCP guard's reading of Cursor's beforeMCPExecution payload moves with the guards into guard/ (#16 item 2)",
+	"internal/scenario/scenario.go:Parse":     "scenario files run Cursor's and Claude Code's configs only (the scenario runner's --config and --settings)",
 }
 
 // TestNoAgentSwitches parses every non-test Go file and fails where an agent's name (a registered
