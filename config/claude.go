@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/dialect/claude"
 	"github.com/agenthooks/agenthooks/dialect/codex"
 	"github.com/agenthooks/agenthooks/dialect/gemini"
@@ -35,16 +36,6 @@ func CodexCandidates(env Env) []Candidate { return AgentCandidates(env, &codex.A
 // GeminiCandidates lists Gemini CLI's settings files, in priority order: each workspace's
 // .gemini/settings.json (used only when the workspace is trusted) and the user's.
 func GeminiCandidates(env Env) []Candidate { return AgentCandidates(env, &gemini.Agent) }
-
-// geminiEvent returns Gemini's event name as an event the settings decoder can hold: Gemini's
-// hooks have Claude Code's shape, with Gemini's events.
-func geminiEvent(name string) (*claude.Event, bool) {
-	s, ok := gemini.New(dialect.AskAsDeny).Lookup(name)
-	if !ok {
-		return nil, false
-	}
-	return &claude.Event{Spec: *s}, true
-}
 
 // claudeEventList is Claude Code's list of events, as the error message prints it.
 func claudeEventList() string { return strings.Join(claude.Names(), ", ") }
@@ -130,26 +121,25 @@ func (d *decoder) settingsHooks(hooks *jsonpos.Value) {
 // names, its own list) or Gemini CLI's. When it is not found, unknown is the error to report, or
 // empty for an event agenthooks knows but does not run (Codex's Interrupt).
 func (d *decoder) settingsEvent(name string) (ev *claude.Event, ok bool, unknown string) {
-	switch d.file.Source.Family {
-	case dialect.Gemini:
-		if ev, ok := geminiEvent(name); ok {
+	a := agentOf(d.file.Source.Family)
+	if a.Speaks == "" {
+		if ev, ok := claude.Lookup(name); ok {
 			return ev, true, ""
 		}
-		return nil, false, fmt.Sprintf("Unknown Gemini CLI hook event: %s. Valid events are: %s", name, strings.Join(gemini.Events, ", "))
-	case dialect.Codex:
-		ev, ok := claude.Lookup(name)
-		switch {
-		case !slices.Contains(codex.Events, name):
-			return nil, false, fmt.Sprintf("Unknown Codex hook event: %s. Valid events are: %s", name, strings.Join(codex.Events, ", "))
-		case !ok:
-			return nil, false, ""
-		}
-		return ev, true, ""
+		return nil, false, fmt.Sprintf("Unknown hook event: %s. Valid events are: %s", name, claudeEventList())
+	}
+	own := a.Dialect(dialect.AskAsDeny)
+	s, ok := own.Lookup(name)
+	if !ok {
+		return nil, false, fmt.Sprintf("Unknown %s hook event: %s. Valid events are: %s", a.Title, name, strings.Join(own.Names(), ", "))
+	}
+	if a.ToSpoken != nil {
+		return &claude.Event{Spec: *s}, true, "" // its own event, in Claude Code's shape
 	}
 	if ev, ok := claude.Lookup(name); ok {
-		return ev, true, ""
+		return ev, true, "" // Claude Code's event, in the agent's list
 	}
-	return nil, false, fmt.Sprintf("Unknown hook event: %s. Valid events are: %s", name, claudeEventList())
+	return nil, false, ""
 }
 
 func (d *decoder) matcherGroup(ev *claude.Event, g *jsonpos.Value) {
@@ -174,7 +164,7 @@ func (d *decoder) matcherGroup(ev *claude.Event, g *jsonpos.Value) {
 		}
 	}
 	for _, k := range g.Members {
-		if k.Key != "matcher" && k.Key != "hooks" && !(d.file.Source.Family == dialect.Gemini && k.Key == "sequential") {
+		if k.Key != "matcher" && k.Key != "hooks" && !slices.Contains(agentOf(d.file.Source.Family).Settings.GroupFields, k.Key) {
 			d.warnf(k.KeyOff, CodeUnknownField, "Unknown field %q in matcher group is ignored", k.Key)
 		}
 	}
@@ -200,8 +190,8 @@ func (d *decoder) handler(ev *claude.Event, matcher string, v *jsonpos.Value) *H
 		return nil
 	}
 	d.duplicates(v)
-	family := dialect.Claude
-	if f := d.file.Source.Family; f == dialect.Codex || f == dialect.Gemini {
+	family := agents.Fallback().Name // Claude Code's
+	if f := d.file.Source.Family; agentOf(f).Speaks != "" {
 		family = f // Claude Code's format, the agent's events and answers
 	}
 	h := &Hook{Event: ev.Name, Dialect: family, Matcher: matcher, Source: &d.file.Source, LoopLimit: -1,
@@ -277,8 +267,11 @@ func (d *decoder) handlerField(ev *claude.Event, h *Hook, m jsonpos.Member) {
 		}
 	case "timeout":
 		unit, what := time.Second, "seconds"
-		if d.file.Source.Family == dialect.Gemini {
-			unit, what = time.Millisecond, "milliseconds" // Gemini CLI's unit
+		if u := agentOf(d.file.Source.Family).Settings.TimeoutUnit; u > 0 {
+			unit, what = u, map[time.Duration]string{time.Millisecond: "milliseconds", time.Second: "seconds"}[u] // Gemini CLI's are milliseconds
+			if what == "" {
+				what = "units of " + u.String()
+			}
 		}
 		n, ok := number(v)
 		if !ok || n <= 0 || n > math.MaxInt64/float64(unit) {
@@ -287,7 +280,7 @@ func (d *decoder) handlerField(ev *claude.Event, h *Hook, m jsonpos.Member) {
 		}
 		h.Timeout = time.Duration(n * float64(unit))
 	case "name", "description":
-		if d.file.Source.Family != dialect.Gemini {
+		if !slices.Contains(agentOf(d.file.Source.Family).Settings.HandlerFields, m.Key) {
 			d.warnf(m.KeyOff, CodeUnknownField, "Unknown field %q in hook is ignored", m.Key)
 		}
 	case "if":

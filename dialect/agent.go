@@ -35,6 +35,8 @@ type Agent struct {
 	ManagedEnv string
 	// Files are the places the agent reads hooks from, in priority order (see Location).
 	Files []Location
+	// Settings is what the agent's hooks file in Claude Code's settings shape adds to it.
+	Settings Settings
 	// Dialect returns the agent's hooks dialect; askAs is what an ask becomes where the agent
 	// cannot ask a person.
 	Dialect func(askAs AskAs) Dialect
@@ -99,6 +101,16 @@ const (
 	// FormatCodexTOML is the [hooks] table of Codex's config.toml.
 	FormatCodexTOML
 )
+
+// Settings is what an agent's hooks file in Claude Code's settings shape (FormatSettings) adds
+// to Claude Code's.
+type Settings struct {
+	// TimeoutUnit is the unit of a handler's timeout; 0 means seconds, as Claude Code's.
+	TimeoutUnit time.Duration
+	// GroupFields and HandlerFields are the fields the agent reads beyond Claude Code's, in a
+	// matcher group and in a handler.
+	GroupFields, HandlerFields []string
+}
 
 // Scope is the layer a hooks file belongs to; its values are config.Layer's.
 type Scope string

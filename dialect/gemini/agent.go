@@ -19,6 +19,8 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".gemini/settings.json", Format: dialect.FormatSettings},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "settings.json", Format: dialect.FormatSettings},
 	},
+	Settings: dialect.Settings{TimeoutUnit: time.Millisecond, GroupFields: []string{"sequential"},
+		HandlerFields: []string{"name", "description"}},
 	Dialect:          New,
 	ToolKind:         toolKind,
 	Speaks:           dialect.Claude,
