@@ -72,6 +72,9 @@ type Agent struct {
 	SpokenEvent      func(event string) string
 	RenameToSpoken   func(event string, m map[string]any) []string
 	RenameFromSpoken func(event string, m map[string]any) []string
+	// ToSpokenTool and FromSpokenTool rename a tool between the agent's names and the Speaks
+	// agent's (Gemini's run_shell_command is Claude Code's Bash); nil when the names are the same.
+	ToSpokenTool, FromSpokenTool func(tool string) string
 	// HookCwd: the agent runs a hook in the session's working directory, so a relative command
 	// is found there rather than beside its config file.
 	HookCwd bool

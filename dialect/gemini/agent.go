@@ -28,6 +28,8 @@ var Agent = dialect.Agent{
 	SpokenEvent:      ClaudeEvent,
 	RenameToSpoken:   RenameToClaude,
 	RenameFromSpoken: RenameFromClaude,
+	ToSpokenTool:     ClaudeTool,
+	FromSpokenTool:   GeminiTool,
 	Answer:           dialect.Answer{RunsOwnHooks: true, Loses: loses, Guard: dialect.GuardByExit2, Rewrite: rewrite},
 	Shell:            dialect.Shell{Event: "BeforeTool", Tool: "run_shell_command", Payload: shellPayload},
 	Install: dialect.Install{
