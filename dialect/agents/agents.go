@@ -1,5 +1,5 @@
 // Package agents is the register of agents: the one list of every agent agenthooks knows, each
-// described by the dialect.Agent its own package (dialect/<name>) exports. engine, config, the
+// described by the dialect.Agent its own package under dialect/ exports. engine, config, the
 // guards and the CLI look agents up here instead of naming them. Adding an agent is one package
 // that exports its descriptor, plus one line in the list below (docs/adding-an-agent.md).
 //
