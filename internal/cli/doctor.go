@@ -8,11 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/pelletier/go-toml/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/config"
@@ -135,6 +133,7 @@ func runDoctor(ctx context.Context, e *env, p doctorParams) error {
 func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Name, cwd string) doctorAgent {
 	ag := doctorAgent{Agent: a, Title: agentTitle(a), Findings: []doctorFinding{}, Files: []string{}}
 	add := func(level, file, msg string) { ag.Findings = append(ag.Findings, doctorFinding{level, file, msg}) }
+	desc := agents.Get(a)
 	var files []*config.File
 	for _, f := range cfg.Files {
 		if f.Source.Family == a && f.Source.Layer != config.Default {
@@ -152,8 +151,8 @@ func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Na
 		if why := cfg.Disabled(f); why != "" && hasAgenthooks(f) {
 			add("fail", f.Source.File, "hooks switched off by "+why+": the agent runs every command unguarded")
 		}
-		if a == dialect.Gemini {
-			for _, why := range geminiSwitchedOff(f.Source.File) {
+		if check := desc.Doctor.HooksFile; check != nil {
+			for _, why := range check(f.Source.File) {
 				add("fail", f.Source.File, why)
 			}
 		}
@@ -196,13 +195,21 @@ func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Na
 		add("warn", "", "agenthooks is not registered: the agent runs commands unguarded (agenthooks install --agent "+string(a)+")")
 		return ag
 	}
-	if a == dialect.Codex {
-		for _, file := range codexConfigs(e, files) {
-			if why := codexSwitchedOff(file); why != "" {
-				add("fail", file, why)
-			}
+	if check := desc.Doctor.Settings; check != nil {
+		userDir := filepath.Join(e.home(), desc.Dir)
+		if v := e.getenv(desc.HomeEnv); desc.HomeEnv != "" && v != "" {
+			userDir = v
 		}
-		add("warn", "", "Codex skips hooks nobody has reviewed, silently, and project hooks in an untrusted project; doctor cannot see its review state: review them with /hooks in codex")
+		var dirs []string
+		for _, f := range files {
+			dirs = append(dirs, f.Source.Dir())
+		}
+		for _, fd := range check(userDir, dirs) {
+			add("fail", fd.File, fd.Message)
+		}
+	}
+	if desc.Doctor.Warning != "" {
+		add("warn", "", desc.Doctor.Warning)
 	}
 	ag.Canary = canary(ctx, cfg, files, a, cwd, add)
 	ag.State = "ok"
@@ -225,73 +232,6 @@ func hasAgenthooks(f *config.File) bool {
 		}
 	}
 	return false
-}
-
-// geminiSwitchedOff reads a Gemini CLI settings.json for the switches that turn its hooks off:
-// hooksConfig.enabled false, or the agenthooks hooks named in hooks.disabled.
-func geminiSwitchedOff(file string) []string {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil
-	}
-	var s struct {
-		HooksConfig struct {
-			Enabled *bool `json:"enabled"`
-		} `json:"hooksConfig"`
-		Hooks map[string]json.RawMessage `json:"hooks"`
-	}
-	if json.Unmarshal(data, &s) != nil {
-		return nil
-	}
-	var out []string
-	if s.HooksConfig.Enabled != nil && !*s.HooksConfig.Enabled {
-		out = append(out, "hooks switched off by hooksConfig.enabled: false: Gemini CLI runs every command unguarded")
-	}
-	var disabled []string
-	if json.Unmarshal(s.Hooks["disabled"], &disabled) == nil {
-		for _, d := range disabled {
-			if d == "agenthooks" || strings.Contains(d, "agenthooks ") {
-				out = append(out, fmt.Sprintf("hooks.disabled lists %q: Gemini CLI skips the agenthooks hooks", d))
-			}
-		}
-	}
-	return out
-}
-
-// codexConfigs lists the config.toml files beside Codex's hooks files, and the user's one.
-func codexConfigs(e *env, files []*config.File) []string {
-	user := filepath.Join(e.home(), ".codex", "config.toml")
-	if v := e.getenv("CODEX_HOME"); v != "" {
-		user = filepath.Join(v, "config.toml")
-	}
-	out := []string{user}
-	for _, f := range files {
-		if c := filepath.Join(f.Source.Dir(), "config.toml"); !slices.Contains(out, c) {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// codexSwitchedOff reads a Codex config.toml for the feature flag that turns hooks off:
-// [features] hooks = false (codex_hooks is its older name).
-func codexSwitchedOff(file string) string {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return ""
-	}
-	var doc struct {
-		Features map[string]any `toml:"features"`
-	}
-	if toml.Unmarshal(data, &doc) != nil {
-		return ""
-	}
-	for _, k := range []string{"hooks", "codex_hooks"} {
-		if v, ok := doc.Features[k].(bool); ok && !v {
-			return "hooks switched off by [features] " + k + " = false: Codex runs every command unguarded"
-		}
-	}
-	return ""
 }
 
 // canary sends the agent's shell payload for a dangerous and a benign command through every
