@@ -23,7 +23,6 @@ const root = "../.."
 // on an entry that no longer compares anything, so the list only shrinks.
 var allowed = map[string]string{
 	"internal/cli/confine.go:confineRewrite": "Claude Code's own permission rules are read by claudeRuleFor here; Codex's and Gemini's are TODO(#15), and the readers move to the dialects with them",
-	"internal/cli/guards.go:judgeMCP":        "the MCP guard's reading of Cursor's beforeMCPExecution payload moves with the guards into guard/ (#16 item 2)",
 	"internal/scenario/scenario.go:Parse":    "scenario files run Cursor's and Claude Code's configs only (the scenario runner's --config and --settings)",
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/audit"
 	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/guard"
 	"github.com/agenthooks/agenthooks/guard/policy"
 	"github.com/agenthooks/agenthooks/guard/secrets/client"
@@ -341,6 +342,22 @@ func runGuardMCP(e *env, p contentGuardParams) error {
 	})
 }
 
+// hasMCPEvent reports whether the agent of format fires an event of its own for MCP calls
+// (Cursor's beforeMCPExecution), whose payload names the tool with no tool_input.
+func hasMCPEvent(format string) bool {
+	a, ok := agents.Lookup(format)
+	if !ok {
+		return false
+	}
+	d := a.Dialect(dialect.AskAsDeny)
+	for _, name := range d.Names() {
+		if s, _ := d.Lookup(name); s.Kind == dialect.BeforeMCP {
+			return true
+		}
+	}
+	return false
+}
+
 func (p contentGuardParams) judgeMCP(e *env, pl *guardPayload) (guard.Decision, string, error) {
 	servers, tool := []string{pl.URL, pl.Command}, pl.ToolName
 	switch {
@@ -349,7 +366,7 @@ func (p contentGuardParams) judgeMCP(e *env, pl *guardPayload) (guard.Decision, 
 		servers, tool = []string{parts[0]}, parts[len(parts)-1]
 	case strings.HasPrefix(pl.ToolName, "MCP:"):
 		servers, tool = []string{""}, strings.TrimPrefix(pl.ToolName, "MCP:")
-	case pl.HookEventName == "beforeMCPExecution" || pl.URL != "" || pl.format == "cursor" && pl.ToolInput == nil:
+	case pl.HookEventName == "beforeMCPExecution" || pl.URL != "" || pl.ToolInput == nil && hasMCPEvent(pl.format):
 	default:
 		return guard.Allow, "", nil // not an MCP call
 	}
