@@ -82,8 +82,6 @@ type Agent struct {
 	Shell Shell
 	// Install is what agenthooks install writes into the agent's hooks file.
 	Install Install
-	// Doctor is what agenthooks doctor checks in the agent's own settings.
-	Doctor Doctor
 	// Trust says, for people, when the agent runs a project's hooks.
 	Trust string
 	// DefaultTimeout is the agent's timeout for a hook whose config sets none.
@@ -258,21 +256,6 @@ func GuardByExit2(_ Kind, perm decide.Permission, reason string) Reply {
 	}
 	return Reply{ExitCode: 2, Stderr: []byte("Blocked by agenthooks: " + reason + "\n")}
 }
-
-// Doctor is what doctor checks in an agent's own settings, beyond its hooks.
-type Doctor struct {
-	// HooksFile says why the agent's settings in one of its hooks files switch hooks off; nil
-	// when they cannot.
-	HooksFile func(file string) []string
-	// Settings reads the agent's other settings files, in its user folder userDir and beside its
-	// hooks files (in dirs), for switches that turn its hooks off: each such file and why.
-	Settings func(userDir string, dirs []string) []Finding
-	// Warning is what doctor cannot see, said of every install where agenthooks is registered.
-	Warning string
-}
-
-// Finding is one problem in a file.
-type Finding struct{ File, Message string }
 
 // Field is one payload field and its JSON value.
 type Field struct{ Key, JSON string }

@@ -210,6 +210,7 @@ func newRoot(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, adm
 	}
 	root.AddCommand(adminCmds...)
 	plainArgs(root)
+	setExamples(root)
 	return root
 }
 
