@@ -12,8 +12,8 @@ import (
 )
 
 // leanBanned is what agenthooks, which agents start before every shell command, must not link:
-// what the database commands, team sync, the team server, http hooks and the secret scanner
-// need (they live in agenthooks-admin and agenthooks-scan), and what a command that runs rarely
+// what the database commands, team sync, the team server, http hooks, the OpenTelemetry export and the
+// secret scanner need (they live in agenthooks-admin and agenthooks-scan), and what a command that runs rarely
 // needs but every start would pay for (encoding/xml, for agenthooks test --junit, is written by
 // hand in internal/junit). Each costs its package initialisation and its share of the binary
 // on every hook call: SQLite's and net/http's about half a millisecond each. A pattern ending
@@ -23,7 +23,8 @@ var leanBanned = []string{
 	"github.com/agenthooks/agenthooks/server/...", "github.com/agenthooks/agenthooks/internal/admincli/...",
 	"github.com/agenthooks/agenthooks/internal/scanner/...", "github.com/agenthooks/agenthooks/teamsync/...",
 	"github.com/agenthooks/agenthooks/bundle/...", "net/http/...", "crypto/tls/...", "html/template/...",
-	"encoding/xml",
+	"encoding/xml", "github.com/agenthooks/agenthooks/telemetry/...", "go.opentelemetry.io/...",
+	"google.golang.org/grpc/...", "google.golang.org/protobuf/...",
 }
 
 // banned reports whether the import path dep matches pattern as leanBanned writes them.
