@@ -177,6 +177,9 @@ type Shell struct {
 	Tool  string // "" when the event is about shell commands only
 	// Payload is the payload the agent sends for command, run in cwd (doctor's canary).
 	Payload func(command, cwd string) map[string]any
+	// GitBashOnWindows: on Windows the agent runs its hooks, like its shell tool, with Git for
+	// Windows' bash when it finds one (others use cmd.exe).
+	GitBashOnWindows bool
 }
 
 // Install is what agenthooks install writes into an agent's hooks file: the shell guard on
