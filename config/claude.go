@@ -3,9 +3,7 @@ package config
 import (
 	"fmt"
 	"math"
-	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -13,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/dialect/claude"
 	"github.com/agenthooks/agenthooks/dialect/codex"
 	"github.com/agenthooks/agenthooks/dialect/gemini"
@@ -22,112 +21,21 @@ import (
 )
 
 // ClaudeManagedDir returns the folder of Claude Code's managed settings on a platform.
-func ClaudeManagedDir(goos string) string {
-	switch goos {
-	case "darwin":
-		return "/Library/Application Support/ClaudeCode"
-	case "windows":
-		return `C:\Program Files\ClaudeCode`
-	}
-	return "/etc/claude-code"
-}
+func ClaudeManagedDir(goos string) string { return claude.ManagedDir(goos) }
 
 // ClaudeCandidates lists, in priority order, the settings files of Claude Code: managed
 // (managed-settings.json, then managed-settings.d/*.json in name order), team bundles synced in
 // Claude Code's format (~/.cursor/managed/team_*/hooks/settings.json), local, project and user.
-func ClaudeCandidates(env Env) []Candidate {
-	goos := env.GOOS
-	if goos == "" {
-		goos = runtime.GOOS
-	}
-	dir := env.ClaudeManagedDir
-	if dir == "" {
-		dir = ClaudeManagedDir(goos)
-	}
-	out := []Candidate{{Layer: Enterprise, Family: dialect.Claude, Path: filepath.Join(dir, "managed-settings.json")}}
-	dropIns, _ := filepath.Glob(filepath.Join(dir, "managed-settings.d", "*.json"))
-	sort.Strings(dropIns)
-	for _, p := range dropIns {
-		out = append(out, Candidate{Layer: Enterprise, Family: dialect.Claude, Path: p})
-	}
-	if env.Home != "" {
-		// A team bundle written in Claude Code's format (agenthooks sync) is the team layer.
-		teams, _ := filepath.Glob(filepath.Join(teamRoot(env.Home), "team_*", "hooks", "settings.json"))
-		sort.Strings(teams)
-		for _, t := range teams {
-			out = append(out, Candidate{Layer: Team, Family: dialect.Claude, Path: t})
-		}
-	}
-	for _, ws := range env.Workspaces {
-		out = append(out, claudeProject(ws)...)
-	}
-	if env.Home != "" {
-		out = append(out, Candidate{Layer: User, Family: dialect.Claude, Path: filepath.Join(env.Home, ".claude", "settings.json")})
-	}
-	return out
-}
+func ClaudeCandidates(env Env) []Candidate { return AgentCandidates(env, &claude.Agent) }
 
 // CodexCandidates lists Codex's hook files, in priority order: each workspace's .codex/hooks.json
 // and the [hooks] of its .codex/config.toml (used only when the workspace is trusted), then the
 // user's, in $CODEX_HOME or ~/.codex. Codex loads them all; so does agenthooks.
-func CodexCandidates(env Env) []Candidate {
-	var out []Candidate
-	for _, ws := range env.Workspaces {
-		out = append(out, codexProject(ws)...)
-	}
-	home := env.CodexHome
-	if home == "" && env.Home != "" {
-		home = filepath.Join(env.Home, ".codex")
-	}
-	if home != "" {
-		out = append(out,
-			Candidate{Layer: User, Family: dialect.Codex, Path: filepath.Join(home, "hooks.json")},
-			Candidate{Layer: User, Family: dialect.Codex, Path: filepath.Join(home, "config.toml")})
-	}
-	return out
-}
+func CodexCandidates(env Env) []Candidate { return AgentCandidates(env, &codex.Agent) }
 
 // GeminiCandidates lists Gemini CLI's settings files, in priority order: each workspace's
 // .gemini/settings.json (used only when the workspace is trusted) and the user's.
-func GeminiCandidates(env Env) []Candidate {
-	var out []Candidate
-	for _, ws := range env.Workspaces {
-		out = append(out, geminiProject(ws)...)
-	}
-	if env.Home != "" {
-		out = append(out, Candidate{Layer: User, Family: dialect.Gemini, Path: filepath.Join(env.Home, ".gemini", "settings.json")})
-	}
-	return out
-}
-
-// The project files of each agent in one workspace: the candidate lists above and the trust
-// store's list of files that trust unlocks (ProjectFiles) are both built from these.
-
-func claudeProject(ws string) []Candidate {
-	return []Candidate{
-		{Layer: Local, Family: dialect.Claude, Path: filepath.Join(ws, ".claude", "settings.local.json"), Workspace: ws},
-		{Layer: Project, Family: dialect.Claude, Path: filepath.Join(ws, ".claude", "settings.json"), Workspace: ws}}
-}
-
-func codexProject(ws string) []Candidate {
-	return []Candidate{
-		{Layer: Project, Family: dialect.Codex, Path: filepath.Join(ws, ".codex", "hooks.json"), Workspace: ws},
-		{Layer: Project, Family: dialect.Codex, Path: filepath.Join(ws, ".codex", "config.toml"), Workspace: ws}}
-}
-
-func geminiProject(ws string) []Candidate {
-	return []Candidate{{Layer: Project, Family: dialect.Gemini, Path: filepath.Join(ws, ".gemini", "settings.json"), Workspace: ws}}
-}
-
-// geminiEvent returns Gemini's event name as an event the settings decoder can hold: Gemini's
-// hooks have Claude Code's shape, with Gemini's events.
-func geminiEvent(name string) (*claude.Event, bool) {
-	s, ok := gemini.New(dialect.AskAsDeny).Lookup(name)
-	if !ok {
-		return nil, false
-	}
-	return &claude.Event{Spec: *s}, true
-}
+func GeminiCandidates(env Env) []Candidate { return AgentCandidates(env, &gemini.Agent) }
 
 // claudeEventList is Claude Code's list of events, as the error message prints it.
 func claudeEventList() string { return strings.Join(claude.Names(), ", ") }
@@ -162,7 +70,7 @@ func DecodeSettings(src Source, data []byte) *File {
 		return f
 	}
 	for _, key := range []string{"disableAllHooks", "allowManagedHooksOnly"} {
-		if v := root.Get(key); v != nil && src.Family == dialect.Claude {
+		if v := root.Get(key); v != nil && agentOf(src.Family).HookSwitches {
 			if v.Kind != jsonpos.Bool {
 				d.errorf(v.Off, CodeField, "%s must be a boolean", key)
 				continue
@@ -213,26 +121,25 @@ func (d *decoder) settingsHooks(hooks *jsonpos.Value) {
 // names, its own list) or Gemini CLI's. When it is not found, unknown is the error to report, or
 // empty for an event agenthooks knows but does not run (Codex's Interrupt).
 func (d *decoder) settingsEvent(name string) (ev *claude.Event, ok bool, unknown string) {
-	switch d.file.Source.Family {
-	case dialect.Gemini:
-		if ev, ok := geminiEvent(name); ok {
+	a := agentOf(d.file.Source.Family)
+	if a.Speaks == "" {
+		if ev, ok := claude.Lookup(name); ok {
 			return ev, true, ""
 		}
-		return nil, false, fmt.Sprintf("Unknown Gemini CLI hook event: %s. Valid events are: %s", name, strings.Join(gemini.Events, ", "))
-	case dialect.Codex:
-		ev, ok := claude.Lookup(name)
-		switch {
-		case !slices.Contains(codex.Events, name):
-			return nil, false, fmt.Sprintf("Unknown Codex hook event: %s. Valid events are: %s", name, strings.Join(codex.Events, ", "))
-		case !ok:
-			return nil, false, ""
-		}
-		return ev, true, ""
+		return nil, false, fmt.Sprintf("Unknown hook event: %s. Valid events are: %s", name, claudeEventList())
+	}
+	own := a.Dialect(dialect.AskAsDeny)
+	s, ok := own.Lookup(name)
+	if !ok {
+		return nil, false, fmt.Sprintf("Unknown %s hook event: %s. Valid events are: %s", a.Title, name, strings.Join(own.Names(), ", "))
+	}
+	if a.ToSpoken != nil {
+		return &claude.Event{Spec: *s}, true, "" // its own event, in Claude Code's shape
 	}
 	if ev, ok := claude.Lookup(name); ok {
-		return ev, true, ""
+		return ev, true, "" // Claude Code's event, in the agent's list
 	}
-	return nil, false, fmt.Sprintf("Unknown hook event: %s. Valid events are: %s", name, claudeEventList())
+	return nil, false, ""
 }
 
 func (d *decoder) matcherGroup(ev *claude.Event, g *jsonpos.Value) {
@@ -257,7 +164,7 @@ func (d *decoder) matcherGroup(ev *claude.Event, g *jsonpos.Value) {
 		}
 	}
 	for _, k := range g.Members {
-		if k.Key != "matcher" && k.Key != "hooks" && !(d.file.Source.Family == dialect.Gemini && k.Key == "sequential") {
+		if k.Key != "matcher" && k.Key != "hooks" && !slices.Contains(agentOf(d.file.Source.Family).Settings.GroupFields, k.Key) {
 			d.warnf(k.KeyOff, CodeUnknownField, "Unknown field %q in matcher group is ignored", k.Key)
 		}
 	}
@@ -283,8 +190,8 @@ func (d *decoder) handler(ev *claude.Event, matcher string, v *jsonpos.Value) *H
 		return nil
 	}
 	d.duplicates(v)
-	family := dialect.Claude
-	if f := d.file.Source.Family; f == dialect.Codex || f == dialect.Gemini {
+	family := agents.Fallback().Name // Claude Code's
+	if f := d.file.Source.Family; agentOf(f).Speaks != "" {
 		family = f // Claude Code's format, the agent's events and answers
 	}
 	h := &Hook{Event: ev.Name, Dialect: family, Matcher: matcher, Source: &d.file.Source, LoopLimit: -1,
@@ -360,8 +267,11 @@ func (d *decoder) handlerField(ev *claude.Event, h *Hook, m jsonpos.Member) {
 		}
 	case "timeout":
 		unit, what := time.Second, "seconds"
-		if d.file.Source.Family == dialect.Gemini {
-			unit, what = time.Millisecond, "milliseconds" // Gemini CLI's unit
+		if u := agentOf(d.file.Source.Family).Settings.TimeoutUnit; u > 0 {
+			unit, what = u, map[time.Duration]string{time.Millisecond: "milliseconds", time.Second: "seconds"}[u] // Gemini CLI's are milliseconds
+			if what == "" {
+				what = "units of " + u.String()
+			}
 		}
 		n, ok := number(v)
 		if !ok || n <= 0 || n > math.MaxInt64/float64(unit) {
@@ -370,7 +280,7 @@ func (d *decoder) handlerField(ev *claude.Event, h *Hook, m jsonpos.Member) {
 		}
 		h.Timeout = time.Duration(n * float64(unit))
 	case "name", "description":
-		if d.file.Source.Family != dialect.Gemini {
+		if !slices.Contains(agentOf(d.file.Source.Family).Settings.HandlerFields, m.Key) {
 			d.warnf(m.KeyOff, CodeUnknownField, "Unknown field %q in hook is ignored", m.Key)
 		}
 	case "if":

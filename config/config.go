@@ -8,9 +8,8 @@ import (
 	"time"
 
 	"github.com/agenthooks/agenthooks/dialect"
-	"github.com/agenthooks/agenthooks/dialect/claude"
+	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/dialect/cursor"
-	"github.com/agenthooks/agenthooks/dialect/gemini"
 	"github.com/agenthooks/agenthooks/internal/srcpos"
 )
 
@@ -172,24 +171,20 @@ func (c *Config) Hooks(event string) []*Hook {
 	if ev != nil {
 		kind = ev.Kind
 	}
-	return c.HooksFor(dialect.Cursor, event, kind)
+	return c.HooksFor(agents.Default().Name, event, kind)
 }
 
 // KindOf is the dialect-neutral kind of a hook's event in its file's family.
 func KindOf(family dialect.Name, event string) dialect.Kind {
-	if family == dialect.Claude || family == dialect.Codex {
-		return claude.ToolKind(event, "")
+	return agentOf(family).ToolKind(event, "")
+}
+
+// agentOf is the agent of a file's family; the default agent's when it names none.
+func agentOf(family dialect.Name) *dialect.Agent {
+	if a := agents.Get(family); a != nil {
+		return a
 	}
-	if family == dialect.Gemini {
-		if e, ok := gemini.New(dialect.AskAsDeny).Lookup(event); ok {
-			return e.Kind
-		}
-		return ""
-	}
-	if e, ok := cursor.Lookup(event); ok {
-		return e.Kind
-	}
-	return ""
+	return agents.Default()
 }
 
 // HookKind is the kind of event a hook is registered for: its event's kind in its file's family,
@@ -197,26 +192,19 @@ func KindOf(family dialect.Name, event string) dialect.Kind {
 // matcher Bash is a before-shell hook, as convert writes Cursor's beforeShellExecution).
 func HookKind(h *Hook) dialect.Kind {
 	kind := KindOf(h.Source.Family, h.Event)
-	family := h.Source.Family
-	if family == dialect.Cursor || h.Matcher == "" || h.Matcher == "*" {
+	if h.Matcher == "" || h.Matcher == "*" {
 		return kind
 	}
-	event := h.Event
-	if family == dialect.Gemini {
-		event = gemini.ClaudeEvent(h.Event)
-	}
+	a := agentOf(h.Source.Family)
 	var narrowed dialect.Kind
 	for _, t := range strings.Split(h.Matcher, "|") {
 		t = strings.TrimSpace(t)
-		if family == dialect.Gemini {
-			t = gemini.ClaudeTool(t)
-		}
 		if strings.HasPrefix(t, "mcp__") {
 			t = "mcp__x" // an MCP tool, named or by pattern
 		} else if strings.ContainsAny(t, ".*+?()[]{}^$\\") {
 			return kind // a pattern over tool names: the event's own kind
 		}
-		k := claude.ToolKind(event, t)
+		k := a.ToolKind(h.Event, t)
 		if narrowed != "" && k != narrowed {
 			return kind
 		}
@@ -268,12 +256,12 @@ func (h *Hook) identity() string {
 
 // Disabled says why Claude Code's own settings turn off a settings.json file's hooks, or "".
 func (c *Config) Disabled(f *File) string {
-	if f.Source.Family != dialect.Claude {
+	if !agentOf(f.Source.Family).HookSwitches {
 		return ""
 	}
 	managed := f.Source.Layer == Enterprise
 	for _, g := range c.Files {
-		if g.Source.Family == dialect.Claude && g.Source.Layer == Enterprise && g.Usable && g.Source.Trusted && g.AllowManagedHooksOnly && !managed {
+		if g.Source.Family == f.Source.Family && g.Source.Layer == Enterprise && g.Usable && g.Source.Trusted && g.AllowManagedHooksOnly && !managed {
 			return "allowManagedHooksOnly in " + g.Source.File
 		}
 	}
@@ -282,7 +270,7 @@ func (c *Config) Disabled(f *File) string {
 	// its hooks.
 	for _, layer := range []Layer{Enterprise, Local, Project, User} {
 		for _, g := range c.Files {
-			if g.Source.Family != dialect.Claude || g.Source.Layer != layer || !g.Usable || !g.Source.Trusted || g.DisableAllHooks == nil {
+			if g.Source.Family != f.Source.Family || g.Source.Layer != layer || !g.Usable || !g.Source.Trusted || g.DisableAllHooks == nil {
 				continue
 			}
 			if *g.DisableAllHooks && (!managed || layer == Enterprise) {

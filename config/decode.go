@@ -7,9 +7,11 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/dialect/cursor"
 	"github.com/agenthooks/agenthooks/dialect/translate"
 	"github.com/agenthooks/agenthooks/guard"
@@ -72,7 +74,7 @@ func Problem(file string, data []byte, err error) srcpos.Pos {
 // File; it is Usable only when there is no error (an unsafe hook command refuses that hook alone).
 func Decode(src Source, data []byte) *File {
 	if src.Family == "" {
-		src.Family = dialect.Cursor // a hooks.json is Cursor's
+		src.Family = agents.Default().Name // a hooks.json is Cursor's
 	}
 	f := &File{Source: src}
 	d := &decoder{src: data, file: f}
@@ -294,8 +296,12 @@ func runsAgenthooks(command string) bool {
 
 // dialectField reads an entry's "dialect": the dialect its command speaks, when not its file's.
 func (d *decoder) dialectField(h *Hook, kind dialect.Kind, v *jsonpos.Value) {
-	if v.Kind != jsonpos.String || (v.Str != "cursor" && v.Str != "claude" && v.Str != "codex" && v.Str != "gemini") {
-		d.errorf(v.Off, CodeField, `Hook dialect must be "cursor", "claude", "codex" or "gemini"`)
+	if _, ok := agents.Lookup(v.Str); v.Kind != jsonpos.String || !ok {
+		var names []string
+		for _, a := range agents.ByFilePriority() {
+			names = append(names, strconv.Quote(string(a.Name)))
+		}
+		d.errorf(v.Off, CodeField, "Hook dialect must be %s or %s", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 		return
 	}
 	h.Dialect = dialect.Name(v.Str)

@@ -6,11 +6,12 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"sort"
 	"strings"
 
 	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/agents"
+	"github.com/agenthooks/agenthooks/dialect/cursor"
 	"github.com/agenthooks/agenthooks/internal/regfile"
 	"github.com/agenthooks/agenthooks/internal/srcpos"
 )
@@ -32,18 +33,13 @@ type Env struct {
 	ClaudeManagedDir string
 	// CodexHome is Codex's folder ($CODEX_HOME); empty means ~/.codex.
 	CodexHome string
+	// Getenv, when set, reads the environment variables that move an agent's folders (an
+	// agent's HomeEnv and ManagedEnv) that the fields above do not stand for.
+	Getenv func(string) string
 }
 
 // EnterpriseDir returns the platform folder of Cursor's enterprise hooks.json.
-func EnterpriseDir(goos string) string {
-	switch goos {
-	case "darwin":
-		return "/Library/Application Support/Cursor"
-	case "windows":
-		return `C:\ProgramData\Cursor`
-	}
-	return "/etc/cursor"
-}
+func EnterpriseDir(goos string) string { return cursor.ManagedDir(goos) }
 
 // Candidate is a place a config file may be.
 type Candidate struct {
@@ -52,70 +48,14 @@ type Candidate struct {
 	Workspace string
 	// Explicit marks a file the caller named itself: it is trusted whatever its layer.
 	Explicit bool
-	// Family is the kind of file: Cursor's hooks.json (the default) or Claude Code's settings.json.
+	// Family is the agent whose file it is (the default agent's when empty).
 	Family dialect.Name
+	// Format is the file's shape; 0 means as the agent's file of the same extension.
+	Format dialect.Format
 }
 
 // Candidates lists, in priority order, every place a Cursor hooks.json is looked for.
-func Candidates(env Env) []Candidate {
-	goos := env.GOOS
-	if goos == "" {
-		goos = runtime.GOOS
-	}
-	dir := env.EnterpriseDir
-	if dir == "" {
-		dir = EnterpriseDir(goos)
-	}
-	out := []Candidate{{Layer: Enterprise, Path: joinFor(goos, dir, "hooks.json")}}
-	if env.Home != "" {
-		teams, _ := filepath.Glob(filepath.Join(teamRoot(env.Home), "team_*", "hooks", "hooks.json"))
-		sort.Strings(teams)
-		for _, t := range teams {
-			out = append(out, Candidate{Layer: Team, Path: t})
-		}
-	}
-	for _, ws := range env.Workspaces {
-		out = append(out, cursorProject(ws)...)
-	}
-	if env.Home != "" {
-		out = append(out, Candidate{Layer: User, Path: filepath.Join(env.Home, ".cursor", "hooks.json")})
-	}
-	return out
-}
-
-// family is one kind of config file: where all its files are, and which of them a workspace
-// holds. Every list of candidates, and the trust store's list of the files that trust unlocks,
-// is built from this table.
-type family struct {
-	name    dialect.Name
-	all     func(Env) []Candidate
-	project func(ws string) []Candidate
-}
-
-func families() []family {
-	return []family{
-		{dialect.Cursor, Candidates, cursorProject},
-		{dialect.Claude, ClaudeCandidates, claudeProject},
-		{dialect.Codex, CodexCandidates, codexProject},
-		{dialect.Gemini, GeminiCandidates, geminiProject},
-	}
-}
-
-// CandidatesOf lists the candidates of the named kinds of file (every kind when names is
-// empty), each kind in priority order.
-func CandidatesOf(env Env, names ...dialect.Name) []Candidate {
-	var out []Candidate
-	for _, f := range families() {
-		if len(names) == 0 || slices.Contains(names, f.name) {
-			out = append(out, f.all(env)...)
-		}
-	}
-	return out
-}
-
-func cursorProject(ws string) []Candidate {
-	return []Candidate{{Layer: Project, Path: filepath.Join(ws, ".cursor", "hooks.json"), Workspace: ws}}
-}
+func Candidates(env Env) []Candidate { return AgentCandidates(env, &cursor.Agent) }
 
 // Load reads every candidate that exists. A missing file is skipped; one that cannot be read
 // becomes a File with a read problem and no hooks. A project or local file is used only when
@@ -131,7 +71,7 @@ func Load(cands []Candidate, trust TrustFunc) *Config {
 		}
 		family := cand.Family
 		if family == "" {
-			family = dialect.Cursor
+			family = agents.Default().Name
 		}
 		src := Source{Layer: cand.Layer, Family: family, File: cand.Path, Workspace: cand.Workspace, Trusted: true}
 		if (cand.Layer == Project || cand.Layer == Local) && !cand.Explicit {
@@ -151,15 +91,15 @@ func Load(cands []Candidate, trust TrustFunc) *Config {
 			c.Files = append(c.Files, f)
 			continue
 		}
-		if family == dialect.Codex && strings.HasSuffix(cand.Path, ".toml") {
+		cand.Family = family
+		switch formatOf(cand) {
+		case dialect.FormatCodexTOML:
 			if f := DecodeCodexTOML(src, data); len(f.Hooks) > 0 || len(f.Problems) > 0 {
 				c.Files = append(c.Files, f)
 			}
-			continue
-		}
-		if family == dialect.Claude || family == dialect.Codex || family == dialect.Gemini {
+		case dialect.FormatSettings:
 			c.Files = append(c.Files, DecodeSettings(src, data))
-		} else {
+		default:
 			c.Files = append(c.Files, Decode(src, data))
 		}
 	}

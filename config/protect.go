@@ -30,14 +30,8 @@ func ProtectedPaths(env Env, files, binaries []string) []policy.Protected {
 		seen[p] = true
 		out = append(out, policy.Protected{Path: p, What: what, Dir: dir, Binary: binary})
 	}
-	for _, list := range [][]Candidate{Candidates(env), ClaudeCandidates(env), CodexCandidates(env), GeminiCandidates(env)} {
-		for _, c := range list {
-			family := string(c.Family)
-			if family == "" {
-				family = "cursor"
-			}
-			add(c.Path, family+" hooks configuration ("+string(c.Layer)+")", false, false)
-		}
+	for _, c := range CandidatesOf(env) {
+		add(c.Path, string(c.Family)+" hooks configuration ("+string(c.Layer)+")", false, false)
 	}
 	if env.Home != "" {
 		add(teamRoot(env.Home), "the team hooks agenthooks sync installs", true, false)

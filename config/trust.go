@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/internal/regfile"
 )
 
@@ -23,8 +24,8 @@ const ProjectPolicy = ".agenthooks/policy.yaml"
 // files, where the loaders look for them, and the workspace's guard policy.
 func ProjectFiles(ws string) []string {
 	var out []string
-	for _, f := range families() {
-		for _, c := range f.project(ws) {
+	for _, a := range agents.ByFilePriority() {
+		for _, c := range projectCandidates(a, ws) {
 			out = append(out, c.Path)
 		}
 	}

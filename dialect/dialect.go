@@ -1,8 +1,9 @@
 // Package dialect is what every agent's hook dialect provides to the engine: its events (with a
 // dialect-neutral kind, so that a hook written for one agent can run under another), how a hook's
 // run reads as an answer, and how a merged decision is written back in the agent's wire form.
-// dialect/cursor and dialect/claude implement it; dialect/translate rewrites payloads between
-// them. It imports only decide.
+// Each agent's package (dialect/cursor, dialect/claude, ...) implements it and exports the
+// agent's descriptor (Agent), which dialect/agents registers; dialect/translate rewrites payloads
+// between them. It imports only decide.
 package dialect
 
 import (

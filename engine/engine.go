@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -14,10 +15,7 @@ import (
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
-	"github.com/agenthooks/agenthooks/dialect/claude"
-	"github.com/agenthooks/agenthooks/dialect/codex"
-	"github.com/agenthooks/agenthooks/dialect/cursor"
-	"github.com/agenthooks/agenthooks/dialect/gemini"
+	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/runner"
 )
 
@@ -195,38 +193,22 @@ func lookup(d dialect.Dialect, name string) (*dialect.Spec, error) {
 	return ev, nil
 }
 
-// dialectFor returns a hook's dialect by name; Cursor when the name is empty. A Codex hook's
-// answer is read as Claude Code reads it (its intent kept where Codex itself is laxer).
-func dialectFor(n dialect.Name) dialect.Dialect {
-	switch n {
-	case dialect.Claude:
-		return claude.Dialect
-	case dialect.Codex:
-		return codex.New(dialect.AskAsDeny)
-	case dialect.Gemini:
-		return gemini.New(dialect.AskAsDeny)
+// agentFor returns an agent by name; the default agent (Cursor) when the name is empty.
+func agentFor(n dialect.Name) *dialect.Agent {
+	if a := agents.Get(n); a != nil {
+		return a
 	}
-	return cursor.Dialect
+	return agents.Default()
 }
 
-// agentDialect returns the dialect of the agent calling: a hook's dialect, or Codex, whose
-// answers are written in the one form it honours.
+// dialectFor returns a hook's dialect by name; Cursor when the name is empty. A Codex hook's
+// answer is read as Claude Code reads it (its intent kept where Codex itself is laxer).
+func dialectFor(n dialect.Name) dialect.Dialect { return agentFor(n).Dialect(dialect.AskAsDeny) }
+
+// agentDialect returns the dialect of the agent calling, whose answers are written in the form
+// it honours: an ask it cannot show becomes the configured AskAs.
 func (e *Engine) agentDialect(n dialect.Name) dialect.Dialect {
-	if n == dialect.Codex {
-		askAs := e.opts.AskAs
-		if askAs == "" {
-			askAs = dialect.AskAsDeny
-		}
-		return codex.New(askAs)
-	}
-	if n == dialect.Gemini {
-		askAs := e.opts.AskAs
-		if askAs == "" {
-			askAs = dialect.AskAsDeny
-		}
-		return gemini.New(askAs)
-	}
-	return dialectFor(n)
+	return agentFor(n).Dialect(cmp.Or(e.opts.AskAs, dialect.AskAsDeny))
 }
 
 // hookEvent is the event whose hooks run for an agent's event, and the payload they read.
@@ -234,25 +216,22 @@ func (e *Engine) agentDialect(n dialect.Name) dialect.Dialect {
 // of its Claude Code namesake. A Gemini event does too, its payload rewritten in Claude Code's
 // shape first. An event only the agent has runs none.
 func hookEvent(spec *dialect.Spec, payload []byte) (*dialect.Spec, []byte, []string, error) {
-	var name string
-	var notes []string
-	switch spec.Dialect {
-	case dialect.Codex:
-		name = spec.Name
-	case dialect.Gemini:
-		name = gemini.ClaudeEvent(spec.Name)
+	a := agentFor(spec.Dialect)
+	if a.Speaks == "" {
+		return spec, payload, nil, nil
+	}
+	name, notes := spec.Name, []string(nil)
+	if a.ToSpoken != nil {
+		var err error
+		if name, payload, notes, err = a.ToSpoken(spec.Name, payload); err != nil {
+			return nil, nil, nil, err
+		}
 		if name == "" {
 			return spec, payload, nil, nil
 		}
-		var err error
-		if name, payload, notes, err = gemini.ToClaude(spec.Name, payload); err != nil {
-			return nil, nil, nil, err
-		}
-	default:
-		return spec, payload, nil, nil
 	}
-	if c, ok := claude.Lookup(name); ok {
-		return &c.Spec, payload, notes, nil
+	if s, ok := agentFor(a.Speaks).Dialect(dialect.AskAsDeny).Lookup(name); ok {
+		return s, payload, notes, nil
 	}
 	return spec, payload, notes, nil
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
-	"github.com/agenthooks/agenthooks/dialect/claude"
+	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/guard/shell"
 	"github.com/agenthooks/agenthooks/internal/tracectx"
 	"github.com/agenthooks/agenthooks/runner"
@@ -139,8 +139,8 @@ func (e *Engine) Fire(ctx context.Context, ev Event) (*Decision, error) {
 		return nil, err
 	}
 	kind := spec.Kind
-	if spec.Dialect == dialect.Claude {
-		kind = claude.ToolKind(spec.Name, payload.str("tool_name"))
+	if k := agentFor(spec.Dialect).ToolKind(spec.Name, payload.str("tool_name")); k != "" {
+		kind = k // the tool narrows the event (Claude Code's PreToolUse on Bash is before-shell)
 	}
 	d := &Decision{Agent: agentSpec.Dialect, Event: agentSpec.Name}
 	for _, n := range notes {
@@ -244,24 +244,10 @@ func (e *Engine) finish(agent dialect.Dialect, spec *dialect.Spec, d *Decision) 
 // losses lists what the merged decision says that the agent's event has no field for.
 func losses(spec *dialect.Spec, d decide.Decision) []string {
 	var out []string
-	lose := func(what string) {
-		out = append(out, fmt.Sprintf("%s cannot be carried to %s's %s", what, spec.Dialect, spec.Name))
-	}
-	isCursor := spec.Dialect == dialect.Cursor
-	if d.UpdatedInput != nil && spec.Name != "preToolUse" && spec.Name != "PreToolUse" && spec.Name != "PermissionRequest" && spec.Name != "BeforeTool" {
-		lose("updated input")
-	}
-	if d.Followup != "" && spec.Kind != dialect.Stop && spec.Kind != dialect.SubagentStop {
-		lose("a follow-up message")
-	}
-	if d.SystemMessage != "" && isCursor {
-		lose("a system message")
-	}
-	if d.Halt && isCursor && !spec.Gates {
-		lose("continue: false")
-	}
-	if d.AdditionalContext != "" && isCursor && spec.Name != "postToolUse" && spec.Name != "sessionStart" {
-		lose("additional context")
+	if a := agents.Get(spec.Dialect); a != nil && a.Answer.Loses != nil {
+		for _, what := range a.Answer.Loses(spec, d) {
+			out = append(out, fmt.Sprintf("%s cannot be carried to %s's %s", what, spec.Dialect, spec.Name))
+		}
 	}
 	return out
 }
@@ -440,7 +426,7 @@ func (e *Engine) hookDir(h *config.Hook, payload []byte) string {
 	switch {
 	case h.Source.Layer == config.Project && h.Source.Workspace != "":
 		candidates = []string{h.Source.Workspace}
-	case h.Source.Family == dialect.Claude || h.Source.Layer == config.Default:
+	case agentFor(h.Source.Family).HookCwd || h.Source.Layer == config.Default:
 		var p struct {
 			Cwd string `json:"cwd"`
 		}
@@ -596,33 +582,14 @@ func (e *Engine) preparePayload(spec *dialect.Spec, raw []byte) (*payload, error
 	if p.fields == nil {
 		return nil, fmt.Errorf("payload must be an object, not null")
 	}
-	if spec.Dialect != dialect.Cursor {
-		// Claude Code's payload is passed on as it came; only the event name is made sure of.
-		if p.str("hook_event_name") != spec.Name {
-			p.set("hook_event_name", json.RawMessage(mustJSON(spec.Name)))
-		}
-		return p, nil
-	}
-	defaults := []struct {
-		key string
-		val string
-	}{
-		{"hook_event_name", mustJSON(spec.Name)},
-		{"cursor_version", `""`},
-		{"workspace_roots", mustJSON(e.workspaces())},
-		{"user_email", "null"},
-	}
-	if spec.Name != "workspaceOpen" {
-		defaults = append(defaults, []struct {
-			key string
-			val string
-		}{{"conversation_id", `""`}, {"generation_id", `""`}, {"model", `""`}, {"transcript_path", "null"}}...)
-	}
-	for _, d := range defaults {
-		if _, ok := p.fields[d.key]; !ok {
-			p.set(d.key, json.RawMessage(d.val))
+	if defaults := agentFor(spec.Dialect).PayloadDefaults; defaults != nil {
+		for _, d := range defaults(spec.Name, e.workspaces()) {
+			if _, ok := p.fields[d.Key]; !ok {
+				p.set(d.Key, json.RawMessage(d.JSON))
+			}
 		}
 	}
+	// Otherwise the payload is passed on as it came; only the event name is made sure of.
 	if p.str("hook_event_name") != spec.Name {
 		p.set("hook_event_name", json.RawMessage(mustJSON(spec.Name)))
 	}

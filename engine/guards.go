@@ -11,7 +11,6 @@ import (
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/claude"
-	"github.com/agenthooks/agenthooks/dialect/cursor"
 	"github.com/agenthooks/agenthooks/dialect/translate"
 	"github.com/agenthooks/agenthooks/guard/shell"
 )
@@ -167,7 +166,7 @@ func (e *Engine) guardSkips(agent dialect.Name, spec *dialect.Spec, kind dialect
 // beforeShellExecution (or beforeReadFile, beforeMCPExecution) for a preToolUse of the tool it
 // is about. "" when there is none.
 func (e *Engine) siblingEvent(spec *dialect.Spec, payload []byte) (string, *dialect.Spec, []byte) {
-	if spec.Dialect != dialect.Cursor || spec.Kind != dialect.PreTool {
+	if !agentFor(spec.Dialect).PreToolSiblings || spec.Kind != dialect.PreTool {
 		return "", nil, nil
 	}
 	var p struct {
@@ -180,14 +179,14 @@ func (e *Engine) siblingEvent(spec *dialect.Spec, payload []byte) (string, *dial
 	if kind == dialect.PreTool {
 		return "", nil, nil
 	}
-	name := translate.EventFor(dialect.Cursor, kind)
-	sib, ok := cursor.Lookup(name)
+	name := translate.EventFor(spec.Dialect, kind)
+	sib, ok := dialectFor(spec.Dialect).Lookup(name)
 	if !ok {
 		return "", nil, nil
 	}
-	body, _, err := e.translatePayload(spec, payload, dialect.Cursor, name)
+	body, _, err := e.translatePayload(spec, payload, spec.Dialect, name)
 	if err != nil {
 		return "", nil, nil
 	}
-	return name, &sib.Spec, body
+	return name, sib, body
 }

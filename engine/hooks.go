@@ -64,7 +64,7 @@ func (e *Engine) translatePayload(spec *dialect.Spec, payload []byte, to dialect
 // were written against that agent's payload, tool names and command text.
 func (e *Engine) fileView(spec *dialect.Spec, h *config.Hook, payload []byte) (*dialect.Spec, []byte, error) {
 	family := h.Source.Family
-	if spec.Dialect == family || family == dialect.Codex && spec.Dialect == dialect.Claude {
+	if spec.Dialect == family || family != "" && agentFor(family).SpeaksAs(spec.Dialect) {
 		return spec, payload, nil
 	}
 	fileSpec, ok := dialectFor(family).Lookup(h.Event)

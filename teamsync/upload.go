@@ -18,6 +18,8 @@ import (
 	"github.com/agenthooks/agenthooks/bundle"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/claude"
+	"github.com/agenthooks/agenthooks/dialect/cursor"
 	"github.com/agenthooks/agenthooks/dialect/translate"
 	"github.com/agenthooks/agenthooks/guard/shell"
 	"github.com/agenthooks/agenthooks/internal/jsonpos"
@@ -248,13 +250,16 @@ func (o *Options) registerClaude(dir string, b *bundle.Bundle) error {
 		return nil
 	}
 	cfg := filepath.Join(dir, filepath.FromSlash(b.Manifest.Config))
-	family, flag := dialect.Cursor, "--config"
+	// The bundle's config is Cursor's hooks.json (--config) or Claude Code's settings.json
+	// (--settings); the drop-in is Claude Code's.
+	target, from, flag := &claude.Agent, &cursor.Agent, "--config"
 	if b.Manifest.Config == "settings.json" {
-		family, flag = dialect.Claude, "--settings"
+		from, flag = target, "--settings"
 	}
+	family := from.Name
 	var file *config.File
 	src := config.Source{Layer: config.Team, Family: family, File: cfg, Trusted: true}
-	if family == dialect.Claude {
+	if from.InstallFormat() == dialect.FormatSettings {
 		file = config.DecodeSettings(src, b.Files[b.Manifest.Config])
 	} else {
 		file = config.Decode(src, b.Files[b.Manifest.Config])
@@ -262,8 +267,8 @@ func (o *Options) registerClaude(dir string, b *bundle.Bundle) error {
 	events := map[string]bool{}
 	for _, h := range file.Hooks {
 		ev := h.Event
-		if family == dialect.Cursor {
-			ev = translate.EventFor(dialect.Claude, config.KindOf(family, h.Event))
+		if from != target {
+			ev = translate.EventFor(target.Name, config.KindOf(family, h.Event))
 		}
 		if ev != "" {
 			events[ev] = true
@@ -276,7 +281,7 @@ func (o *Options) registerClaude(dir string, b *bundle.Bundle) error {
 	sort.Strings(names)
 	hooks := jsonpos.Obj()
 	for _, ev := range names {
-		cmd := fmt.Sprintf("%s run --agent claude --from %s %s team=%s %s", o.Agenthooks, family, flag, shell.Quote(cfg), ev)
+		cmd := fmt.Sprintf("%s run --agent %s --from %s %s team=%s %s", o.Agenthooks, target.Name, family, flag, shell.Quote(cfg), ev)
 		hooks.Set(ev, jsonpos.Arr(jsonpos.Obj("hooks", jsonpos.Arr(jsonpos.Obj("type", jsonpos.Str("command"), "command", jsonpos.Str(cmd))))))
 	}
 	doc := jsonpos.Obj("hooks", hooks)

@@ -6,7 +6,8 @@
 // Gemini parses stdout, else stderr, as the answer whatever the exit code: JSON decides, plain
 // text allows on exit 0, warns on exit 1 and denies on any other code, and no text at all is no
 // decision, so exit 2 with an empty stderr lets the call run. A block is therefore always written
-// as exit 2 with a non-empty reason on stderr and nothing on stdout. It imports decide, dialect.
+// as exit 2 with a non-empty reason on stderr and nothing on stdout. It imports decide, dialect and
+// dialect/claude.
 package gemini
 
 import (

@@ -4,7 +4,9 @@
 // and every field it needs that the source does not carry. Answers need no translation here:
 // each dialect reads its own hook's answer into the canonical decide.Answer.
 //
-// It imports dialect, dialect/cursor and dialect/claude.
+// Which shape an agent's payload has, and how an agent that speaks another's format renames
+// it, come from the agents' descriptors (dialect/agents). It imports dialect, dialect/agents,
+// dialect/cursor and dialect/claude.
 package translate
 
 import (
@@ -16,9 +18,9 @@ import (
 	"strings"
 
 	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/dialect/claude"
 	"github.com/agenthooks/agenthooks/dialect/cursor"
-	"github.com/agenthooks/agenthooks/dialect/gemini"
 )
 
 // event is the dialect-neutral form of a payload.
@@ -50,50 +52,50 @@ type event struct {
 	mcpServer      string
 }
 
-// EventFor names the event of dialect to that matches an event of kind k, or "".
+// EventFor names the event of dialect to that matches an event of kind k, or "": the event of
+// that kind, else, for a tool event, the agent's event for any tool on that side (Claude Code's
+// PreToolUse for a before-shell event). An agent that speaks another's format without renaming
+// (Codex) has that agent's events.
 func EventFor(to dialect.Name, k dialect.Kind) string {
 	if k == "" {
 		return "" // an event only its own agent has
 	}
-	if to == dialect.Claude || to == dialect.Codex {
-		switch k {
-		case dialect.BeforeShell, dialect.BeforeMCP, dialect.BeforeRead, dialect.PreTool:
-			return "PreToolUse"
-		case dialect.AfterShell, dialect.AfterMCP, dialect.AfterEdit, dialect.PostTool:
-			return "PostToolUse"
-		}
+	a := agentOf(to)
+	if a.Speaks != "" && a.ToSpoken == nil {
+		a = agentOf(a.Speaks)
 	}
-	if to == dialect.Gemini {
-		switch {
-		case k.IsPreTool():
-			return "BeforeTool"
-		case k.IsPostTool():
-			return "AfterTool"
-		}
-		g := gemini.New(dialect.AskAsDeny)
-		for _, name := range g.Names() {
-			if s, _ := g.Lookup(name); s.Kind == k {
-				return name
-			}
-		}
-		return ""
+	d := a.Dialect(dialect.AskAsDeny)
+	generic := dialect.Kind("")
+	switch {
+	case k.IsPreTool():
+		generic = dialect.PreTool
+	case k.IsPostTool():
+		generic = dialect.PostTool
 	}
-	d := dialectOf(to)
+	fallback := ""
 	for _, name := range d.Names() {
-		if s, _ := d.Lookup(name); s.Kind == k {
+		s, _ := d.Lookup(name)
+		if s.Kind == k {
 			return name
 		}
+		if generic != "" && s.Kind == generic && fallback == "" {
+			fallback = name
+		}
 	}
-	return ""
+	return fallback
 }
 
-// dialectOf returns a dialect whose event names serve n: Codex's events are Claude Code's.
-func dialectOf(n dialect.Name) dialect.Dialect {
-	if n == dialect.Claude || n == dialect.Codex {
-		return claude.Dialect
+// agentOf is the registered agent named n; the default agent (Cursor) for another name.
+func agentOf(n dialect.Name) *dialect.Agent {
+	if a := agents.Get(n); a != nil {
+		return a
 	}
-	return cursor.Dialect
+	return agents.Default()
 }
+
+// cursorShaped reports whether agent a's payloads have Cursor's shape; the others have Claude
+// Code's. These are the two shapes the neutral form is read from and written to.
+func cursorShaped(a *dialect.Agent) bool { return a == &cursor.Agent }
 
 // Env is what the payload does not carry but a translation may need.
 type Env struct {
@@ -111,15 +113,19 @@ func Payload(from dialect.Name, fromEvent string, payload []byte, to dialect.Nam
 	}
 	var ev event
 	var notes []string
-	if from == dialect.Gemini {
-		name := gemini.ClaudeEvent(fromEvent)
+	fa := agents.Get(from)
+	if fa == nil {
+		fa = agents.Fallback() // a payload of no registered agent is read as Claude Code's
+	}
+	if fa.SpokenEvent != nil {
+		name := fa.SpokenEvent(fromEvent)
 		if name == "" {
-			return nil, nil, fmt.Errorf("Gemini's %s has no counterpart in other agents", fromEvent)
+			return nil, nil, fmt.Errorf("%s's %s has no counterpart in other agents", fa.ShortTitle(), fromEvent)
 		}
-		notes = gemini.RenameToClaude(fromEvent, m)
+		notes = fa.RenameToSpoken(fromEvent, m)
 		fromEvent = name
 	}
-	if from == dialect.Cursor {
+	if cursorShaped(fa) {
 		ev, notes = fromCursor(fromEvent, m)
 	} else {
 		var more []string
@@ -131,16 +137,19 @@ func Payload(from dialect.Name, fromEvent string, payload []byte, to dialect.Nam
 	}
 	var out map[string]any
 	var more []string
-	switch to {
-	case dialect.Cursor:
+	ta := agents.Get(to)
+	switch {
+	case ta == nil:
+		out, more = toClaude(toEvent, ev)
+	case cursorShaped(ta):
 		out, more = toCursor(toEvent, ev)
-	case dialect.Gemini:
-		claudeEvent := gemini.ClaudeEvent(toEvent)
-		if claudeEvent == "" {
-			return nil, nil, fmt.Errorf("Gemini's %s has no counterpart in other agents", toEvent)
+	case ta.SpokenEvent != nil:
+		spoken := ta.SpokenEvent(toEvent)
+		if spoken == "" {
+			return nil, nil, fmt.Errorf("%s's %s has no counterpart in other agents", ta.ShortTitle(), toEvent)
 		}
-		out, more = toClaude(claudeEvent, ev)
-		more = append(more, gemini.RenameFromClaude(toEvent, out)...)
+		out, more = toClaude(spoken, ev)
+		more = append(more, ta.RenameFromSpoken(toEvent, out)...)
 	default:
 		out, more = toClaude(toEvent, ev)
 	}

@@ -17,6 +17,9 @@ import (
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/confine"
+	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/agents"
+	"github.com/agenthooks/agenthooks/dialect/translate"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/guard"
 	"github.com/agenthooks/agenthooks/guard/policy"
@@ -250,15 +253,11 @@ func rewriteTarget(e *env, call shellCall) (string, bool) {
 	if agent == "" || e.getenv("AGENTHOOKS_RUN_DEPTH") == "" {
 		return call.format, rewriters[call.format]
 	}
-	switch call.format {
-	case "claude", "codex":
-		return agent, rewriters[agent] && call.event == "PreToolUse"
-	case "gemini":
-		return agent, rewriters[agent] && call.event == "BeforeTool"
-	case "cursor":
-		return agent, rewriters[agent] && call.event == "preToolUse"
+	if _, ok := agents.Lookup(call.format); !ok {
+		return agent, false
 	}
-	return agent, false
+	// The hook's format's event for any tool (PreToolUse, BeforeTool, preToolUse).
+	return agent, rewriters[agent] && call.event == translate.EventFor(dialect.Name(call.format), dialect.PreTool)
 }
 
 // confineRewrite returns the tool input that runs call's command confined, when the policy's

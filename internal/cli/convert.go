@@ -5,16 +5,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/dialect"
-	"github.com/agenthooks/agenthooks/dialect/codex"
-	"github.com/agenthooks/agenthooks/dialect/gemini"
+	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/dialect/translate"
 	"github.com/agenthooks/agenthooks/guard/shell"
 	"github.com/agenthooks/agenthooks/internal/jsonpos"
@@ -44,16 +43,17 @@ rewritten relative to the folder of --out, or absolute on stdout, so that they s
 			return runConvert(e, p)
 		},
 	}
-	c.Flags().StringVar(&p.from, "from", "", "the format of FILE: cursor, claude, codex or gemini")
-	c.Flags().StringVar(&p.to, "to", "", "the format to write: cursor, claude, codex or gemini")
+	c.Flags().StringVar(&p.from, "from", "", "the format of FILE: "+agents.List("or"))
+	c.Flags().StringVar(&p.to, "to", "", "the format to write: "+agents.List("or"))
 	c.Flags().StringVarP(&p.out, "out", "o", "", "write the converted config to this file (kept as FILE.bak if it exists), with paths relative to its folder; default: stdout, with absolute paths")
 	return c
 }
 
 func runConvert(e *env, p convertParams) error {
-	formats := map[string]bool{"cursor": true, "claude": true, "codex": true, "gemini": true}
-	if !formats[p.from] || !formats[p.to] || p.from == p.to {
-		return fmt.Errorf("convert needs --from and --to, two different formats of cursor, claude, codex and gemini")
+	fromAgent, okFrom := agents.Lookup(p.from)
+	toAgent, okTo := agents.Lookup(p.to)
+	if !okFrom || !okTo || p.from == p.to {
+		return fmt.Errorf("convert needs --from and --to, two different formats of %s", agents.List("and"))
 	}
 	data, err := os.ReadFile(p.file)
 	if err != nil {
@@ -61,7 +61,7 @@ func runConvert(e *env, p convertParams) error {
 	}
 	src := config.Source{Layer: config.CLI, Family: dialect.Name(p.from), File: p.file, Trusted: true}
 	var f *config.File
-	if p.from == "cursor" {
+	if fromAgent.InstallFormat() == dialect.FormatHooks {
 		f = config.Decode(src, data)
 	} else {
 		f = config.DecodeSettings(src, data)
@@ -84,14 +84,14 @@ func runConvert(e *env, p convertParams) error {
 	}
 	var out *jsonpos.Value
 	var lost []string
-	switch {
-	case p.from == "cursor" && p.to == "claude":
-		out, lost = toSettings(f)
-	case p.to == "cursor":
+	switch flat := dialect.FormatHooks; {
+	case fromAgent.InstallFormat() == flat && toAgent.InstallFormat() == dialect.FormatSettings && toAgent.Speaks == "":
+		out, lost = toSettings(f) // Cursor's hooks.json to Claude Code's own settings.json
+	case toAgent.InstallFormat() == flat:
 		out, lost = toHooksJSON(f)
 	default:
 		var notes []string
-		out, lost, notes = toMatcherGroups(f, dialect.Name(p.to))
+		out, lost, notes = toMatcherGroups(f, toAgent)
 		moved = append(moved, notes...)
 	}
 	for _, l := range lost {
@@ -316,10 +316,11 @@ func number(f float64) *jsonpos.Value {
 
 // claudeToolNames rewrites a plain list matcher of family's tool names in Claude Code's names.
 func claudeToolNames(m string, family dialect.Name) string {
-	if family != dialect.Gemini {
+	a := agents.Get(family)
+	if a == nil || a.ToSpokenTool == nil {
 		return m
 	}
-	return mapToolList(m, gemini.ClaudeTool)
+	return mapToolList(m, a.ToSpokenTool)
 }
 
 // mapToolList renames each tool of a plain "a|b" matcher; a regular expression is kept.
@@ -334,29 +335,30 @@ func mapToolList(m string, rename func(string) string) string {
 	return strings.Join(dedupe(parts), "|")
 }
 
-// toMatcherGroups writes the hooks of f in Claude Code's matcher-group shape for to: Claude
-// Code's settings.json, Codex's hooks.json (its events only) or Gemini CLI's settings.json (its
-// events, tool names and timeouts in milliseconds).
-func toMatcherGroups(f *config.File, to dialect.Name) (*jsonpos.Value, []string, []string) {
+// toMatcherGroups writes the hooks of f in Claude Code's matcher-group shape for agent toA:
+// Claude Code's settings.json, Codex's hooks.json (its events only) or Gemini CLI's
+// settings.json (its events, tool names and timeouts in milliseconds). Claude Code, whose format
+// it is, has every handler field; an agent that speaks it runs commands only.
+func toMatcherGroups(f *config.File, toA *dialect.Agent) (*jsonpos.Value, []string, []string) {
 	hooks := jsonpos.Obj()
 	var lost, moved []string
-	title := map[dialect.Name]string{dialect.Claude: "Claude Code", dialect.Codex: "Codex", dialect.Gemini: "Gemini CLI"}[to]
+	to, title, full := toA.Name, toA.Title, toA.Speaks == ""
 	for _, h := range f.Hooks {
 		kind := config.KindOf(f.Source.Family, h.Event)
 		event := translate.EventFor(to, kind)
-		if to == dialect.Codex && !slices.Contains(codex.Events, event) {
-			event = ""
+		if _, ok := toA.Dialect(dialect.AskAsDeny).Lookup(event); !ok {
+			event = "" // Codex has only some of Claude Code's events
 		}
 		if event == "" {
 			lost = append(lost, fmt.Sprintf("%s: %s has no %s counterpart", h.Pos, h.Event, title))
 			continue
 		}
-		if h.Unsupported != "" || h.Type == "http" && to != dialect.Claude {
+		if h.Unsupported != "" || h.Type == "http" && !full {
 			lost = append(lost, fmt.Sprintf("%s: a %s hook: %s runs commands only", h.Pos, h.Type, title))
 			continue
 		}
 		var matcher string
-		if f.Source.Family == dialect.Cursor {
+		if from := agents.Get(f.Source.Family); from != nil && from.InstallFormat() == dialect.FormatHooks {
 			var note string
 			matcher, note = claudeMatcher(h, kind)
 			if note != "" {
@@ -365,8 +367,8 @@ func toMatcherGroups(f *config.File, to dialect.Name) (*jsonpos.Value, []string,
 		} else {
 			matcher = claudeToolNames(h.Matcher, f.Source.Family)
 		}
-		if to == dialect.Gemini && matcher != "" {
-			matcher = mapToolList(matcher, gemini.GeminiTool)
+		if toA.FromSpokenTool != nil && matcher != "" {
+			matcher = mapToolList(matcher, toA.FromSpokenTool)
 		}
 		command := h.Command
 		for _, a := range h.Args {
@@ -374,8 +376,8 @@ func toMatcherGroups(f *config.File, to dialect.Name) (*jsonpos.Value, []string,
 		}
 		handler := jsonpos.Obj("type", jsonpos.Str("command"), "command", jsonpos.Str(command))
 		if h.Timeout > 0 {
-			if to == dialect.Gemini {
-				handler.Set("timeout", number(float64(h.Timeout.Milliseconds())))
+			if u := toA.Settings.TimeoutUnit; u > 0 && u != time.Second {
+				handler.Set("timeout", number(float64(h.Timeout/u)))
 			} else {
 				handler.Set("timeout", number(h.Timeout.Seconds()))
 			}
@@ -388,7 +390,7 @@ func toMatcherGroups(f *config.File, to dialect.Name) (*jsonpos.Value, []string,
 			moved = append(moved, fmt.Sprintf("%s: speaks %s's dialect (\"dialect\" says so): %s itself would send it %s's payload, so it works where agenthooks runs the file as a layer", h.Pos, h.Dialect, title, title))
 		}
 		for what, set := range map[string]bool{"if " + strconv.Quote(h.If): h.If != "", "async": h.Async, "shell " + h.Shell: h.Shell != ""} {
-			if set && to != dialect.Claude {
+			if set && !full {
 				lost = append(lost, fmt.Sprintf("%s: %s", h.Pos, what))
 			}
 		}

@@ -17,10 +17,7 @@ import (
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
-	"github.com/agenthooks/agenthooks/dialect/claude"
-	"github.com/agenthooks/agenthooks/dialect/codex"
-	"github.com/agenthooks/agenthooks/dialect/cursor"
-	"github.com/agenthooks/agenthooks/dialect/gemini"
+	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/runner"
 )
@@ -95,34 +92,6 @@ type doctorReport struct {
 	Agents []doctorAgent `json:"agents"`
 }
 
-// shellTool is, per agent, the event and tool under which it asks its hooks about a shell
-// command, and the payload it sends for command.
-var shellTool = map[dialect.Name]struct {
-	event, tool string
-	payload     func(command, cwd string) map[string]any
-}{
-	dialect.Claude: {"PreToolUse", "Bash", func(c, cwd string) map[string]any {
-		return map[string]any{"session_id": "agenthooks-doctor", "hook_event_name": "PreToolUse", "tool_name": "Bash",
-			"tool_input": map[string]any{"command": c}, "cwd": cwd, "permission_mode": "default"}
-	}},
-	dialect.Codex: {"PreToolUse", "Bash", func(c, cwd string) map[string]any {
-		return map[string]any{"session_id": "agenthooks-doctor", "hook_event_name": "PreToolUse", "tool_name": "Bash",
-			"tool_input": map[string]any{"command": c}, "cwd": cwd, "model": "doctor", "turn_id": "1", "permission_mode": "default"}
-	}},
-	dialect.Gemini: {"BeforeTool", "run_shell_command", func(c, cwd string) map[string]any {
-		return map[string]any{"session_id": "agenthooks-doctor", "hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
-			"tool_input": map[string]any{"command": c}, "cwd": cwd, "timestamp": "2026-01-01T00:00:00Z"}
-	}},
-	dialect.Cursor: {"beforeShellExecution", "", func(c, cwd string) map[string]any {
-		return map[string]any{"conversation_id": "agenthooks-doctor", "generation_id": "1", "hook_event_name": "beforeShellExecution",
-			"command": c, "cwd": cwd, "workspace_roots": []string{cwd}}
-	}},
-}
-
-// agentDirs is where each agent keeps its user settings: the agent counts as installed when
-// it exists, even without a hooks file.
-var agentDirs = map[dialect.Name]string{dialect.Claude: ".claude", dialect.Cursor: ".cursor", dialect.Codex: ".codex", dialect.Gemini: ".gemini"}
-
 func runDoctor(ctx context.Context, e *env, p doctorParams) error {
 	opts, err := p.options(e, p.workspaces(e, nil, ""))
 	if err != nil {
@@ -134,7 +103,7 @@ func runDoctor(ctx context.Context, e *env, p doctorParams) error {
 	}
 	cwd, _ := os.Getwd()
 	rep := doctorReport{OK: true}
-	for _, a := range []dialect.Name{dialect.Claude, dialect.Cursor, dialect.Codex, dialect.Gemini} {
+	for _, a := range agents.Names() {
 		ag := diagnoseAgent(ctx, e, eng.Config(), a, cwd)
 		if ag.State == "fail" {
 			rep.OK = false
@@ -166,7 +135,7 @@ func runDoctor(ctx context.Context, e *env, p doctorParams) error {
 }
 
 func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Name, cwd string) doctorAgent {
-	ag := doctorAgent{Agent: a, Title: agentTitles[a], Findings: []doctorFinding{}, Files: []string{}}
+	ag := doctorAgent{Agent: a, Title: agentTitle(a), Findings: []doctorFinding{}, Files: []string{}}
 	add := func(level, file, msg string) { ag.Findings = append(ag.Findings, doctorFinding{level, file, msg}) }
 	var files []*config.File
 	for _, f := range cfg.Files {
@@ -232,7 +201,7 @@ func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Na
 			}
 		}
 	}
-	_, dirErr := os.Stat(filepath.Join(e.home(), agentDirs[a]))
+	_, dirErr := os.Stat(filepath.Join(e.home(), agents.Get(a).Dir))
 	switch {
 	case !registered && len(files) == 0 && dirErr != nil:
 		ag.State = "not installed"
@@ -363,12 +332,12 @@ func codexSwitchedOff(file string) string {
 // variables its settings set) and the agent's shell (canaryShell: sh -c, or on Windows the
 // agent's). Hooks the agent skips (skip) are left out.
 func canary(ctx context.Context, cfg *config.Config, files []*config.File, a dialect.Name, cwd string, environ []string, skip func(*config.Hook) bool, add func(level, file, msg string)) *doctorCanary {
-	st := shellTool[a]
-	c := &doctorCanary{Event: st.event}
-	d := doctorDialect(a)
-	spec, ok := d.Lookup(st.event)
+	st := agents.Get(a).Shell
+	c := &doctorCanary{Event: st.Event}
+	d := agents.Get(a).Dialect(dialect.AskAsDeny)
+	spec, ok := d.Lookup(st.Event)
 	if !ok {
-		add("fail", "", "doctor does not know the event "+st.event)
+		add("fail", "", "doctor does not know the event "+st.Event)
 		return c
 	}
 	var hooks []*config.Hook
@@ -378,7 +347,7 @@ func canary(ctx context.Context, cfg *config.Config, files []*config.File, a dia
 			continue
 		}
 		for _, h := range f.Hooks {
-			if h.Event == st.event && h.Type == "command" && (st.tool == "" || h.Matches(st.tool, false)) {
+			if h.Event == st.Event && h.Type == "command" && (st.Tool == "" || h.Matches(st.Tool, false)) {
 				if skip(h) {
 					skipped++
 					continue
@@ -389,15 +358,15 @@ func canary(ctx context.Context, cfg *config.Config, files []*config.File, a dia
 	}
 	c.Hooks = len(hooks)
 	if len(hooks) == 0 && skipped > 0 {
-		add("fail", "", fmt.Sprintf("the agent skips all %d hook(s) on %s for the shell tool (see above): shell commands are not guarded", skipped, st.event))
+		add("fail", "", fmt.Sprintf("the agent skips all %d hook(s) on %s for the shell tool (see above): shell commands are not guarded", skipped, st.Event))
 		return c
 	}
 	if len(hooks) == 0 {
-		add("fail", "", "no hook runs on "+st.event+" for the shell tool: shell commands are not guarded (agenthooks install --agent "+string(a)+")")
+		add("fail", "", "no hook runs on "+st.Event+" for the shell tool: shell commands are not guarded (agenthooks install --agent "+string(a)+")")
 		return c
 	}
 	ask := func(command string) (blocked bool, slowest time.Duration) {
-		payload, _ := json.Marshal(st.payload(command, cwd))
+		payload, _ := json.Marshal(st.Payload(command, cwd))
 		for _, h := range hooks {
 			code, stdout, stderr, took, err := runCanaryHook(ctx, hookCommand(h), canaryShell(a), environ, payload)
 			if took > slowest {
@@ -414,7 +383,7 @@ func canary(ctx context.Context, cfg *config.Config, files []*config.File, a dia
 			if command == "rm -rf /" {
 				timeout, def := h.Timeout, false
 				if timeout == 0 {
-					timeout, def = defaultTimeout[a], true
+					timeout, def = agents.Get(a).DefaultTimeout, true
 				}
 				if !def && (timeout < time.Second || timeout < 10*took) {
 					add("warn", h.Source.File, fmt.Sprintf("hook %s: timeout %s is short for a start-up measured at %s (want at least 1s and 10 times the start-up)", h.Pos, timeout, took.Round(time.Millisecond)))
@@ -427,9 +396,9 @@ func canary(ctx context.Context, cfg *config.Config, files []*config.File, a dia
 	c.Blocked = blocked
 	c.StartupMS = float64(took.Microseconds()) / 1000
 	if blocked {
-		add("ok", "", fmt.Sprintf("canary blocked: %q through %d hook(s) on %s, slowest %s", "rm -rf /", len(hooks), st.event, took.Round(time.Millisecond)))
+		add("ok", "", fmt.Sprintf("canary blocked: %q through %d hook(s) on %s, slowest %s", "rm -rf /", len(hooks), st.Event, took.Round(time.Millisecond)))
 	} else {
-		add("fail", "", fmt.Sprintf("canary not blocked: %q went through the %d hook(s) on %s unblocked", "rm -rf /", len(hooks), st.event))
+		add("fail", "", fmt.Sprintf("canary not blocked: %q went through the %d hook(s) on %s unblocked", "rm -rf /", len(hooks), st.Event))
 	}
 	benignBlocked, _ := ask("git status")
 	c.BenignAllowed = !benignBlocked
@@ -437,21 +406,6 @@ func canary(ctx context.Context, cfg *config.Config, files []*config.File, a dia
 		add("warn", "", `benign canary blocked: "git status" is refused too, the guard blocks everything`)
 	}
 	return c
-}
-
-// defaultTimeout is each agent's hook timeout when the config sets none.
-var defaultTimeout = map[dialect.Name]time.Duration{dialect.Claude: 600 * time.Second, dialect.Codex: 600 * time.Second, dialect.Gemini: 60 * time.Second, dialect.Cursor: 30 * time.Second}
-
-func doctorDialect(a dialect.Name) dialect.Dialect {
-	switch a {
-	case dialect.Claude:
-		return claude.Dialect
-	case dialect.Codex:
-		return codex.New(dialect.AskAsDeny)
-	case dialect.Gemini:
-		return gemini.New(dialect.AskAsDeny)
-	}
-	return cursor.Dialect
 }
 
 // runCanaryHook runs command as an agent does: through shell (nil: sh -c, or cmd.exe on

@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/agents"
 )
 
 // canaryShell is the shell agent a runs a hook's command line with on Windows. Claude Code runs
 // its hooks, like its Bash tool, with Git for Windows' bash when it finds one; the others run
 // them with cmd.exe (nil: the runner's default, cmd.exe /d /s /c).
 func canaryShell(a dialect.Name) []string {
-	if a == dialect.Claude {
+	if ag := agents.Get(a); ag != nil && ag.Shell.GitBashOnWindows {
 		if bash, err := exec.LookPath("bash.exe"); err == nil {
 			return []string{bash, "-c"}
 		}

@@ -16,8 +16,9 @@ import (
 
 	"github.com/agenthooks/agenthooks/audit"
 	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
-	"github.com/agenthooks/agenthooks/dialect/gemini"
+	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/guard"
 	"github.com/agenthooks/agenthooks/guard/policy"
 	"github.com/agenthooks/agenthooks/guard/shell"
@@ -317,7 +318,9 @@ func (p guardBashParams) record(e *env, call shellCall, decision, reason, verdic
 	}
 	event := call.event
 	if event == "" {
-		event = map[string]string{"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool", "cursor": "beforeShellExecution"}[call.format]
+		if a, ok := agents.Lookup(call.format); ok {
+			event = a.Shell.Event
+		}
 	}
 	hook := "agenthooks guard bash"
 	if policyName != "" && policyName != policy.DefaultName {
@@ -334,7 +337,7 @@ func (p guardBashParams) record(e *env, call shellCall, decision, reason, verdic
 func readShellCall(e *env, forced string) (shellCall, error) {
 	call := shellCall{format: forced}
 	if call.format == "" {
-		call.format = "claude"
+		call.format = string(agents.Fallback().Name)
 	}
 	data, err := io.ReadAll(io.LimitReader(e.stdin, maxGuardPayload+1))
 	if err != nil {
@@ -353,7 +356,7 @@ func readShellCall(e *env, forced string) (shellCall, error) {
 	case forced != "":
 	case strings.HasPrefix(pl.HookEventName, "before") || pl.HookEventName == "preToolUse" ||
 		pl.ToolName == "Shell" || len(pl.WorkspaceRoots) > 0 || (pl.ToolInput == nil && pl.Command != nil):
-		call.format = "cursor"
+		call.format = string(agents.Default().Name)
 	default:
 		call.format = agentOf(pl.HookEventName, pl.ToolName, pl.TurnID)
 	}
@@ -394,10 +397,8 @@ func readShellCall(e *env, forced string) (shellCall, error) {
 
 // checkFormat checks the --format and --ask-as flags of the guards.
 func checkFormat(format, askAs string) error {
-	switch format {
-	case "", "claude", "cursor", "codex", "gemini":
-	default:
-		return fmt.Errorf("--format must be claude, cursor, codex or gemini, not %q", format)
+	if _, ok := agents.Lookup(format); !ok && format != "" {
+		return fmt.Errorf("--format must be %s, not %q", agents.List("or"), format)
 	}
 	if askAs != string(dialect.AskAsDeny) && askAs != string(dialect.AskAsAllow) {
 		return fmt.Errorf("--ask-as must be deny or allow, not %q", askAs)
@@ -405,56 +406,43 @@ func checkFormat(format, askAs string) error {
 	return nil
 }
 
-// agentOf tells Claude Code's, Codex's and Gemini CLI's payloads apart: Gemini's events
-// (BeforeTool, BeforeAgent) and tool names (run_shell_command, read_file) are its own; Codex
-// sends Claude Code's fields plus turn_id.
+// agentOf tells the payloads of the agents that share Claude Code's shape apart (Gemini CLI's
+// events and tool names are its own; Codex sends Claude Code's fields plus turn_id), by each
+// agent's Detect.
 func agentOf(hookEvent, tool string, turnID any) string {
-	switch {
-	case hookEvent == "BeforeTool" || hookEvent == "AfterTool" || hookEvent == "BeforeAgent" || gemini.ClaudeTool(tool) != tool:
-		return "gemini"
-	case turnID != nil:
-		return "codex"
-	}
-	return "claude"
+	return string(agents.Detect(dialect.Probe{HookEvent: hookEvent, Tool: tool, TurnID: turnID}).Name)
 }
 
-// answerShell writes a decision in the contract of the format. Codex and Gemini CLI honour one
-// block, exit 2 with a reason on stderr and nothing on stdout, and cannot ask: an ask becomes
-// askAs.
+// answerShell writes the shell guard's decision in the contract of the format's agent.
 func answerShell(e *env, format string, askAs dialect.AskAs, d guard.Decision, reason string) error {
-	if format == "codex" || format == "gemini" {
-		if d == guard.Ask {
-			agent := map[string]string{"codex": "Codex", "gemini": "Gemini CLI"}[format]
-			if askAs == dialect.AskAsAllow {
-				fmt.Fprintf(e.stderr, "agenthooks: %s cannot ask a person; allowed as configured (--ask-as allow): %s\n", agent, reason)
-				return nil
-			}
-			d, reason = guard.Deny, agent+" cannot ask a person, so agenthooks denies (--ask-as deny): "+reason
-		}
-		if d == guard.Deny {
-			fmt.Fprintln(e.stderr, "Blocked by agenthooks: "+reason)
-			return silentExit{code: 2}
-		}
-		return nil
+	return answerGuard(e, format, dialect.BeforeShell, askAs, d, reason)
+}
+
+// answerGuard writes a guard's decision on an event of kind in the contract of the format's
+// agent (its descriptor's Guard encoder). A prompt is blocked or not; an agent that cannot ask
+// a person (Codex, Gemini CLI) gets askAs for an ask.
+func answerGuard(e *env, format string, kind dialect.Kind, askAs dialect.AskAs, d guard.Decision, reason string) error {
+	ag, ok := agents.Lookup(format)
+	if !ok {
+		ag = agents.Fallback()
 	}
-	if format == "claude" {
-		switch d {
-		case guard.Deny:
-			fmt.Fprintln(e.stderr, "Blocked by agenthooks: "+reason)
-			return silentExit{code: 2}
-		case guard.Ask:
-			out := map[string]any{"hookSpecificOutput": map[string]string{
-				"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": "agenthooks: " + reason}}
-			return writeJSON(e.stdout, out)
+	if kind == dialect.PromptSubmit && d != guard.Allow {
+		d = guard.Deny // a secret is never sent
+	}
+	if d == guard.Ask && !ag.Answer.CanAsk {
+		if askAs == dialect.AskAsAllow {
+			fmt.Fprintf(e.stderr, "agenthooks: %s cannot ask a person; allowed as configured (--ask-as allow): %s\n", ag.Title, reason)
+			return nil
 		}
-		return nil
+		d, reason = guard.Deny, ag.Title+" cannot ask a person, so agenthooks denies (--ask-as deny): "+reason
 	}
-	out := map[string]string{"permission": string(d)}
-	if d != guard.Allow {
-		out["user_message"] = "agenthooks: " + reason
-		out["agent_message"] = "agenthooks " + map[guard.Decision]string{guard.Deny: "blocked", guard.Ask: "asks the user about"}[d] + " this command: " + reason
+	r := ag.Answer.Guard(kind, decide.Permission(d), reason)
+	e.stdout.Write(r.Stdout)
+	e.stderr.Write(r.Stderr)
+	if r.ExitCode != 0 {
+		return silentExit{code: r.ExitCode}
 	}
-	return writeJSON(e.stdout, out)
+	return nil
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -564,7 +552,7 @@ func runGuardExplain(e *env, p guardExplainParams, command string) error {
 		fmt.Fprintf(e.stdout, "decision: %s\nreason: %s\n", d, reason)
 		return nil
 	}
-	if p.agent != "claude" && p.agent != "codex" && p.agent != "gemini" && p.agent != "cursor" {
+	if _, ok := agents.Lookup(p.agent); !ok {
 		return fmt.Errorf("--agent must be claude, codex, gemini or cursor, not %q", p.agent)
 	}
 	ctx := p.context(e)

@@ -12,6 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/guard/shell"
 	"github.com/agenthooks/agenthooks/internal/jsonpos"
 )
@@ -51,7 +53,7 @@ kept, so upgrades need no new install), else this executable. Entries an earlier
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runInstall(e, p) },
 	}
-	c.Flags().StringVar(&p.agent, "agent", "", "the agent: claude, cursor, codex or gemini (required)")
+	c.Flags().StringVar(&p.agent, "agent", "", "the agent: "+agents.List("or")+" (required)")
 	c.Flags().StringVar(&p.scope, "scope", "user", "user or project")
 	c.Flags().StringVar(&p.workspace, "workspace", "", "the project for --scope project (default: the current directory)")
 	return c
@@ -68,53 +70,18 @@ type installEntry struct {
 // (a broken policy, an unreadable payload) blocks the command instead of letting it through.
 const guardArgs = "guard bash --fail-closed"
 
-// editGuards are the guard entries for each agent's own file tools: the shell guard judges a
-// write, edit or delete of a protected file (an agent's hooks, agenthooks' policy and trust)
-// by these tools too, so the agent cannot switch its guard off with its edit tool.
-var editGuards = map[string]installEntry{
-	"claude": {event: "PreToolUse", matcher: "Write|Edit|MultiEdit|NotebookEdit", args: guardArgs},
-	"codex":  {event: "PreToolUse", matcher: "apply_patch", args: guardArgs},
-	"gemini": {event: "BeforeTool", matcher: "write_file|replace", args: guardArgs},
-	"cursor": {event: "preToolUse", matcher: "Write|Delete", args: guardArgs, failClosed: true},
-}
-
-// installEntries lists what install adds for an agent.
-func installEntries(agent string) []installEntry {
-	return append(agentEntries(agent), editGuards[agent])
-}
-
-func agentEntries(agent string) []installEntry {
-	switch agent {
-	case "codex":
-		// Codex does not read Claude Code's or Cursor's files: the runner reads both.
-		out := []installEntry{{event: "PreToolUse", matcher: "Bash", args: guardArgs}}
-		for _, ev := range []string{"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStart",
-			"SubagentStop", "SessionStart", "SessionEnd", "PreCompact"} {
-			out = append(out, installEntry{event: ev, args: "run --agent codex " + ev})
-		}
-		return out
-	case "gemini":
-		out := []installEntry{{event: "BeforeTool", matcher: "run_shell_command", args: guardArgs}}
-		for _, ev := range []string{"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "SessionStart",
-			"SessionEnd", "PreCompress"} {
-			out = append(out, installEntry{event: ev, args: "run --agent gemini " + ev})
-		}
-		return out
+// installEntries lists what install adds for an agent, as its descriptor says: the shell guard,
+// the runner on each of its events, and the guard on the agent's own file tools, so that the
+// shell guard judges a write, edit or delete of a protected file (an agent's hooks, agenthooks'
+// policy and trust) by these tools too and the agent cannot switch its guard off with its edit
+// tool.
+func installEntries(a *dialect.Agent) []installEntry {
+	in := a.Install
+	out := []installEntry{{event: a.Shell.Event, matcher: in.ShellMatcher, args: guardArgs, failClosed: in.FailClosed}}
+	for _, ev := range in.Events {
+		out = append(out, installEntry{event: ev, args: in.RunArgs + " " + ev})
 	}
-	if agent == "claude" {
-		out := []installEntry{{event: "PreToolUse", matcher: "Bash", args: guardArgs}}
-		for _, ev := range []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop",
-			"SubagentStart", "SubagentStop", "SessionStart", "SessionEnd", "PreCompact"} {
-			out = append(out, installEntry{event: ev, args: "run --agent claude --from cursor " + ev})
-		}
-		return out
-	}
-	out := []installEntry{{event: "beforeShellExecution", args: guardArgs, failClosed: true}}
-	for _, ev := range []string{"preToolUse", "postToolUse", "postToolUseFailure", "beforeSubmitPrompt", "stop",
-		"subagentStart", "subagentStop", "sessionStart", "sessionEnd", "preCompact"} {
-		out = append(out, installEntry{event: ev, args: "run --agent cursor --from claude " + ev})
-	}
-	return out
+	return append(out, installEntry{event: in.EditEvent, matcher: in.EditMatcher, args: guardArgs, failClosed: in.FailClosed})
 }
 
 // ourArgs returns the arguments after the program when command is one plain call of a program
@@ -152,20 +119,15 @@ func (p installParams) file(e *env) (string, error) {
 			base, _ = os.Getwd()
 		}
 	}
-	switch p.agent {
-	case "claude":
-		return filepath.Join(base, ".claude", "settings.json"), nil
-	case "cursor":
-		return filepath.Join(base, ".cursor", "hooks.json"), nil
-	case "codex":
-		if v := e.getenv("CODEX_HOME"); v != "" && p.scope == "user" {
-			return filepath.Join(v, "hooks.json"), nil
-		}
-		return filepath.Join(base, ".codex", "hooks.json"), nil
-	case "gemini":
-		return filepath.Join(base, ".gemini", "settings.json"), nil
+	a, ok := agents.Lookup(p.agent)
+	if !ok {
+		return "", fmt.Errorf("--agent must be %s, not %q", agents.List("or"), p.agent)
 	}
-	return "", fmt.Errorf("--agent must be claude, cursor, codex or gemini, not %q", p.agent)
+	dir := filepath.Join(base, a.Dir)
+	if v := e.getenv(a.HomeEnv); a.HomeEnv != "" && v != "" && p.scope == "user" {
+		dir = v
+	}
+	return filepath.Join(dir, a.Install.File), nil
 }
 
 func runInstall(e *env, p installParams) error {
@@ -197,10 +159,10 @@ func runInstall(e *env, p installParams) error {
 	var changes []string
 	var prog, progNote string
 	if p.remove {
-		changes = uninstallFrom(root, p.agent)
+		changes = uninstallFrom(root, agents.Get(dialect.Name(p.agent)))
 	} else {
 		prog, progNote = installProgram(e.agenthooks(), exec.LookPath)
-		changes = installInto(root, p.agent, prog)
+		changes = installInto(root, agents.Get(dialect.Name(p.agent)), prog)
 	}
 	if len(changes) == 0 {
 		fmt.Fprintf(e.stdout, "%s: nothing to change\n", file)
@@ -230,11 +192,12 @@ func runInstall(e *env, p installParams) error {
 	if !p.remove {
 		fmt.Fprintln(e.stdout, progNote)
 		fmt.Fprintln(e.stdout, "the shell guard is fail-closed (--fail-closed): when it cannot work, the command is blocked, not let through")
-		switch {
-		case p.agent == "codex":
-			fmt.Fprintln(e.stdout, "note: Codex skips hooks nobody has reviewed, silently: review them in codex (or pass codex exec --dangerously-bypass-hook-trust), and trust the project for project hooks")
-		case p.agent == "gemini" && p.scope == "project":
-			fmt.Fprintln(e.stdout, "note: Gemini CLI runs project hooks only in a trusted folder")
+		in := agents.Get(dialect.Name(p.agent)).Install
+		if in.Note != "" {
+			fmt.Fprintln(e.stdout, in.Note)
+		}
+		if in.ProjectNote != "" && p.scope == "project" {
+			fmt.Fprintln(e.stdout, in.ProjectNote)
 		}
 	}
 	return nil
@@ -295,9 +258,10 @@ func arrayAt(parent *jsonpos.Value, key string) *jsonpos.Value {
 // installInto adds the agent's entries that are not there yet, running prog, brings up to date
 // those an earlier install wrote differently (another path, no --fail-closed), and says what it
 // changed.
-func installInto(root *jsonpos.Value, agent, prog string) []string {
+func installInto(root *jsonpos.Value, agent *dialect.Agent, prog string) []string {
 	var changes []string
-	if agent == "cursor" && root.Get("version") == nil {
+	flat := agent.InstallFormat() == dialect.FormatHooks // Cursor's entries, not matcher groups
+	if flat && root.Get("version") == nil {
 		root.Members = append([]jsonpos.Member{{Key: "version", Value: &jsonpos.Value{Kind: jsonpos.Number, Num: "1"}}}, root.Members...)
 	}
 	hooks := objectAt(root, "hooks")
@@ -311,7 +275,7 @@ func installInto(root *jsonpos.Value, agent, prog string) []string {
 				changes = append(changes, "updated "+en.event+": "+c.Str+" → "+command)
 				c.Str = command
 			}
-			if agent == "cursor" && en.failClosed {
+			if flat && en.failClosed {
 				if fc := h.Get("failClosed"); fc == nil || fc.Kind != jsonpos.Bool || !fc.Bool {
 					h.Set("failClosed", jsonpos.BoolValue(true))
 					if !changed {
@@ -321,14 +285,14 @@ func installInto(root *jsonpos.Value, agent, prog string) []string {
 			}
 			continue
 		}
-		if agent != "cursor" {
+		if !flat {
 			group := jsonpos.Obj()
 			if en.matcher != "" {
 				group.Set("matcher", jsonpos.Str(en.matcher))
 			}
 			h := jsonpos.Obj("type", jsonpos.Str("command"), "command", jsonpos.Str(command))
-			if agent == "gemini" {
-				h = jsonpos.Obj("name", jsonpos.Str("agenthooks"), "type", jsonpos.Str("command"), "command", jsonpos.Str(command))
+			if agent.Install.HandlerName != "" {
+				h = jsonpos.Obj("name", jsonpos.Str(agent.Install.HandlerName), "type", jsonpos.Str("command"), "command", jsonpos.Str(command))
 			}
 			group.Set("hooks", jsonpos.Arr(h))
 			list.Elems = append(list.Elems, group)
@@ -370,7 +334,7 @@ func findEntry(list *jsonpos.Value, en installEntry) *jsonpos.Value {
 
 // uninstallFrom removes exactly the handlers install adds, and the groups and event lists that
 // only they filled.
-func uninstallFrom(root *jsonpos.Value, agent string) []string {
+func uninstallFrom(root *jsonpos.Value, agent *dialect.Agent) []string {
 	hooks := root.Get("hooks")
 	if hooks == nil || hooks.Kind != jsonpos.Object {
 		return nil
@@ -400,7 +364,7 @@ func uninstallFrom(root *jsonpos.Value, agent string) []string {
 				changes = append(changes, "removed "+m.Key+": "+el.Get("command").Str)
 				continue
 			}
-			if hs := el.Get("hooks"); agent != "cursor" && hs != nil && hs.Kind == jsonpos.Array {
+			if hs := el.Get("hooks"); agent.InstallFormat() != dialect.FormatHooks && hs != nil && hs.Kind == jsonpos.Array {
 				n := len(hs.Elems)
 				keptH := hs.Elems[:0]
 				for _, h := range hs.Elems {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/guard/policy"
 	"github.com/agenthooks/agenthooks/internal/srcpos"
@@ -175,19 +176,20 @@ func fileExists(path string) bool {
 	return err == nil
 }
 
-// familyOf tells a config file's kind by its place and name: a .gemini folder's settings.json is
-// Gemini CLI's, a .codex folder's hooks.json Codex's, other settings*.json Claude Code's.
+// familyOf tells a config file's kind by its place and name: the settings.json or hooks.json
+// in the folder of an agent that speaks another's format (.gemini, .codex) is that agent's, other
+// settings*.json Claude Code's, anything else Cursor's.
 func familyOf(path string) dialect.Name {
 	dir := filepath.Base(filepath.Dir(path))
-	switch {
-	case dir == ".gemini":
-		return dialect.Gemini
-	case dir == ".codex":
-		return dialect.Codex
-	case strings.Contains(filepath.Base(path), "settings"):
-		return dialect.Claude
+	for _, a := range agents.All() {
+		if a.Speaks != "" && dir == a.Dir {
+			return a.Name
+		}
 	}
-	return dialect.Cursor
+	if strings.Contains(filepath.Base(path), "settings") {
+		return agents.Fallback().Name
+	}
+	return agents.Default().Name
 }
 
 func fileState(cfg *config.Config, f *config.File) string {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/guard/shell"
 )
 
@@ -97,8 +98,6 @@ func resolveAgenthooksIn(ctx context.Context, prog, dir, path string) reach {
 	return r
 }
 
-var agentTitles = map[dialect.Name]string{dialect.Cursor: "Cursor", dialect.Claude: "Claude Code", dialect.Codex: "Codex", dialect.Gemini: "Gemini CLI"}
-
 // printAgents writes, for each agent, whether its config files reach a working agenthooks: the
 // program each agenthooks entry names, resolved, and what it runs (the guard, the runner). It
 // returns how many files name an agenthooks that cannot work.
@@ -165,11 +164,11 @@ func printAgents(ctx context.Context, w io.Writer, cfg *config.Config) int {
 		case len(problems) > 0:
 			state, bad = "BROKEN: "+strings.Join(problems, "; "), bad+1
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", agentTitles[family], f.Source.File, strings.Join(progs, ", "), state)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", agentTitle(family), f.Source.File, strings.Join(progs, ", "), state)
 	}
-	for _, a := range []dialect.Name{dialect.Claude, dialect.Cursor, dialect.Codex, dialect.Gemini} {
-		if !seen[a] {
-			fmt.Fprintf(tw, "%s\t-\t-\tnot installed (agenthooks install --agent %s)\n", agentTitles[a], a)
+	for _, a := range agents.All() {
+		if !seen[a.Name] {
+			fmt.Fprintf(tw, "%s\t-\t-\tnot installed (agenthooks install --agent %s)\n", a.Title, a.Name)
 		}
 	}
 	tw.Flush()
@@ -183,4 +182,12 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// agentTitle is the registered agent's name for people; "" for a name not registered.
+func agentTitle(n dialect.Name) string {
+	if a := agents.Get(n); a != nil {
+		return a.Title
+	}
+	return ""
 }

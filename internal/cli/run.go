@@ -16,10 +16,7 @@ import (
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
-	"github.com/agenthooks/agenthooks/dialect/claude"
-	"github.com/agenthooks/agenthooks/dialect/codex"
-	"github.com/agenthooks/agenthooks/dialect/cursor"
-	"github.com/agenthooks/agenthooks/dialect/gemini"
+	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/engine"
 )
 
@@ -46,6 +43,7 @@ func (f *layerFlags) options(e *env, workspaces []string) (engine.Options, error
 			EnterpriseDir:    e.getenv("AGENTHOOKS_ENTERPRISE_DIR"),
 			ClaudeManagedDir: e.getenv("AGENTHOOKS_CLAUDE_MANAGED_DIR"),
 			CodexHome:        e.getenv("CODEX_HOME"),
+			Getenv:           e.getenv,
 			Workspaces:       workspaces,
 		},
 		TrustAll: f.trust,
@@ -161,25 +159,26 @@ the reason on stderr and nothing on stdout, the one block Gemini and Codex both 
 }
 
 func runRun(ctx context.Context, e *env, p runParams) error {
-	if p.agent != "cursor" && p.agent != "claude" && p.agent != "codex" && p.agent != "gemini" {
-		return fmt.Errorf("--agent must be cursor, claude, codex or gemini, not %q", p.agent)
+	ag, ok := agents.Lookup(p.agent)
+	if !ok {
+		return fmt.Errorf("--agent must be %s, not %q", agents.List("or"), p.agent)
 	}
 	if p.askAs != string(dialect.AskAsDeny) && p.askAs != string(dialect.AskAsAllow) {
 		return fmt.Errorf("--ask-as must be deny or allow, not %q", p.askAs)
 	}
-	if p.format == "agent" || p.format == p.agent {
-		p.format = "cursor" // the agent's own answer
+	if p.format == p.agent || p.format == string(agents.Default().Name) {
+		p.format = "agent" // the agent's own answer (the default agent's name is its old spelling)
 	}
-	if p.format != "cursor" && p.format != "decision" {
+	if p.format != "agent" && p.format != "decision" {
 		return fmt.Errorf("--format must be agent (the agent's own answer) or decision, not %q", p.format)
 	}
 	if p.merge != string(decide.MergeAll) && p.merge != string(decide.MergeFirst) {
 		return fmt.Errorf("--merge must be all or first, not %q", p.merge)
 	}
-	agent := agentDialect(p.agent, dialect.AskAs(p.askAs))
+	agent := ag.Dialect(dialect.AskAs(p.askAs))
 	spec, ok := agent.Lookup(p.event)
 	if !ok {
-		return fmt.Errorf("unknown event %q; %s's events are: %s", p.event, agentTitle(p.agent), strings.Join(agent.Names(), ", "))
+		return fmt.Errorf("unknown event %q; %s's events are: %s", p.event, ag.ShortTitle(), strings.Join(agent.Names(), ", "))
 	}
 	d, err := fire(ctx, e, p, spec)
 	if err != nil {
@@ -212,30 +211,6 @@ func runRun(ctx context.Context, e *env, p runParams) error {
 	return nil
 }
 
-func agentDialect(name string, askAs dialect.AskAs) dialect.Dialect {
-	switch name {
-	case "claude":
-		return claude.Dialect
-	case "codex":
-		return codex.New(askAs)
-	case "gemini":
-		return gemini.New(askAs)
-	}
-	return cursor.Dialect
-}
-
-func agentTitle(name string) string {
-	switch name {
-	case "claude":
-		return "Claude Code"
-	case "codex":
-		return "Codex"
-	case "gemini":
-		return "Gemini"
-	}
-	return "Cursor"
-}
-
 func fire(ctx context.Context, e *env, p runParams, spec *dialect.Spec) (*engine.Decision, error) {
 	payload, err := io.ReadAll(io.LimitReader(e.stdin, engine.MaxPayload+1))
 	if err != nil {
@@ -254,16 +229,16 @@ func fire(ctx context.Context, e *env, p runParams, spec *dialect.Spec) (*engine
 		return nil, err
 	}
 	for _, f := range p.from {
-		if f != "cursor" && f != "claude" && f != "codex" && f != "gemini" {
-			return nil, fmt.Errorf("--from takes cursor, claude, codex and gemini, not %q", f)
+		if _, ok := agents.Lookup(f); !ok {
+			return nil, fmt.Errorf("--from takes %s, not %q", agents.List("and"), f)
 		}
 		opts.Families = append(opts.Families, dialect.Name(f))
 	}
-	if len(p.from) == 0 && (p.agent == "codex" || p.agent == "gemini") {
+	if ag, _ := agents.Lookup(p.agent); len(p.from) == 0 && ag != nil && ag.Answer.RunsOwnHooks {
 		// Codex and Gemini CLI run their own hooks themselves.
-		for _, f := range []dialect.Name{dialect.Cursor, dialect.Claude, dialect.Codex, dialect.Gemini} {
-			if string(f) != p.agent {
-				opts.Families = append(opts.Families, f)
+		for _, a := range agents.ByFilePriority() {
+			if a != ag {
+				opts.Families = append(opts.Families, a.Name)
 			}
 		}
 	}

@@ -1,0 +1,156 @@
+package config
+
+import (
+	"cmp"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+
+	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/agents"
+)
+
+// AgentCandidates lists, in priority order, every place agent a reads hooks from in env, as
+// its descriptor's Files say: a path with a "*" gives every file it matches, in name order; a
+// run of workspace files is looked for in each workspace in turn.
+func AgentCandidates(env Env, a *dialect.Agent) []Candidate {
+	var out []Candidate
+	locs := a.Files
+	for i := 0; i < len(locs); i++ {
+		l := locs[i]
+		if l.Root == dialect.RootWorkspace {
+			j := i
+			for j < len(locs) && locs[j].Root == dialect.RootWorkspace {
+				j++
+			}
+			for _, ws := range env.Workspaces {
+				out = append(out, workspaceCandidates(a, locs[i:j], ws)...)
+			}
+			i = j - 1
+			continue
+		}
+		var base string
+		switch l.Root {
+		case dialect.RootManaged:
+			base = managedDir(env, a)
+		case dialect.RootTeam:
+			if env.Home != "" {
+				base = teamRoot(env.Home)
+			}
+		case dialect.RootHome:
+			base = agentHome(env, a)
+		}
+		if base == "" {
+			continue
+		}
+		p := filepath.Join(base, filepath.FromSlash(l.Path))
+		if l.Root == dialect.RootManaged && !strings.Contains(l.Path, "*") {
+			p = joinFor(cmp.Or(env.GOOS, runtime.GOOS), base, l.Path) // another platform's path as it reads there
+		}
+		if !strings.Contains(l.Path, "*") {
+			out = append(out, Candidate{Layer: Layer(l.Scope), Family: a.Name, Path: p, Format: l.Format})
+			continue
+		}
+		matches, _ := filepath.Glob(p)
+		sort.Strings(matches)
+		for _, m := range matches {
+			out = append(out, Candidate{Layer: Layer(l.Scope), Family: a.Name, Path: m, Format: l.Format})
+		}
+	}
+	return out
+}
+
+// projectCandidates are agent a's files in workspace ws: the candidate lists and the trust
+// store's list of files that trust unlocks (ProjectFiles) are both built from these.
+func projectCandidates(a *dialect.Agent, ws string) []Candidate {
+	return workspaceCandidates(a, a.Files, ws)
+}
+
+func workspaceCandidates(a *dialect.Agent, locs []dialect.Location, ws string) []Candidate {
+	var out []Candidate
+	for _, l := range locs {
+		if l.Root == dialect.RootWorkspace {
+			out = append(out, Candidate{Layer: Layer(l.Scope), Family: a.Name, Path: filepath.Join(ws, filepath.FromSlash(l.Path)),
+				Workspace: ws, Format: l.Format})
+		}
+	}
+	return out
+}
+
+// managedDir is agent a's machine-wide folder in env: as env overrides it, else the platform's.
+func managedDir(env Env, a *dialect.Agent) string {
+	if a.ManagedDir == nil {
+		return ""
+	}
+	if v := env.lookup(a.ManagedEnv); v != "" {
+		return v
+	}
+	return a.ManagedDir(cmp.Or(env.GOOS, runtime.GOOS))
+}
+
+// agentHome is agent a's user folder in env: $HomeEnv, else ~/Dir; "" without a home.
+func agentHome(env Env, a *dialect.Agent) string {
+	if v := env.lookup(a.HomeEnv); v != "" {
+		return v
+	}
+	if env.Home == "" {
+		return ""
+	}
+	return filepath.Join(env.Home, a.Dir)
+}
+
+// lookup returns the folder env sets through the environment variable key: the named fields
+// for the variables they stand for, else Getenv.
+func (env Env) lookup(key string) string {
+	if key == "" {
+		return ""
+	}
+	if v := map[string]string{"AGENTHOOKS_ENTERPRISE_DIR": env.EnterpriseDir, "AGENTHOOKS_CLAUDE_MANAGED_DIR": env.ClaudeManagedDir,
+		"CODEX_HOME": env.CodexHome}[key]; v != "" {
+		return v
+	}
+	if env.Getenv != nil {
+		return env.Getenv(key)
+	}
+	return ""
+}
+
+// formatOf is the format of a candidate that does not say: the format of its agent's file with
+// the same extension, else of the agent's first file.
+func formatOf(c Candidate) dialect.Format {
+	if c.Format != 0 {
+		return c.Format
+	}
+	a := agents.Get(c.Family)
+	if a == nil {
+		return dialect.FormatHooks
+	}
+	for _, l := range a.Files {
+		if filepath.Ext(l.Path) == filepath.Ext(c.Path) {
+			return l.Format
+		}
+	}
+	return a.Files[0].Format
+}
+
+// CandidatesOf lists the candidates of the named agents' files (every agent's when names is
+// empty), each agent's in priority order, the agents in agents.ByFilePriority's order.
+func CandidatesOf(env Env, names ...dialect.Name) []Candidate {
+	var out []Candidate
+	for _, a := range agents.ByFilePriority() {
+		if len(names) == 0 || containsName(names, a.Name) {
+			out = append(out, AgentCandidates(env, a)...)
+		}
+	}
+	return out
+}
+
+func containsName(names []dialect.Name, n dialect.Name) bool {
+	for _, m := range names {
+		if m == n {
+			return true
+		}
+	}
+	return false
+}

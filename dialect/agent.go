@@ -1,0 +1,271 @@
+package dialect
+
+import (
+	"time"
+
+	"github.com/agenthooks/agenthooks/decide"
+)
+
+// Agent is one agent's descriptor: everything the rest of agenthooks knows about that agent, in
+// one value that its own package (dialect/<name>) fills in and dialect/agents registers. engine,
+// config, the guards and the CLI look an agent up and read these fields; none of them compares
+// an agent's name.
+//
+// A descriptor is plain data and top-level functions, so that building it costs no package
+// initialisation: tables behind it (events, tool names) are built on first use.
+type Agent struct {
+	// Name is the agent's name in flags, configs and the audit (--agent claude).
+	Name Name
+	// Title is the agent's name for people ("Claude Code").
+	Title string
+	// Short is the agent's name in running text, when shorter than Title ("Gemini").
+	Short string
+	// Binary is the program the agent runs as, when it has one on PATH ("claude").
+	Binary string
+	// Dir is the agent's folder in the user's home and in a workspace (".claude"): the agent
+	// counts as present on a machine when the home one exists.
+	Dir string
+	// HomeEnv names the environment variable that, when set, replaces ~/Dir as the agent's user
+	// folder (Codex's CODEX_HOME); "" when there is none.
+	HomeEnv string
+	// ManagedDir returns the folder of the agent's machine-wide (enterprise) files on a platform
+	// (runtime.GOOS values); nil when the agent has none. ManagedEnv names the variable that
+	// overrides it (for tests and embedders).
+	ManagedDir func(goos string) string
+	ManagedEnv string
+	// Files are the places the agent reads hooks from, in priority order (see Location).
+	Files []Location
+	// Settings is what the agent's hooks file in Claude Code's settings shape adds to it.
+	Settings Settings
+	// Dialect returns the agent's hooks dialect; askAs is what an ask becomes where the agent
+	// cannot ask a person.
+	Dialect func(askAs AskAs) Dialect
+	// ToolKind is the neutral kind of the agent's event, narrowed by tool when tool is not ""
+	// (Claude Code's PreToolUse for Bash is a before-shell event); "" when the event is unknown or
+	// the agent's matchers do not name tools.
+	ToolKind func(event, tool string) Kind
+	// HookSwitches: the agent's settings files can switch hooks off (Claude Code's
+	// disableAllHooks and allowManagedHooksOnly), and agenthooks honours them for its files.
+	HookSwitches bool
+	// Answer is the contract the agent honours and what it cannot do.
+	Answer Answer
+	// Speaks is the agent whose hook format this agent's hooks are written in, where it is
+	// another's: Codex and Gemini CLI speak Claude Code's, so Claude Code's hooks run for their
+	// events. "" for an agent whose format is its own.
+	Speaks Name
+	// ToSpoken rewrites the payload of one of the agent's events as the payload of its
+	// namesake in the Speaks agent; nil when the payloads are the same. An event with no
+	// namesake gives "" and the payload unchanged.
+	ToSpoken func(event string, payload []byte) (string, []byte, []string, error)
+	// PayloadDefaults are the fields, with their JSON values, that the agent always sends on
+	// event and a payload given to agenthooks run may leave out; nil when a payload is passed
+	// on as it came.
+	PayloadDefaults func(event string, workspaces []string) []Field
+	// PreToolSiblings: for one tool call the agent fires its generic pre-tool event and the
+	// tool's own event (Cursor's preToolUse and beforeShellExecution), so a hook on either runs
+	// once.
+	PreToolSiblings bool
+	// SpokenEvent names the namesake, in the Speaks agent, of one of the agent's events ("" for
+	// none); RenameToSpoken and RenameFromSpoken rewrite a decoded payload, in place, from the
+	// agent's shape to its namesake's in the Speaks agent and back, and say what has no place.
+	// All nil when the agent's payloads are the Speaks agent's as they are.
+	SpokenEvent      func(event string) string
+	RenameToSpoken   func(event string, m map[string]any) []string
+	RenameFromSpoken func(event string, m map[string]any) []string
+	// ToSpokenTool and FromSpokenTool rename a tool between the agent's names and the Speaks
+	// agent's (Gemini's run_shell_command is Claude Code's Bash); nil when the names are the same.
+	ToSpokenTool, FromSpokenTool func(tool string) string
+	// HookCwd: the agent runs a hook in the session's working directory, so a relative command
+	// is found there rather than beside its config file.
+	HookCwd bool
+	// Shell is how the agent asks its hooks about a shell command.
+	Shell Shell
+	// Install is what agenthooks install writes into the agent's hooks file.
+	Install Install
+	// Trust says, for people, when the agent runs a project's hooks.
+	Trust string
+	// DefaultTimeout is the agent's timeout for a hook whose config sets none.
+	DefaultTimeout time.Duration
+	// Detect tells the agent's hook payload from the others' (dialect/agents.Detect asks each
+	// agent in turn); nil for the agent that is the fallback.
+	Detect func(p Probe) bool
+}
+
+// Format is the shape of a hooks file.
+type Format int
+
+// The formats.
+const (
+	// FormatHooks is Cursor's hooks.json: {"version":1,"hooks":{"event":[{"command":...}]}}.
+	FormatHooks Format = iota + 1
+	// FormatSettings is Claude Code's settings.json shape, shared by Codex's hooks.json and Gemini
+	// CLI's settings.json: {"hooks":{"Event":[{"matcher":...,"hooks":[{"type":"command",...}]}]}}.
+	FormatSettings
+	// FormatCodexTOML is the [hooks] table of Codex's config.toml.
+	FormatCodexTOML
+)
+
+// Settings is what an agent's hooks file in Claude Code's settings shape (FormatSettings) adds
+// to Claude Code's.
+type Settings struct {
+	// TimeoutUnit is the unit of a handler's timeout; 0 means seconds, as Claude Code's.
+	TimeoutUnit time.Duration
+	// GroupFields and HandlerFields are the fields the agent reads beyond Claude Code's, in a
+	// matcher group and in a handler.
+	GroupFields, HandlerFields []string
+}
+
+// Scope is the layer a hooks file belongs to; its values are config.Layer's.
+type Scope string
+
+// The scopes, in priority order.
+const (
+	ScopeEnterprise Scope = "enterprise"
+	ScopeTeam       Scope = "team"
+	ScopeLocal      Scope = "local"
+	ScopeProject    Scope = "project"
+	ScopeUser       Scope = "user"
+)
+
+// Root is the folder a Location's path starts at.
+type Root int
+
+// The roots.
+const (
+	// RootManaged is the agent's machine-wide folder (Agent.ManagedDir).
+	RootManaged Root = iota + 1
+	// RootTeam is the folder agenthooks sync writes team bundles into (~/.cursor/managed).
+	RootTeam
+	// RootWorkspace is each workspace root in turn.
+	RootWorkspace
+	// RootHome is the agent's user folder: $HomeEnv, else ~/Dir.
+	RootHome
+)
+
+// Location is one place an agent reads hooks from.
+type Location struct {
+	Scope Scope
+	Root  Root
+	// Path is slash-separated, under Root; a "*" in it matches, in name order.
+	Path   string
+	Format Format
+}
+
+// Answer is the answer contract an agent honours.
+type Answer struct {
+	// CanAsk: the agent can ask a person; otherwise an ask becomes the configured AskAs.
+	CanAsk bool
+	// Loses names what of a decision the agent's answer to ev cannot carry ("a system
+	// message"); nil for nothing.
+	Loses func(ev *Spec, d decide.Decision) []string
+	// Guard writes a built-in guard's decision (allow, deny, or ask where the agent can ask) on
+	// an event of kind (BeforeShell, BeforeMCP, BeforeRead, PromptSubmit) in the form the agent
+	// honours from a hook registered directly in its config. A prompt guard's decision is allow
+	// or deny.
+	Guard func(kind Kind, perm decide.Permission, reason string) Reply
+	// Rewrite writes an allow that runs the tool with input instead, on the agent's pre-tool
+	// event; nil when the agent does not run a hook's rewritten input.
+	Rewrite func(input map[string]any, reason string) Reply
+	// RunsOwnHooks: the agent runs the hooks of its own files itself, so the runner it calls
+	// reads only the other agents' files.
+	RunsOwnHooks bool
+}
+
+// Shell is the event and tool under which an agent asks its hooks about a shell command.
+type Shell struct {
+	Event string
+	Tool  string // "" when the event is about shell commands only
+	// Payload is the payload the agent sends for command, run in cwd (doctor's canary).
+	Payload func(command, cwd string) map[string]any
+	// GitBashOnWindows: on Windows the agent runs its hooks, like its shell tool, with Git for
+	// Windows' bash when it finds one (others use cmd.exe).
+	GitBashOnWindows bool
+}
+
+// Install is what agenthooks install writes into an agent's hooks file: the shell guard on
+// Shell.Event (matched by ShellMatcher), the runner on Events, then the edit guard.
+type Install struct {
+	// File is the hooks file install writes, under the agent's folder ("settings.json").
+	File string
+	// ShellMatcher selects the shell tool for the shell guard's entry.
+	ShellMatcher string
+	// Events are the events the runner is installed on, each as "agenthooks <RunArgs> <event>".
+	Events  []string
+	RunArgs string
+	// EditEvent and EditMatcher are the guard's entry for the agent's own file tools, so the
+	// agent cannot switch its guard off with its edit tool.
+	EditEvent, EditMatcher string
+	// FailClosed marks the guards' entries failClosed (an agent that lets a failing hook through
+	// unless told).
+	FailClosed bool
+	// HandlerName is the "name" install gives its handlers, for an agent that names them.
+	HandlerName string
+	// Note is said after an install; ProjectNote after a project install.
+	Note, ProjectNote string
+}
+
+// InstallFormat is the format of the hooks file install writes: that of the agent's user file
+// of that name.
+func (a *Agent) InstallFormat() Format {
+	for _, l := range a.Files {
+		if l.Root == RootHome && l.Path == a.Install.File {
+			return l.Format
+		}
+	}
+	return 0
+}
+
+// ShortTitle is the agent's name in running text: Short, else Title.
+func (a *Agent) ShortTitle() string {
+	if a.Short != "" {
+		return a.Short
+	}
+	return a.Title
+}
+
+// SpeaksAs reports whether a hook of agent a reads agent n's payloads unchanged: its own, or
+// those of the agent whose format it speaks without rewriting.
+func (a *Agent) SpeaksAs(n Name) bool {
+	return a.Name == n || a.Speaks == n && a.ToSpoken == nil
+}
+
+// Loses names what of d an answer to ev cannot carry, common to every agent: updated input on
+// an event other than inputEvents and a follow-up message on an event that does not loop.
+func Loses(ev *Spec, d decide.Decision, inputEvents ...string) []string {
+	var out []string
+	if d.UpdatedInput != nil && !contains(inputEvents, ev.Name) {
+		out = append(out, "updated input")
+	}
+	if d.Followup != "" && ev.Kind != Stop && ev.Kind != SubagentStop {
+		out = append(out, "a follow-up message")
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// GuardByExit2 is a guard's answer for an agent that honours one block, exit status 2 with the
+// reason on stderr and nothing on stdout: a deny blocks, anything else lets the call run.
+func GuardByExit2(_ Kind, perm decide.Permission, reason string) Reply {
+	if perm != decide.Deny {
+		return Reply{}
+	}
+	return Reply{ExitCode: 2, Stderr: []byte("Blocked by agenthooks: " + reason + "\n")}
+}
+
+// Field is one payload field and its JSON value.
+type Field struct{ Key, JSON string }
+
+// Probe is what a payload shows of its agent, for Agent.Detect.
+type Probe struct {
+	HookEvent string
+	Tool      string
+	TurnID    any
+}

@@ -1,0 +1,107 @@
+// Package agents is the register of agents: the one list of every agent agenthooks knows, each
+// described by the dialect.Agent its own package under dialect/ exports. engine, config, the
+// guards and the CLI look agents up here instead of naming them. Adding an agent is one package
+// that exports its descriptor, plus one line in the list below (docs/adding-an-agent.md).
+//
+// The list is static data: looking an agent up costs no package initialisation, so the guard
+// process stays lean. It imports dialect and the agents' packages only.
+package agents
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/claude"
+	"github.com/agenthooks/agenthooks/dialect/codex"
+	"github.com/agenthooks/agenthooks/dialect/cursor"
+	"github.com/agenthooks/agenthooks/dialect/gemini"
+)
+
+// all is the register, in the order agents are listed to people (doctor, status).
+var all = []*dialect.Agent{
+	&claude.Agent,
+	&cursor.Agent,
+	&codex.Agent,
+	&gemini.Agent,
+}
+
+// detectOrder is the order payloads are told apart in: the first agent whose Detect accepts a
+// payload sent it; an agent whose payload is another's plus a field comes before that other.
+var detectOrder = []*dialect.Agent{&gemini.Agent, &codex.Agent}
+
+// Default is the agent a command assumes when it is given none and cannot tell (run --agent).
+func Default() *dialect.Agent { return &cursor.Agent }
+
+// Fallback is the agent a payload is read as when no agent's Detect accepts it: Claude Code,
+// whose payload shape the others borrow.
+func Fallback() *dialect.Agent { return &claude.Agent }
+
+// All returns every registered agent, in listing order. The slice is the caller's.
+func All() []*dialect.Agent { return slices.Clone(all) }
+
+// ByFilePriority returns every registered agent in the order their files are read in within a
+// layer: the default agent first (hooks.json is agenthooks' own format, so within a layer its
+// hooks run first), then the others in listing order.
+func ByFilePriority() []*dialect.Agent {
+	out := []*dialect.Agent{Default()}
+	for _, a := range all {
+		if a != Default() {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// Names returns every registered agent's name, in listing order.
+func Names() []dialect.Name {
+	out := make([]dialect.Name, len(all))
+	for i, a := range all {
+		out[i] = a.Name
+	}
+	return out
+}
+
+// Lookup returns the agent named name.
+func Lookup(name string) (*dialect.Agent, bool) {
+	for _, a := range all {
+		if string(a.Name) == name {
+			return a, true
+		}
+	}
+	return nil, false
+}
+
+// Get returns the agent named n, or nil.
+func Get(n dialect.Name) *dialect.Agent {
+	a, _ := Lookup(string(n))
+	return a
+}
+
+// Detect returns the agent whose payload p is, among those whose Detect tells theirs apart, else
+// Fallback.
+func Detect(p dialect.Probe) *dialect.Agent {
+	for _, a := range detectOrder {
+		if a.Detect != nil && a.Detect(p) {
+			return a
+		}
+	}
+	return Fallback()
+}
+
+// List names the agents for a message: "a, b, c or d" (or "and", as conj says).
+func List(conj string) string {
+	names := Names()
+	var b strings.Builder
+	for i, n := range names {
+		switch {
+		case i == 0:
+		case i == len(names)-1:
+			b.WriteString(" " + conj + " ")
+		default:
+			b.WriteString(", ")
+		}
+		b.WriteString(string(n))
+	}
+	return b.String()
+}

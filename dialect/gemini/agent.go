@@ -1,0 +1,89 @@
+package gemini
+
+import (
+	"time"
+
+	"github.com/agenthooks/agenthooks/decide"
+	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/claude"
+)
+
+// Agent is Gemini CLI's descriptor.
+var Agent = dialect.Agent{
+	Name:   dialect.Gemini,
+	Title:  "Gemini CLI",
+	Short:  "Gemini",
+	Binary: "gemini",
+	Dir:    ".gemini",
+	Files: []dialect.Location{
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".gemini/settings.json", Format: dialect.FormatSettings},
+		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "settings.json", Format: dialect.FormatSettings},
+	},
+	Settings: dialect.Settings{TimeoutUnit: time.Millisecond, GroupFields: []string{"sequential"},
+		HandlerFields: []string{"name", "description"}},
+	Dialect:          New,
+	ToolKind:         toolKind,
+	Speaks:           dialect.Claude,
+	ToSpoken:         toSpoken,
+	SpokenEvent:      ClaudeEvent,
+	RenameToSpoken:   RenameToClaude,
+	RenameFromSpoken: RenameFromClaude,
+	ToSpokenTool:     ClaudeTool,
+	FromSpokenTool:   GeminiTool,
+	Answer:           dialect.Answer{RunsOwnHooks: true, Loses: loses, Guard: dialect.GuardByExit2, Rewrite: rewrite},
+	Shell:            dialect.Shell{Event: "BeforeTool", Tool: "run_shell_command", Payload: shellPayload},
+	Install: dialect.Install{
+		File:         "settings.json",
+		ShellMatcher: "run_shell_command",
+		Events: []string{"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "SessionStart",
+			"SessionEnd", "PreCompress"},
+		RunArgs:     "run --agent gemini",
+		EditEvent:   "BeforeTool",
+		EditMatcher: "write_file|replace",
+		HandlerName: "agenthooks",
+		ProjectNote: "note: Gemini CLI runs project hooks only in a trusted folder",
+	},
+	Trust:          "runs a project's .gemini/settings.json only in a trusted folder",
+	DefaultTimeout: 60 * time.Second,
+	Detect:         detect,
+}
+
+// detect: Gemini's events (BeforeTool, BeforeAgent) and tool names (run_shell_command,
+// read_file) are its own.
+func detect(p dialect.Probe) bool {
+	return p.HookEvent == "BeforeTool" || p.HookEvent == "AfterTool" || p.HookEvent == "BeforeAgent" || ClaudeTool(p.Tool) != p.Tool
+}
+
+// toSpoken rewrites a Gemini payload as its Claude Code namesake's; an event with none keeps
+// its payload and gives no name.
+func toSpoken(event string, payload []byte) (string, []byte, []string, error) {
+	if ClaudeEvent(event) == "" {
+		return "", payload, nil, nil
+	}
+	return ToClaude(event, payload)
+}
+
+// rewrite is BeforeTool's hookSpecificOutput.tool_input, which Gemini CLI runs.
+func rewrite(input map[string]any, _ string) dialect.Reply {
+	b, _ := dialect.Marshal(map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": "BeforeTool", "tool_input": input}})
+	return dialect.Reply{Stdout: append(b, '\n')}
+}
+
+func loses(ev *dialect.Spec, d decide.Decision) []string { return dialect.Loses(ev, d, "BeforeTool") }
+
+// toolKind is the event's kind, narrowed by a tool as Claude Code's namesake event is by the
+// tool's Claude Code name.
+func toolKind(event, tool string) dialect.Kind {
+	if tool != "" {
+		return claude.ToolKind(ClaudeEvent(event), ClaudeTool(tool))
+	}
+	if e, ok := events()[event]; ok {
+		return e.Kind
+	}
+	return ""
+}
+
+func shellPayload(c, cwd string) map[string]any {
+	return map[string]any{"session_id": "agenthooks-doctor", "hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
+		"tool_input": map[string]any{"command": c}, "cwd": cwd, "timestamp": "2026-01-01T00:00:00Z"}
+}
