@@ -166,6 +166,12 @@ type Answer struct {
 	// Rewrite writes an allow that runs the tool with input instead, on the agent's pre-tool
 	// event; nil when the agent does not run a hook's rewritten input.
 	Rewrite func(input map[string]any, reason string) Reply
+	// RewriteInRun is the rewrite as a hook written in the agent's format answers agenthooks
+	// run with, on the format's event for any tool: the runner reads it through the agent's
+	// dialect, so it carries the allow and the reason the dialect reads beside the input
+	// (Gemini CLI's decision, Cursor's preToolUse, whose beforeShellExecution cannot rewrite);
+	// nil when it is Rewrite's.
+	RewriteInRun func(input map[string]any, reason string) Reply
 	// RunsOwnHooks: the agent runs the hooks of its own files itself, so the runner it calls
 	// reads only the other agents' files.
 	RunsOwnHooks bool
@@ -202,6 +208,15 @@ type Install struct {
 	HandlerName string
 	// Note is said after an install; ProjectNote after a project install.
 	Note, ProjectNote string
+}
+
+// RewriteFor is the form of a rewrite of the agent's, given to the agent itself (inRun false)
+// or to agenthooks run; nil when it has none.
+func (a *Agent) RewriteFor(inRun bool) func(input map[string]any, reason string) Reply {
+	if inRun && a.Answer.RewriteInRun != nil {
+		return a.Answer.RewriteInRun
+	}
+	return a.Answer.Rewrite
 }
 
 // InstallFormat is the format of the hooks file install writes: that of the agent's user file

@@ -125,5 +125,19 @@ func TestGuardRepliesReadAsDecided(t *testing.T) {
 				t.Errorf("%s: a rewrite reads as %+v", a.Name, out)
 			}
 		}
+		if a.Answer.RewriteInRun != nil {
+			// agenthooks run reads it on the format's event for any tool, as an allow with the input.
+			var pre *dialect.Spec
+			for _, name := range d.Names() {
+				if s, _ := d.Lookup(name); s.Kind == dialect.PreTool {
+					pre = s
+				}
+			}
+			r := a.Answer.RewriteInRun(map[string]any{"command": "confined ls"}, "confined")
+			out := d.Interpret(pre, r.ExitCode, r.Stdout, r.Stderr, 0)
+			if pre == nil || out.Failed || !strings.Contains(string(out.Answer.UpdatedInput), "confined ls") || out.Answer.Permission != decide.Allow {
+				t.Errorf("%s: a rewrite for agenthooks run reads as %+v", a.Name, out)
+			}
+		}
 	}
 }

@@ -26,7 +26,7 @@ var Agent = dialect.Agent{
 	ToolKind:        toolKind,
 	PayloadDefaults: payloadDefaults,
 	PreToolSiblings: true,
-	Answer:          dialect.Answer{CanAsk: true, Loses: loses, Guard: guardReply},
+	Answer:          dialect.Answer{CanAsk: true, Loses: loses, Guard: guardReply, RewriteInRun: rewriteInRun},
 	Shell:           dialect.Shell{Event: "beforeShellExecution", Payload: shellPayload},
 	Install: dialect.Install{
 		File: "hooks.json",
@@ -69,6 +69,14 @@ func guardReply(kind dialect.Kind, perm decide.Permission, reason string) dialec
 		out["agent_message"] = "agenthooks " + map[decide.Permission]string{decide.Deny: "blocked", decide.Ask: "asks the user about"}[perm] + " this command: " + reason
 	}
 	b, _ := dialect.Marshal(out)
+	return dialect.Reply{Stdout: append(b, '\n')}
+}
+
+// rewriteInRun is preToolUse's allow with updated_input, as agenthooks run reads it from a
+// hook in Cursor's format; Cursor's own shell event, beforeShellExecution, cannot rewrite.
+func rewriteInRun(input map[string]any, reason string) dialect.Reply {
+	b, _ := dialect.Marshal(map[string]any{"permission": "allow", "updated_input": input,
+		"user_message": "agenthooks: " + reason, "agent_message": "agenthooks: " + reason})
 	return dialect.Reply{Stdout: append(b, '\n')}
 }
 

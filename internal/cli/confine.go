@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -235,29 +234,31 @@ func printConfineCheck(e *env, p confineParams, plan *confine.Plan, abi int) err
 	return nil
 }
 
-// rewriters are the agents whose shell hook can replace the command it runs, in the form
-// proven inside each (e2e/confine_test.go): Claude Code 2.1.328 and Codex CLI 0.169.0 run the
-// updatedInput of a PreToolUse "allow" in hookSpecificOutput; Gemini CLI 0.61.0 runs the
-// tool_input of a BeforeTool hookSpecificOutput. Cursor (beforeShellExecution cannot rewrite)
-// keeps its answer.
-var rewriters = map[string]bool{"claude": true, "codex": true, "gemini": true}
-
 // rewriteTarget names the agent whose shell tool would run a rewritten command, and reports
 // whether the guard's answer can carry the rewrite to it. Registered in the agent itself (guard
-// bash), the agent is the payload's and its answer carries one where the agent honours it.
-// Inside agenthooks run, the agent is the runner's, and the guard's answer, in the hook's own
-// format, carries one only on an event whose answer has updated input (PreToolUse, BeforeTool,
-// Cursor's preToolUse, not beforeShellExecution): the runner then answers its agent with it.
+// bash), the agent is the payload's and its answer carries one where the agent honours it
+// (Answer.Rewrite, in the form proven inside each: e2e/confine_test.go). Inside agenthooks run,
+// the agent is the runner's, and the guard's answer, in the hook's own format, carries one only
+// on an event whose answer has updated input (PreToolUse, BeforeTool, Cursor's preToolUse, not
+// beforeShellExecution): the runner then answers its agent with it.
 func rewriteTarget(e *env, call shellCall) (string, bool) {
 	agent := e.getenv(engine.AgentEnv)
-	if agent == "" || e.getenv("AGENTHOOKS_RUN_DEPTH") == "" {
-		return call.format, rewriters[call.format]
+	if !inRun(e) {
+		f, ok := agents.Lookup(call.format)
+		return call.format, ok && f.RewriteFor(false) != nil
 	}
-	if _, ok := agents.Lookup(call.format); !ok {
+	f, ok := agents.Lookup(call.format)
+	if !ok || f.RewriteFor(true) == nil {
 		return agent, false
 	}
+	a, ok := agents.Lookup(agent)
 	// The hook's format's event for any tool (PreToolUse, BeforeTool, preToolUse).
-	return agent, rewriters[agent] && call.event == translate.EventFor(dialect.Name(call.format), dialect.PreTool)
+	return agent, ok && a.RewriteFor(false) != nil && call.event == translate.EventFor(dialect.Name(call.format), dialect.PreTool)
+}
+
+// inRun reports whether the guard runs as a hook of agenthooks run, which reads its answer.
+func inRun(e *env) bool {
+	return e.getenv(engine.AgentEnv) != "" && e.getenv("AGENTHOOKS_RUN_DEPTH") != ""
 }
 
 // confineRewrite returns the tool input that runs call's command confined, when the policy's
@@ -316,22 +317,13 @@ func confinedWhy(d guard.Decision, reason string) string {
 func (p guardBashParams) answerConfined(e *env, call shellCall, updated map[string]any, d guard.Decision, reason, policyName string, start time.Time) error {
 	why := confinedWhy(d, reason)
 	p.record(e, call, string(guard.Allow), why, "confined", policyName, start)
-	switch call.format {
-	case "gemini":
-		out := map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": "BeforeTool", "tool_input": updated}}
-		if e.getenv(engine.AgentEnv) != "" && e.getenv("AGENTHOOKS_RUN_DEPTH") != "" {
-			// To the runner, which reads an allow and a reason beside the rewrite; Gemini CLI
-			// itself was shown to run the rewrite with tool_input alone.
-			out["decision"], out["reason"] = "allow", "agenthooks: "+why
-		}
-		return writeJSON(e.stdout, out)
-	case "cursor": // only inside agenthooks run, on preToolUse (rewriteTarget)
-		return writeJSON(e.stdout, map[string]any{"permission": "allow", "updated_input": updated,
-			"user_message": "agenthooks: " + why, "agent_message": "agenthooks: " + why})
+	rewrite := agents.Fallback().Answer.Rewrite
+	if f, ok := agents.Lookup(call.format); ok && f.RewriteFor(inRun(e)) != nil {
+		rewrite = f.RewriteFor(inRun(e)) // rewriteTarget found one
 	}
-	return writeJSON(e.stdout, map[string]any{"hookSpecificOutput": map[string]any{
-		"hookEventName": "PreToolUse", "permissionDecision": "allow",
-		"permissionDecisionReason": "agenthooks: " + why, "updatedInput": updated}})
+	r := rewrite(updated, why)
+	_, err := e.stdout.Write(r.Stdout)
+	return err
 }
 
 // claudeRuleFor returns the first of Claude Code's own permissions.deny or permissions.ask
@@ -428,6 +420,33 @@ func globWords(parts []string, t string) bool {
 	return t == ""
 }
 
+// explainAgentHelp is guard explain's --agent help: which agents' shell tools run a confined
+// rewrite, and which keep the guard's answer.
+func explainAgentHelp() string {
+	var rewrite, keep []string
+	for _, a := range agents.All() {
+		if a.RewriteFor(false) != nil {
+			rewrite = append(rewrite, string(a.Name))
+		} else {
+			keep = append(keep, string(a.Name))
+		}
+	}
+	verb := " keep"
+	if len(keep) == 1 {
+		verb = " keeps"
+	}
+	return "the agent whose shell tool runs COMMAND: " + wordList(rewrite, "or") + " rewrite it to run confined (their own permission rules apply first); " +
+		wordList(keep, "and") + verb + " the answer"
+}
+
+// wordList joins words for running text: "a, b or c".
+func wordList(words []string, conj string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
+}
+
 // confinedView is what guard explain says of running a command confined: the command line the
 // agent would run instead and why, or (Command empty) why it is not confined though the guard
 // would ask.
@@ -440,8 +459,11 @@ type confinedView struct {
 // or nil when there is none to tell of.
 func explainConfined(e *env, p guardExplainParams, pol *policy.Policy, command string, ctx guard.Context, v guard.Verdict) *confinedView {
 	payload, _ := json.Marshal(map[string]any{"tool_input": map[string]any{"command": command}})
-	event := map[string]string{"gemini": "BeforeTool", "cursor": "beforeShellExecution"}[p.agent]
-	call := shellCall{payload: payload, format: cmp.Or(p.agent, "claude"), event: cmp.Or(event, "PreToolUse"), command: command, cwd: ctx.Cwd, project: ctx.Project}
+	a, ok := agents.Lookup(p.agent)
+	if !ok {
+		a = agents.Fallback()
+	}
+	call := shellCall{payload: payload, format: string(a.Name), event: a.Shell.Event, command: command, cwd: ctx.Cwd, project: ctx.Project}
 	updated, note := confineRewrite(e, pol, call, v.Decision, p.policyFile(e))
 	switch {
 	case updated != nil:

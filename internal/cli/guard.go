@@ -479,7 +479,7 @@ func newGuardExplainCmd(e *env) *cobra.Command {
 	c.Flags().BoolVar(&p.json, "json", false, "print the verdict and the analysis as JSON")
 	c.Flags().StringVar(&p.guard, "guard", "bash", "which guard: bash (COMMAND), read (a file), prompt (the text), mcp (server/tool or mcp__server__tool)")
 	c.Flags().BoolVar(&p.packs, "packs", false, "list the policy's rule packs, their rules and whether each is switched on (no COMMAND)")
-	c.Flags().StringVar(&p.agent, "agent", "claude", "the agent whose shell tool runs COMMAND: claude, codex or gemini rewrite it to run confined (their own permission rules apply first); cursor keeps the answer")
+	c.Flags().StringVar(&p.agent, "agent", string(agents.Fallback().Name), explainAgentHelp())
 	c.Args = func(cmd *cobra.Command, args []string) error {
 		if p.packs {
 			return cobra.NoArgs(cmd, args)
@@ -553,7 +553,7 @@ func runGuardExplain(e *env, p guardExplainParams, command string) error {
 		return nil
 	}
 	if _, ok := agents.Lookup(p.agent); !ok {
-		return fmt.Errorf("--agent must be claude, codex, gemini or cursor, not %q", p.agent)
+		return fmt.Errorf("--agent must be %s, not %q", agents.List("or"), p.agent)
 	}
 	ctx := p.context(e)
 	pol, note, err := p.load(e, ctx.Project)
