@@ -78,6 +78,12 @@ type Agent struct {
 	// HookCwd: the agent runs a hook in the session's working directory, so a relative command
 	// is found there rather than beside its config file.
 	HookCwd bool
+	// OwnRules says why the agent's own permission rules keep a shell command from being
+	// rewritten to run confined: the first of its deny or ask rules that names it ("... names
+	// it"), or a file of its rules that agenthooks cannot read as the agent does; "" when
+	// nothing does. It errs toward a match: a match keeps the guard's answer, and the agent then
+	// applies its rule. nil when agenthooks reads none of the agent's rules.
+	OwnRules func(q RulesQuery) string
 	// Shell is how the agent asks its hooks about a shell command.
 	Shell Shell
 	// Install is what agenthooks install writes into the agent's hooks file.

@@ -30,6 +30,7 @@ var Agent = dialect.Agent{
 	HookCwd:      true,
 	Answer:       dialect.Answer{CanAsk: true, Loses: Loses, Guard: guardReply, Rewrite: Rewrite},
 	Shell:        dialect.Shell{Event: "PreToolUse", Tool: "Bash", Payload: shellPayload, GitBashOnWindows: true},
+	OwnRules:     ownRules,
 	Install: dialect.Install{
 		File:         "settings.json",
 		ShellMatcher: "Bash",

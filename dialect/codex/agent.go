@@ -23,6 +23,7 @@ var Agent = dialect.Agent{
 	Dialect:  New,
 	ToolKind: claude.ToolKind, // Claude Code's events and tools
 	Speaks:   dialect.Claude,
+	OwnRules: ownRules,
 	Answer: dialect.Answer{RunsOwnHooks: true, Loses: claude.Loses, Guard: dialect.GuardByExit2,
 		Rewrite: claude.Rewrite}, // Codex 0.169 runs PreToolUse's updatedInput (e2e TestCodexConfine),
 	Shell: dialect.Shell{Event: "PreToolUse", Tool: "Bash", Payload: shellPayload},

@@ -32,6 +32,7 @@ var Agent = dialect.Agent{
 	FromSpokenTool:   GeminiTool,
 	Answer:           dialect.Answer{RunsOwnHooks: true, Loses: loses, Guard: dialect.GuardByExit2, Rewrite: rewrite, RewriteInRun: rewriteInRun},
 	Shell:            dialect.Shell{Event: "BeforeTool", Tool: "run_shell_command", Payload: shellPayload},
+	OwnRules:         ownRules,
 	Install: dialect.Install{
 		File:         "settings.json",
 		ShellMatcher: "run_shell_command",

@@ -14,7 +14,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/confine"
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/agents"
@@ -22,8 +21,6 @@ import (
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/guard"
 	"github.com/agenthooks/agenthooks/guard/policy"
-	"github.com/agenthooks/agenthooks/guard/shell"
-	"github.com/agenthooks/agenthooks/internal/regfile"
 )
 
 type confineParams struct {
@@ -324,100 +321,6 @@ func (p guardBashParams) answerConfined(e *env, call shellCall, updated map[stri
 	r := rewrite(updated, why)
 	_, err := e.stdout.Write(r.Stdout)
 	return err
-}
-
-// claudeRuleFor returns the first of Claude Code's own permissions.deny or permissions.ask
-// rules, in the settings files Claude Code reads for the project (managed, project, local,
-// user), that names call's command or one of the commands in it, or "". A rewrite would
-// otherwise run what the person's own rules stop: the rewritten command no longer matches them.
-func claudeRuleFor(e *env, call shellCall) string {
-	env := config.Env{Home: e.home(), ClaudeManagedDir: e.getenv("AGENTHOOKS_CLAUDE_MANAGED_DIR"), Workspaces: []string{call.project}}
-	var texts []string
-	texts = append(texts, strings.TrimSpace(call.command))
-	for _, inv := range shell.Analyze(call.command, shell.Options{Home: e.home(), Cwd: call.cwd}).Invocations {
-		words := make([]string, len(inv.Args))
-		for i, w := range inv.Args {
-			words[i] = w.Display()
-		}
-		texts = append(texts, strings.Join(words, " "))
-	}
-	for _, c := range config.ClaudeCandidates(env) {
-		data, err := regfile.Read(c.Path, 4<<20)
-		if err != nil {
-			continue
-		}
-		var s struct {
-			Permissions struct {
-				Deny []any `json:"deny"`
-				Ask  []any `json:"ask"`
-			} `json:"permissions"`
-		}
-		if json.Unmarshal(data, &s) != nil {
-			return "in " + c.Path + " (unreadable: not confined rather than guessed)"
-		}
-		for _, r := range append(s.Permissions.Deny, s.Permissions.Ask...) {
-			rule, _ := r.(string)
-			if claudeRuleMatches(rule, texts) {
-				return fmt.Sprintf("%q in %s", rule, c.Path)
-			}
-		}
-	}
-	return ""
-}
-
-// claudeRuleMatches reports whether a Claude Code permission rule (Bash, Bash(*), Bash(git
-// push:*), Bash(npm run *), Bash(rm -rf foo)) names one of texts. It errs toward a match: a
-// match keeps the guard's ask, and Claude Code then applies its own rule.
-func claudeRuleMatches(rule string, texts []string) bool {
-	rule = strings.TrimSpace(rule)
-	if rule == "Bash" {
-		return true
-	}
-	spec, ok := strings.CutPrefix(rule, "Bash(")
-	if !ok || !strings.HasSuffix(spec, ")") {
-		return false
-	}
-	spec = strings.TrimSpace(strings.TrimSuffix(spec, ")"))
-	if prefix, ok := strings.CutSuffix(spec, ":*"); ok {
-		spec = prefix + " *"
-	}
-	if spec == "" || spec == "*" {
-		return true
-	}
-	parts := strings.Split(spec, "*")
-	for _, t := range texts {
-		if globWords(parts, t) {
-			return true
-		}
-	}
-	return false
-}
-
-// globWords matches t against the parts of a pattern split at its stars; "rm *" also matches
-// a bare "rm".
-func globWords(parts []string, t string) bool {
-	if len(parts) == 2 && parts[1] == "" && strings.HasSuffix(parts[0], " ") && t == strings.TrimSuffix(parts[0], " ") {
-		return true
-	}
-	if !strings.HasPrefix(t, parts[0]) {
-		return false
-	}
-	t = t[len(parts[0]):]
-	for i, part := range parts[1:] {
-		last := i == len(parts)-2
-		switch {
-		case last && part == "":
-			return true
-		case last:
-			return strings.HasSuffix(t, part)
-		}
-		j := strings.Index(t, part)
-		if j < 0 {
-			return false
-		}
-		t = t[j+len(part):]
-	}
-	return t == ""
 }
 
 // explainAgentHelp is guard explain's --agent help: which agents' shell tools run a confined
