@@ -10,6 +10,7 @@
 // Transcripts are untrusted input: files, lines and JSON nesting are bounded, and a line that
 // cannot be read is skipped and reported with its position; it never ends the report.
 //
-// It imports audit (records and Redact) and nothing of the hook hot path; agenthooks-admin's
-// status --coverage and team sync use it.
+// It imports audit (records and Redact), dialect/agents (which events come before a tool call)
+// and nothing else of the hook hot path; agenthooks-admin's status --coverage and team sync use
+// it.
 package coverage

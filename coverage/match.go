@@ -8,9 +8,12 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agenthooks/agenthooks/audit"
+	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/agents"
 )
 
 // Window is how far apart a call's time in its transcript and a decision's may be for the two
@@ -32,14 +35,22 @@ type Decision struct {
 	Time time.Time
 }
 
-// preToolEvents are the events whose decision comes before a tool call runs.
-func preToolEvent(event string) bool {
-	switch event {
-	case "PreToolUse", "BeforeTool", "preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile":
-		return true
+// preToolEvent reports whether a decision on event comes before a tool call runs: an event of
+// a registered agent's whose kind is before a tool (any tool, the shell, MCP, a file read).
+func preToolEvent(event string) bool { return preToolEvents()[event] }
+
+var preToolEvents = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	for _, a := range agents.All() {
+		d := a.Dialect(dialect.AskAsDeny)
+		for _, name := range d.Names() {
+			if s, ok := d.Lookup(name); ok && s.Kind.IsPreTool() {
+				out[name] = true
+			}
+		}
 	}
-	return false
-}
+	return out
+})
 
 // DecisionOf reads a decision from an audit record; ok is false for a record made on any
 // event but the one before a tool call.
