@@ -289,4 +289,8 @@ type Probe struct {
 	HookEvent string
 	Tool      string
 	TurnID    any
+	// WorkspaceRoots: the payload names its workspace roots (workspace_roots).
+	WorkspaceRoots bool
+	// CommandOnly: the payload has a command at its top level and no tool_input.
+	CommandOnly bool
 }

@@ -28,7 +28,8 @@ var all = []*dialect.Agent{
 
 // detectOrder is the order payloads are told apart in: the first agent whose Detect accepts a
 // payload sent it; an agent whose payload is another's plus a field comes before that other.
-var detectOrder = []*dialect.Agent{&gemini.Agent, &codex.Agent}
+// Cursor's payloads are told by their own shape, first.
+var detectOrder = []*dialect.Agent{&cursor.Agent, &gemini.Agent, &codex.Agent}
 
 // Default is the agent a command assumes when it is given none and cannot tell (run --agent).
 func Default() *dialect.Agent { return &cursor.Agent }

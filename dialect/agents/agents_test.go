@@ -65,6 +65,13 @@ func TestDetect(t *testing.T) {
 		{dialect.Probe{HookEvent: "BeforeTool", Tool: "run_shell_command"}, dialect.Gemini},
 		{dialect.Probe{Tool: "read_file"}, dialect.Gemini},
 		{dialect.Probe{HookEvent: "BeforeTool", TurnID: "1"}, dialect.Gemini},
+		{dialect.Probe{HookEvent: "beforeShellExecution"}, dialect.Cursor},
+		{dialect.Probe{HookEvent: "preToolUse", Tool: "Shell"}, dialect.Cursor},
+		{dialect.Probe{Tool: "Shell"}, dialect.Cursor},
+		{dialect.Probe{CommandOnly: true}, dialect.Cursor},
+		{dialect.Probe{HookEvent: "PreToolUse", Tool: "Bash", WorkspaceRoots: true}, dialect.Cursor},
+		{dialect.Probe{HookEvent: "beforeReadFile", Tool: "read_file"}, dialect.Cursor},
+		{dialect.Probe{}, dialect.Claude},
 	} {
 		if got := Detect(c.p).Name; got != c.want {
 			t.Errorf("%+v: %s, want %s", c.p, got, c.want)

@@ -39,6 +39,14 @@ var Agent = dialect.Agent{
 	},
 	Trust:          "runs a project's .cursor/hooks.json in a workspace it opens; enterprise hooks.json comes first",
 	DefaultTimeout: 30 * time.Second,
+	Detect:         detect,
+}
+
+// detect: Cursor's payloads name the workspace roots, and its events are camelCase
+// (beforeShellExecution, preToolUse); beforeShellExecution's command is at the top level, and
+// preToolUse calls the shell tool Shell.
+func detect(p dialect.Probe) bool {
+	return p.WorkspaceRoots || p.CommandOnly || p.Tool == "Shell" || p.HookEvent != "" && p.HookEvent[0] >= 'a' && p.HookEvent[0] <= 'z'
 }
 
 // ManagedDir returns the platform folder of Cursor's enterprise hooks.json.

@@ -241,6 +241,12 @@ type shellPayload struct {
 	TurnID         any      `json:"turn_id"`
 }
 
+// probe is what the payload shows of its agent, for the agents' Detect.
+func (pl *shellPayload) probe() dialect.Probe {
+	return dialect.Probe{HookEvent: pl.HookEventName, Tool: pl.ToolName, TurnID: pl.TurnID,
+		WorkspaceRoots: len(pl.WorkspaceRoots) > 0, CommandOnly: pl.ToolInput == nil && pl.Command != nil}
+}
+
 // shellCall is what the guard judges.
 type shellCall struct {
 	payload []byte
@@ -352,13 +358,8 @@ func readShellCall(e *env, forced string) (shellCall, error) {
 		return call, dialect.JSONError("payload", data, err)
 	}
 	call.event = pl.HookEventName
-	switch {
-	case forced != "":
-	case strings.HasPrefix(pl.HookEventName, "before") || pl.HookEventName == "preToolUse" ||
-		pl.ToolName == "Shell" || len(pl.WorkspaceRoots) > 0 || (pl.ToolInput == nil && pl.Command != nil):
-		call.format = string(agents.Default().Name)
-	default:
-		call.format = agentOf(pl.HookEventName, pl.ToolName, pl.TurnID)
+	if forced == "" {
+		call.format = string(agents.Detect(pl.probe()).Name)
 	}
 	call.cwd = pl.Cwd
 	call.project = cmp.Or(e.getenv("CLAUDE_PROJECT_DIR"), e.getenv("CURSOR_PROJECT_DIR"))
@@ -404,13 +405,6 @@ func checkFormat(format, askAs string) error {
 		return fmt.Errorf("--ask-as must be deny or allow, not %q", askAs)
 	}
 	return nil
-}
-
-// agentOf tells the payloads of the agents that share Claude Code's shape apart (Gemini CLI's
-// events and tool names are its own; Codex sends Claude Code's fields plus turn_id), by each
-// agent's Detect.
-func agentOf(hookEvent, tool string, turnID any) string {
-	return string(agents.Detect(dialect.Probe{HookEvent: hookEvent, Tool: tool, TurnID: turnID}).Name)
 }
 
 // answerShell writes the shell guard's decision in the contract of the format's agent.

@@ -83,12 +83,9 @@ func readGuardPayload(e *env, forced string) (*guardPayload, error) {
 			return p, dialect.JSONError("payload field \"tool_input\"", p.RawToolInput, err)
 		}
 	}
-	switch {
-	case forced != "":
-	case len(p.WorkspaceRoots) > 0 || p.HookEventName != "" && p.HookEventName[0] >= 'a' && p.HookEventName[0] <= 'z':
-		p.format = string(agents.Default().Name)
-	default:
-		p.format = agentOf(p.HookEventName, p.ToolName, p.TurnID)
+	if forced == "" {
+		p.format = string(agents.Detect(dialect.Probe{HookEvent: p.HookEventName, Tool: p.ToolName, TurnID: p.TurnID,
+			WorkspaceRoots: len(p.WorkspaceRoots) > 0, CommandOnly: p.RawToolInput == nil && p.Command != ""}).Name)
 	}
 	return p, nil
 }
