@@ -88,6 +88,9 @@ type Agent struct {
 	Shell Shell
 	// Install is what agenthooks install writes into the agent's hooks file.
 	Install Install
+	// Doctor is what agenthooks doctor checks of the agent beyond its hooks, where it has a
+	// switch of its own or a condition doctor cannot see.
+	Doctor Doctor
 	// Trust says, for people, when the agent runs a project's hooks.
 	Trust string
 	// DefaultTimeout is the agent's timeout for a hook whose config sets none.
@@ -279,6 +282,40 @@ func GuardByExit2(_ Kind, perm decide.Permission, reason string) Reply {
 		return Reply{}
 	}
 	return Reply{ExitCode: 2, Stderr: []byte("Blocked by agenthooks: " + reason + "\n")}
+}
+
+// Doctor is what doctor checks of an agent beyond its hooks.
+type Doctor struct {
+	// HooksFile says why the agent's settings in one of its hooks files switch hooks off; nil
+	// when they cannot.
+	HooksFile func(file string) []string
+	// Switches says which of the agent's other files (its machine-wide ones, a config beside a
+	// hooks file) switch off the hooks of its hooks files, and why; nil when none can.
+	Switches func(env DoctorEnv, hooksFiles []string) []Finding
+	// Review says, of the agenthooks hooks in one of the agent's hooks files (ours tells an
+	// agenthooks command), which the agent runs and which it skips for want of a person's
+	// review, and names the skipped ones; nil when the agent runs every hook of its files.
+	Review func(env DoctorEnv, file string, ours func(command string) bool) ([]Finding, []Skipped)
+	// SessionEnv reads the variables one of the agent's settings files sets for its sessions,
+	// and so for its hooks (Claude Code's "env"); nil when its settings set none.
+	SessionEnv func(file string) map[string]string
+}
+
+// DoctorEnv is where doctor looks: the user's home and the environment.
+type DoctorEnv struct {
+	Home   string
+	Getenv func(string) string
+}
+
+// Finding is one thing doctor found: Level is "ok", "warn" or "fail" (the agent would run a
+// command unguarded).
+type Finding struct {
+	Level, File, Message string
+}
+
+// Skipped is a hook the agent skips: its file, event and command.
+type Skipped struct {
+	File, Event, Command string
 }
 
 // Field is one payload field and its JSON value.

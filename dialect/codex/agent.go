@@ -38,6 +38,7 @@ var Agent = dialect.Agent{
 		EditMatcher: "apply_patch",
 		Note:        "note: Codex skips hooks nobody has reviewed, silently: review them in codex (or pass codex exec --dangerously-bypass-hook-trust), and trust the project for project hooks",
 	},
+	Doctor:         dialect.Doctor{Switches: switches, Review: review},
 	Trust:          "runs only hooks the user reviewed, and project hooks only in a trusted project",
 	DefaultTimeout: 600 * time.Second,
 	Detect:         func(p dialect.Probe) bool { return p.TurnID != nil }, // Claude Code's fields plus turn_id
