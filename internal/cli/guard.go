@@ -619,7 +619,7 @@ type guardTestParams struct {
 func judgeOther(e *env, p guardExplainParams, subject string) (guard.Decision, string, error) {
 	cp := contentGuardParams{policyFlags: p.policyFlags}
 	ctx := p.context(e)
-	pl := &guardPayload{format: "cursor", Cwd: ctx.Cwd, WorkspaceRoots: []string{ctx.Project}}
+	pl := &guardPayload{format: string(agents.Default().Name), Cwd: ctx.Cwd, WorkspaceRoots: []string{ctx.Project}}
 	switch p.guard {
 	case "read":
 		pl.FilePath = subject
