@@ -37,20 +37,27 @@ type Decision struct {
 
 // preToolEvent reports whether a decision on event comes before a tool call runs: an event of
 // a registered agent's whose kind is before a tool (any tool, the shell, MCP, a file read).
-func preToolEvent(event string) bool { return preToolEvents()[event] }
-
-var preToolEvents = sync.OnceValue(func() map[string]bool {
-	out := map[string]bool{}
-	for _, a := range agents.All() {
-		d := a.Dialect(dialect.AskAsDeny)
-		for _, name := range d.Names() {
-			if s, ok := d.Lookup(name); ok && s.Kind.IsPreTool() {
-				out[name] = true
+func preToolEvent(event string) bool {
+	preTool.once.Do(func() {
+		preTool.events = map[string]bool{}
+		for _, a := range agents.All() {
+			d := a.Dialect(dialect.AskAsDeny)
+			for _, name := range d.Names() {
+				if s, ok := d.Lookup(name); ok && s.Kind.IsPreTool() {
+					preTool.events[name] = true
+				}
 			}
 		}
-	}
-	return out
-})
+	})
+	return preTool.events[event]
+}
+
+// preTool is the set of events before a tool call, built on first use (not when the program
+// starts: agenthooks links this package).
+var preTool struct {
+	once   sync.Once
+	events map[string]bool
+}
 
 // DecisionOf reads a decision from an audit record; ok is false for a record made on any
 // event but the one before a tool call.
