@@ -37,6 +37,9 @@ func DecodeCopilot(src Source, data []byte, settings bool) *File {
 			f.Problems.Add(ch.Pos, srcpos.Error, CodeMatcher, "matcher is not a valid regular expression (RE2): "+err.Error())
 			continue
 		}
+		if ch.Cwd != "" || len(ch.Env) > 0 {
+			f.Problems.Add(ch.Pos, srcpos.Warning, CodeNoEffect, "cwd and env apply when Copilot CLI runs this hook; agenthooks, running it for another agent, runs it in its file's folder with its own environment")
+		}
 		switch ch.Type {
 		case "command":
 			h.Command = ch.CommandFor(goos)
