@@ -135,6 +135,7 @@ func runDoctor(ctx context.Context, e *env, p doctorParams) error {
 func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Name, cwd string) doctorAgent {
 	ag := doctorAgent{Agent: a, Title: agentTitle(a), Findings: []doctorFinding{}, Files: []string{}}
 	add := func(level, file, msg string) { ag.Findings = append(ag.Findings, doctorFinding{level, file, msg}) }
+	desc := agents.Get(a)
 	var files []*config.File
 	for _, f := range cfg.Files {
 		if f.Source.Family == a && f.Source.Layer != config.Default {
@@ -142,12 +143,11 @@ func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Na
 			ag.Files = append(ag.Files, f.Source.File)
 		}
 	}
-	desc := agents.Get(a)
 	denv := dialect.DoctorEnv{Home: e.home(), Getenv: e.getenv}
 	environ := agentEnv(desc, files)
 	skipped := map[dialect.Skipped]bool{} // the hooks the agent skips (Codex's unreviewed ones)
 	path := getEnv(environ, "PATH")
-	registered := false
+	registered, inProject := false, false
 	cache := map[string]reach{}
 	seen := map[string]string{} // event, matcher and arguments of an agenthooks entry: where first
 	for _, f := range files {
@@ -177,6 +177,9 @@ func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Na
 				continue
 			}
 			registered = true
+			if f.Source.Layer == config.Project || f.Source.Layer == config.Local {
+				inProject = true
+			}
 			args, _ := ourArgs(hookCommand(h))
 			key := h.Event + "\x00" + h.Matcher + "\x00" + args
 			if first, dup := seen[key]; dup {
@@ -214,6 +217,9 @@ func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Na
 		for _, fd := range switches(denv, ag.Files) {
 			add(fd.Level, fd.File, fd.Message)
 		}
+	}
+	if desc.Doctor.ProjectWarning != "" && inProject {
+		add("warn", "", desc.Doctor.ProjectWarning)
 	}
 	skip := func(h *config.Hook) bool {
 		return skipped[dialect.Skipped{File: h.Source.File, Event: h.Event, Command: hookCommand(h)}]
