@@ -24,6 +24,9 @@ func TestMain(m *testing.M) {
 	if event := os.Getenv(adapterEnv); event != "" {
 		os.Exit(copilotAdapter(event, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
+	if dir := os.Getenv(mcpServerEnv); dir != "" {
+		os.Exit(serveMCP(dir, os.Stdin, os.Stdout))
+	}
 	os.Exit(m.Run())
 }
 

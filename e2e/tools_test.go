@@ -1,0 +1,182 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Scripted steps beyond a shell command, for the tool scenarios:
+//
+//	call:NAME ARGS    the agent's tool NAME with the JSON object ARGS (an MCP tool, write_file)
+//	patch:PATCH       Codex's apply_patch, its input the patch
+//
+// Codex's MCP tools are named "NAMESPACE/NAME" in a call: step (mcp__e2edb/drop_table).
+func scriptedCall(step string) (name string, args map[string]any, ok bool) {
+	rest, ok := strings.CutPrefix(step, "call:")
+	if !ok {
+		return "", nil, false
+	}
+	name, raw, _ := strings.Cut(rest, " ")
+	args = map[string]any{}
+	if raw != "" {
+		_ = json.Unmarshal([]byte(raw), &args)
+	}
+	return name, args, true
+}
+
+// codexToolsModel is codexModel with Codex's other tools: each turn it asks for the next
+// scripted step (a shell command through exec_command, apply_patch with patch:, any function
+// with call:), counting every kind of tool output as a step done; then it answers with text.
+func codexToolsModel(m *model) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		body := m.record(r)
+		if r.URL.Path != "/v1/responses" {
+			http.NotFound(w, r)
+			return
+		}
+		var req struct {
+			Input []map[string]any `json:"input"`
+		}
+		_ = json.Unmarshal(body, &req)
+		step := 0
+		for _, it := range req.Input {
+			if typ, _ := it["type"].(string); strings.HasSuffix(typ, "_call_output") {
+				step++
+			}
+		}
+		id := fmt.Sprintf("resp_%d", step)
+		callID := fmt.Sprintf("call_%d", step)
+		var item map[string]any
+		switch {
+		case step >= len(m.commands):
+			item = map[string]any{"type": "message", "id": "msg_" + id, "role": "assistant", "status": "completed",
+				"content": []any{map[string]any{"type": "output_text", "text": "done", "annotations": []any{}}}}
+		case strings.HasPrefix(m.commands[step], "patch:"):
+			item = map[string]any{"type": "custom_tool_call", "id": fmt.Sprintf("ctc_%d", step), "call_id": callID,
+				"name": "apply_patch", "input": strings.TrimPrefix(m.commands[step], "patch:"), "status": "completed"}
+		default:
+			name, args, ok := scriptedCall(m.commands[step])
+			if !ok {
+				name, args = "exec_command", map[string]any{"cmd": m.commands[step]}
+			}
+			b, _ := json.Marshal(args)
+			item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%d", step), "call_id": callID,
+				"name": name, "arguments": string(b), "status": "completed"}
+			if ns, tool, found := strings.Cut(name, "/"); found {
+				item["namespace"], item["name"] = ns, tool
+			}
+		}
+		writeSSE(w,
+			map[string]any{"type": "response.created", "response": map[string]any{"id": id, "object": "response", "status": "in_progress", "output": []any{}}},
+			map[string]any{"type": "response.output_item.added", "output_index": 0, "item": item},
+			map[string]any{"type": "response.output_item.done", "output_index": 0, "item": item},
+			map[string]any{"type": "response.completed", "response": map[string]any{"id": id, "object": "response", "status": "completed", "output": []any{},
+				"usage": map[string]any{"input_tokens": 10, "input_tokens_details": map[string]any{"cached_tokens": 0},
+					"output_tokens": 5, "output_tokens_details": map[string]any{"reasoning_tokens": 0}, "total_tokens": 15}}},
+		)
+	}
+}
+
+// geminiToolsModel is geminiModel with call: steps, for Gemini CLI's file and MCP tools.
+func geminiToolsModel(m *model) http.HandlerFunc {
+	plain := geminiModel(m)
+	return func(w http.ResponseWriter, r *http.Request) {
+		body := m.peek(r)
+		if !strings.HasSuffix(r.URL.Path, ":streamGenerateContent") {
+			plain(w, r)
+			return
+		}
+		var req struct {
+			Contents []struct {
+				Parts []map[string]any `json:"parts"`
+			} `json:"contents"`
+		}
+		_ = json.Unmarshal(body, &req)
+		step := 0
+		for _, c := range req.Contents {
+			for _, p := range c.Parts {
+				if _, ok := p["functionResponse"]; ok {
+					step++
+				}
+			}
+		}
+		if step >= len(m.commands) {
+			plain(w, r)
+			return
+		}
+		name, args, ok := scriptedCall(m.commands[step])
+		if !ok {
+			plain(w, r)
+			return
+		}
+		m.record(r)
+		w.Header().Set("Content-Type", "text/event-stream")
+		b, _ := json.Marshal(map[string]any{"candidates": []any{map[string]any{
+			"content": map[string]any{"role": "model", "parts": []any{map[string]any{"functionCall": map[string]any{"name": name, "args": args}}}},
+			"finishReason": "STOP", "index": 0}},
+			"usageMetadata": map[string]any{"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}})
+		_, _ = w.Write([]byte("data: " + string(b) + "\r\n\r\n"))
+	}
+}
+
+// readFile returns a file's content, or "" when it cannot be read.
+func readFile(path string) string {
+	b, _ := os.ReadFile(path)
+	return string(b)
+}
+
+
+// useModel makes Codex ask for model (its tools depend on the model: apply_patch is offered to
+// the models Codex knows, such as gpt-5.5, not to an unknown one).
+func (c *codexRun) useModel(t testing.TB, model string) {
+	path := filepath.Join(c.home(), "config.toml")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(string(b), `model = "gpt-5-fake"`, fmt.Sprintf("model = %q", model), 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCodexApplyPatchGuard: in the real Codex, with the guards agenthooks install registers,
+// apply_patch adding the project's .codex/hooks.json and deleting the user's hooks.json is
+// denied (neither file changes, and the model is told a person must do it), and a patch adding
+// an ordinary file runs.
+func TestCodexApplyPatchGuard(t *testing.T) {
+	c := newCodexWith(t, codexToolsModel)
+	c.useModel(t, "gpt-5.5")
+	c.ws.agenthooksEnv(t, c.env(), "install", "--agent", "codex")
+	userHooks := filepath.Join(c.home(), "hooks.json")
+	before := readFile(userHooks)
+	if !strings.Contains(before, `"apply_patch"`) {
+		t.Fatalf("install did not register the guard on apply_patch:\n%s", before)
+	}
+	c.model.commands = []string{
+		"patch:*** Begin Patch\n*** Add File: .codex/hooks.json\n+{\"hooks\": {}}\n*** End Patch\n",
+		"patch:*** Begin Patch\n*** Delete File: " + userHooks + "\n*** End Patch\n",
+		"patch:*** Begin Patch\n*** Add File: notes.txt\n+hello\n*** End Patch\n",
+	}
+	c.exec(t, "please edit")
+	if c.ws.exists(".codex/hooks.json") {
+		t.Error("apply_patch planted the project's .codex/hooks.json inside Codex")
+	}
+	if after := readFile(userHooks); after != before || after == "" {
+		t.Errorf("apply_patch changed %s inside Codex:\n%s", userHooks, after)
+	}
+	if readFile(filepath.Join(c.ws.dir, "notes.txt")) != "hello\n" {
+		t.Errorf("the ordinary patch did not run; requests:\n%s", strings.Join(c.model.sent(), "\n---\n"))
+	}
+	if !c.model.anySent("a person must make this change outside the agent") {
+		t.Errorf("the model never saw why the patch was denied; requests:\n%s", strings.Join(c.model.sent(), "\n---\n"))
+	}
+	log := c.ws.agenthooks(t, "log", "--audit", c.ws.audit, "--agent", "codex")
+	if n := strings.Count(log, "deny"); n != 2 {
+		t.Errorf("the audit trail has %d denies, want 2 (one a patch):\n%s", n, log)
+	}
+}
