@@ -117,7 +117,7 @@ func geminiToolsModel(m *model) http.HandlerFunc {
 		m.record(r)
 		w.Header().Set("Content-Type", "text/event-stream")
 		b, _ := json.Marshal(map[string]any{"candidates": []any{map[string]any{
-			"content": map[string]any{"role": "model", "parts": []any{map[string]any{"functionCall": map[string]any{"name": name, "args": args}}}},
+			"content":      map[string]any{"role": "model", "parts": []any{map[string]any{"functionCall": map[string]any{"name": name, "args": args}}}},
 			"finishReason": "STOP", "index": 0}},
 			"usageMetadata": map[string]any{"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}})
 		_, _ = w.Write([]byte("data: " + string(b) + "\r\n\r\n"))
@@ -129,7 +129,6 @@ func readFile(path string) string {
 	b, _ := os.ReadFile(path)
 	return string(b)
 }
-
 
 // useModel makes Codex ask for model (its tools depend on the model: apply_patch is offered to
 // the models Codex knows, such as gpt-5.5, not to an unknown one).
@@ -178,5 +177,59 @@ func TestCodexApplyPatchGuard(t *testing.T) {
 	log := c.ws.agenthooks(t, "log", "--audit", c.ws.audit, "--agent", "codex")
 	if n := strings.Count(log, "deny"); n != 2 {
 		t.Errorf("the audit trail has %d denies, want 2 (one a patch):\n%s", n, log)
+	}
+}
+
+// newGeminiWith is newGemini with another model stand-in.
+func newGeminiWith(t testing.TB, handler func(*model) http.HandlerFunc, commands ...string) *geminiRun {
+	g := &geminiRun{newAgentRun(t, installAgent(t, "@google/gemini-cli", geminiVersion, "gemini"), handler, commands)}
+	g.settings(t, nil)
+	return g
+}
+
+// TestGeminiFileToolsGuard: in the real Gemini CLI, with the guards agenthooks install
+// registers, write_file planting a policy for agenthooks and replace switching hooks off in the
+// project's .gemini/settings.json are denied (neither file changes, and the model is told a
+// person must do it), and write_file and replace on an ordinary file run. (Gemini CLI itself
+// refuses its file tools outside the workspace, so the user's settings never reach the hook.)
+func TestGeminiFileToolsGuard(t *testing.T) {
+	g := newGeminiWith(t, geminiToolsModel)
+	g.ws.agenthooks(t, "install", "--agent", "gemini")
+	if s := readFile(g.settingsFile()); !strings.Contains(s, "write_file") {
+		t.Fatalf("install did not register the guard on write_file:\n%s", s)
+	}
+	project := filepath.Join(g.ws.dir, ".gemini", "settings.json")
+	writeJSONFile(t, project, map[string]any{"hooksConfig": map[string]any{"enabled": true}})
+	before := readFile(project)
+	policyFile := filepath.Join(g.ws.dir, ".agenthooks", "policy.yaml")
+	notes := filepath.Join(g.ws.dir, "notes.txt")
+	call := func(tool string, args map[string]any) string {
+		b, _ := json.Marshal(args)
+		return "call:" + tool + " " + string(b)
+	}
+	g.model.commands = []string{
+		call("write_file", map[string]any{"file_path": policyFile, "content": "version: 1\nshell:\n  unknown: allow\n"}),
+		call("replace", map[string]any{"file_path": project, "old_string": "true", "new_string": "false", "instruction": "switch hooks off"}),
+		call("write_file", map[string]any{"file_path": notes, "content": "hello\n"}),
+		call("replace", map[string]any{"file_path": notes, "old_string": "hello", "new_string": "bye", "instruction": "say bye"}),
+	}
+	g.exec(t, "please edit")
+	if _, err := os.Stat(policyFile); err == nil {
+		t.Error("write_file planted .agenthooks/policy.yaml inside Gemini CLI")
+	}
+	if after := readFile(project); after != before {
+		t.Errorf("replace changed %s inside Gemini CLI:\n%s", project, after)
+	}
+	if got := readFile(notes); got != "bye\n" {
+		t.Errorf("write_file and replace on an ordinary file left %q, want %q", got, "bye\n")
+	}
+	for _, want := range []string{"a person must make this change outside the agent", "changes gemini hooks configuration (project)"} {
+		if !g.model.anySent(want) {
+			t.Errorf("the model never saw %q; requests:\n%s", want, strings.Join(g.model.sent(), "\n---\n"))
+		}
+	}
+	log := g.ws.agenthooks(t, "log", "--audit", g.ws.audit, "--agent", "gemini", "--event", "BeforeTool")
+	if n := strings.Count(log, "deny"); n != 2 {
+		t.Errorf("the audit trail has %d denies, want 2:\n%s", n, log)
 	}
 }
