@@ -233,3 +233,46 @@ func TestGeminiFileToolsGuard(t *testing.T) {
 		t.Errorf("the audit trail has %d denies, want 2:\n%s", n, log)
 	}
 }
+
+// TestClaudeSubagentGuard: in the real Claude Code, with the guards agenthooks install
+// registers, a subagent (the Agent tool) running rm -rf .git is denied inside the subagent: the
+// canary in .git survives, the model is told why, the audit's deny carries the subagent's
+// agent_id, and another subagent's ordinary command runs.
+func TestClaudeSubagentGuard(t *testing.T) {
+	c := &claudeRun{newAgentRun(t, installAgent(t, "@anthropic-ai/claude-code", claudeVersion, "claude"), claudeTaskModel,
+		[]string{"task:rm -rf .git", "task:echo sub > sub.txt"})}
+	canary := filepath.Join(c.ws.dir, ".git", "canary")
+	if err := os.MkdirAll(filepath.Dir(canary), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(canary, []byte("alive\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.ws.agenthooks(t, "install", "--agent", "claude")
+	c.exec(t, "please run it")
+	if readFile(canary) != "alive\n" {
+		t.Error("the subagent's rm -rf .git ran inside Claude Code: the guard did not see the subagent's call")
+	}
+	if !c.ws.exists("sub.txt") {
+		t.Errorf("the subagent's ordinary command did not run; requests:\n%s", strings.Join(c.model.sent(), "\n---\n"))
+	}
+	if !c.model.anySent("rm-recursive-danger") {
+		t.Errorf("the model never saw why the subagent's command was denied")
+	}
+	log := c.ws.agenthooks(t, "log", "--json", "--audit", c.ws.audit, "--agent", "claude", "--event", "PreToolUse")
+	denied := false
+	for _, line := range strings.Split(log, "\n") {
+		var r struct {
+			Decision, Payload string
+		}
+		if json.Unmarshal([]byte(line), &r) == nil && r.Decision == "deny" && strings.Contains(r.Payload, "rm -rf .git") {
+			denied = true
+			if !strings.Contains(r.Payload, `"agent_id"`) {
+				t.Errorf("the deny's payload has no agent_id: it was not the subagent's call:\n%s", r.Payload)
+			}
+		}
+	}
+	if !denied {
+		t.Errorf("the audit trail has no deny of the subagent's rm -rf .git:\n%s", log)
+	}
+}
