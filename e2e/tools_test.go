@@ -276,3 +276,155 @@ func TestClaudeSubagentGuard(t *testing.T) {
 		t.Errorf("the audit trail has no deny of the subagent's rm -rf .git:\n%s", log)
 	}
 }
+
+// claudeToolsModel is claudeModel with call: steps, for Claude Code's MCP tools.
+func claudeToolsModel(m *model) http.HandlerFunc {
+	plain := claudeModel(m)
+	return func(w http.ResponseWriter, r *http.Request) {
+		body := m.peek(r)
+		var req struct {
+			Stream   bool             `json:"stream"`
+			Tools    []any            `json:"tools"`
+			Model    string           `json:"model"`
+			Messages []map[string]any `json:"messages"`
+		}
+		_ = json.Unmarshal(body, &req)
+		step := 0
+		for _, msg := range req.Messages {
+			if blocks, ok := msg["content"].([]any); ok {
+				for _, b := range blocks {
+					if bm, ok := b.(map[string]any); ok && bm["type"] == "tool_result" {
+						step++
+					}
+				}
+			}
+		}
+		if !strings.HasSuffix(r.URL.Path, "/v1/messages") || len(req.Tools) == 0 || step >= len(m.commands) {
+			plain(w, r)
+			return
+		}
+		name, input, ok := scriptedCall(m.commands[step])
+		if !ok {
+			plain(w, r)
+			return
+		}
+		m.record(r)
+		id := fmt.Sprintf("toolu_%02d", step)
+		usage := map[string]any{"input_tokens": 10, "output_tokens": 5, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+		if !req.Stream {
+			writeJSONResponse(w, map[string]any{"id": "msg_e2e", "type": "message", "role": "assistant", "model": req.Model,
+				"content": []any{map[string]any{"type": "tool_use", "id": id, "name": name, "input": input}}, "stop_reason": "tool_use",
+				"stop_sequence": nil, "usage": usage})
+			return
+		}
+		in, _ := json.Marshal(input)
+		writeSSE(w,
+			map[string]any{"type": "message_start", "message": map[string]any{"id": "msg_e2e", "type": "message", "role": "assistant",
+				"model": req.Model, "content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": usage}},
+			map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "tool_use", "id": id, "name": name, "input": map[string]any{}}},
+			map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "input_json_delta", "partial_json": string(in)}},
+			map[string]any{"type": "content_block_stop", "index": 0},
+			map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": "tool_use", "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 5}},
+			map[string]any{"type": "message_stop"},
+		)
+	}
+}
+
+// mcpPolicy is a policy whose mcp rules deny the e2e server's drop_table and allow its
+// list_tables; writeMCPPolicy writes it into dir and returns its path.
+const mcpPolicy = `version: 1
+mcp:
+  default: ask
+  rules:
+    - server: e2edb
+      tool: drop_table
+      decision: deny
+      message: dropping tables needs a person
+    - server: e2edb
+      tool: list_tables
+      decision: allow
+`
+
+func writeMCPPolicy(t testing.TB, dir string) string {
+	p := filepath.Join(dir, "mcp-policy.yaml")
+	if err := os.WriteFile(p, []byte(mcpPolicy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// mcpServerConfig is the e2e MCP server's entry in an agent's mcpServers: the test binary,
+// leaving its markers in dir.
+func mcpServerConfig(t testing.TB, dir string) map[string]any {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]any{"command": self, "args": []any{}, "env": map[string]any{mcpServerEnv: dir}}
+}
+
+// checkMCPGuard checks a run that called the e2e server's drop_table, then list_tables, under
+// guard mcp with mcpPolicy: the first did not run and the model was told why, the second ran.
+func checkMCPGuard(t testing.TB, agent string, r agentRun) {
+	t.Helper()
+	if r.ws.exists("drop_table.txt") {
+		t.Errorf("the MCP tool the policy denies ran inside %s: the guard did not see the MCP call; audit:\n%s", agent,
+			r.ws.agenthooks(t, "log", "--json", "--audit", r.ws.audit))
+	}
+	if !r.ws.exists("list_tables.txt") {
+		t.Errorf("the MCP tool the policy allows did not run inside %s; requests:\n%s", agent, strings.Join(r.model.sent(), "\n---\n"))
+	}
+	if !r.model.anySent("dropping tables needs a person") {
+		t.Errorf("the model never saw why the MCP call was denied inside %s", agent)
+	}
+}
+
+// TestClaudeMCPGuard: in the real Claude Code, guard mcp on PreToolUse for mcp__ tools denies
+// the MCP tool its policy denies and lets the one it allows run.
+func TestClaudeMCPGuard(t *testing.T) {
+	c := &claudeRun{newAgentRun(t, installAgent(t, "@anthropic-ai/claude-code", claudeVersion, "claude"), claudeToolsModel,
+		[]string{"call:mcp__e2edb__drop_table {}", "call:mcp__e2edb__list_tables {}"})}
+	pol := writeMCPPolicy(t, c.ws.home)
+	c.settings(t, map[string]any{"PreToolUse": []any{group("mcp__.*", "agenthooks guard mcp --policy "+pol)}})
+	mcpConfig := filepath.Join(c.ws.home, "mcp.json")
+	writeJSONFile(t, mcpConfig, map[string]any{"mcpServers": map[string]any{mcpServer: mcpServerConfig(t, c.ws.dir)}})
+	c.ws.run(t, c.env(), c.bin, "-p", "please run it", "--output-format", "json", "--permission-mode", "bypassPermissions",
+		"--mcp-config", mcpConfig, "--strict-mcp-config")
+	checkMCPGuard(t, "Claude Code", c.agentRun)
+}
+
+// TestCodexMCPGuard: the same in the real Codex, the server in config.toml.
+func TestCodexMCPGuard(t *testing.T) {
+	c := newCodexWith(t, codexToolsModel, "call:mcp__e2edb/drop_table {}", "call:mcp__e2edb/list_tables {}")
+	pol := writeMCPPolicy(t, c.ws.home)
+	c.hooks(t, map[string]any{"PreToolUse": []any{group("mcp__.*", "agenthooks guard mcp --policy "+pol)}})
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(c.home(), "config.toml")
+	toml := readFile(path) + fmt.Sprintf("[mcp_servers.%s]\ncommand = %q\nenv = { %s = %q }\n", mcpServer, self, mcpServerEnv, c.ws.dir)
+	if err := os.WriteFile(path, []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.exec(t, "please run it")
+	checkMCPGuard(t, "Codex", c.agentRun)
+}
+
+// TestGeminiMCPGuard: the same in the real Gemini CLI, the server in settings.json, its tools
+// named mcp_<server>_<tool>.
+func TestGeminiMCPGuard(t *testing.T) {
+	g := newGeminiWith(t, geminiToolsModel, "call:mcp_e2edb_drop_table {}", "call:mcp_e2edb_list_tables {}")
+	pol := writeMCPPolicy(t, g.ws.home)
+	g.settings(t, map[string]any{"BeforeTool": []any{geminiGroup("mcp_.*", "agenthooks guard mcp --policy "+pol)}})
+	var s map[string]any
+	if err := json.Unmarshal([]byte(readFile(g.settingsFile())), &s); err != nil {
+		t.Fatal(err)
+	}
+	server := mcpServerConfig(t, g.ws.dir)
+	server["trust"] = true
+	s["mcpServers"] = map[string]any{mcpServer: server}
+	writeJSONFile(t, g.settingsFile(), s)
+	g.exec(t, "please run it")
+	checkMCPGuard(t, "Gemini CLI", g.agentRun)
+}
