@@ -39,47 +39,76 @@ func codexToolsModel(m *model) http.HandlerFunc {
 			http.NotFound(w, r)
 			return
 		}
-		var req struct {
-			Input []map[string]any `json:"input"`
+		step, _, _ := codexTurn(body)
+		cmd := ""
+		if step < len(m.commands) {
+			cmd = m.commands[step]
 		}
-		_ = json.Unmarshal(body, &req)
-		step := 0
-		for _, it := range req.Input {
-			if typ, _ := it["type"].(string); strings.HasSuffix(typ, "_call_output") {
-				step++
-			}
-		}
-		id := fmt.Sprintf("resp_%d", step)
-		callID := fmt.Sprintf("call_%d", step)
-		var item map[string]any
-		switch {
-		case step >= len(m.commands):
-			item = map[string]any{"type": "message", "id": "msg_" + id, "role": "assistant", "status": "completed",
-				"content": []any{map[string]any{"type": "output_text", "text": "done", "annotations": []any{}}}}
-		case strings.HasPrefix(m.commands[step], "patch:"):
-			item = map[string]any{"type": "custom_tool_call", "id": fmt.Sprintf("ctc_%d", step), "call_id": callID,
-				"name": "apply_patch", "input": strings.TrimPrefix(m.commands[step], "patch:"), "status": "completed"}
-		default:
-			name, args, ok := scriptedCall(m.commands[step])
-			if !ok {
-				name, args = "exec_command", map[string]any{"cmd": m.commands[step]}
-			}
-			b, _ := json.Marshal(args)
-			item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%d", step), "call_id": callID,
-				"name": name, "arguments": string(b), "status": "completed"}
-			if ns, tool, found := strings.Cut(name, "/"); found {
-				item["namespace"], item["name"] = ns, tool
-			}
-		}
-		writeSSE(w,
-			map[string]any{"type": "response.created", "response": map[string]any{"id": id, "object": "response", "status": "in_progress", "output": []any{}}},
-			map[string]any{"type": "response.output_item.added", "output_index": 0, "item": item},
-			map[string]any{"type": "response.output_item.done", "output_index": 0, "item": item},
-			map[string]any{"type": "response.completed", "response": map[string]any{"id": id, "object": "response", "status": "completed", "output": []any{},
-				"usage": map[string]any{"input_tokens": 10, "input_tokens_details": map[string]any{"cached_tokens": 0},
-					"output_tokens": 5, "output_tokens_details": map[string]any{"reasoning_tokens": 0}, "total_tokens": 15}}},
-		)
+		codexReply(w, step, cmd)
 	}
+}
+
+// codexTurn reads a Responses API request: how many tool outputs it carries, the last one, and
+// the text after subagentMarker in its user messages (a subagent's task), if any.
+func codexTurn(body []byte) (outputs int, last, task string) {
+	var req struct {
+		Input []map[string]any `json:"input"`
+	}
+	_ = json.Unmarshal(body, &req)
+	for _, it := range req.Input {
+		if typ, _ := it["type"].(string); strings.HasSuffix(typ, "_call_output") {
+			outputs++
+			last = fmt.Sprint(it["output"])
+		}
+		if it["role"] == "user" && task == "" {
+			b, _ := json.Marshal(it["content"])
+			var parts []struct {
+				Text string `json:"text"`
+			}
+			_ = json.Unmarshal(b, &parts)
+			for _, p := range parts {
+				if _, after, ok := strings.Cut(p.Text, subagentMarker); ok {
+					task, _, _ = strings.Cut(after, "\n")
+				}
+			}
+		}
+	}
+	return outputs, last, task
+}
+
+// codexReply streams the answer to a turn: the call for step's command cmd, or when cmd is ""
+// the text "done".
+func codexReply(w http.ResponseWriter, step int, cmd string) {
+	id := fmt.Sprintf("resp_%d", step)
+	callID := fmt.Sprintf("call_%d", step)
+	var item map[string]any
+	switch {
+	case cmd == "":
+		item = map[string]any{"type": "message", "id": "msg_" + id, "role": "assistant", "status": "completed",
+			"content": []any{map[string]any{"type": "output_text", "text": "done", "annotations": []any{}}}}
+	case strings.HasPrefix(cmd, "patch:"):
+		item = map[string]any{"type": "custom_tool_call", "id": fmt.Sprintf("ctc_%d", step), "call_id": callID,
+			"name": "apply_patch", "input": strings.TrimPrefix(cmd, "patch:"), "status": "completed"}
+	default:
+		name, args, ok := scriptedCall(cmd)
+		if !ok {
+			name, args = "exec_command", map[string]any{"cmd": cmd}
+		}
+		b, _ := json.Marshal(args)
+		item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%d", step), "call_id": callID,
+			"name": name, "arguments": string(b), "status": "completed"}
+		if ns, tool, found := strings.Cut(name, "/"); found {
+			item["namespace"], item["name"] = ns, tool
+		}
+	}
+	writeSSE(w,
+		map[string]any{"type": "response.created", "response": map[string]any{"id": id, "object": "response", "status": "in_progress", "output": []any{}}},
+		map[string]any{"type": "response.output_item.added", "output_index": 0, "item": item},
+		map[string]any{"type": "response.output_item.done", "output_index": 0, "item": item},
+		map[string]any{"type": "response.completed", "response": map[string]any{"id": id, "object": "response", "status": "completed", "output": []any{},
+			"usage": map[string]any{"input_tokens": 10, "input_tokens_details": map[string]any{"cached_tokens": 0},
+				"output_tokens": 5, "output_tokens_details": map[string]any{"reasoning_tokens": 0}, "total_tokens": 15}}},
+	)
 }
 
 // geminiToolsModel is geminiModel with call: steps, for Gemini CLI's file and MCP tools.
@@ -241,40 +270,11 @@ func TestGeminiFileToolsGuard(t *testing.T) {
 func TestClaudeSubagentGuard(t *testing.T) {
 	c := &claudeRun{newAgentRun(t, installAgent(t, "@anthropic-ai/claude-code", claudeVersion, "claude"), claudeTaskModel,
 		[]string{"task:rm -rf .git", "task:echo sub > sub.txt"})}
-	canary := filepath.Join(c.ws.dir, ".git", "canary")
-	if err := os.MkdirAll(filepath.Dir(canary), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(canary, []byte("alive\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	canary := writeCanary(t, c.ws)
 	c.ws.agenthooks(t, "install", "--agent", "claude")
 	c.exec(t, "please run it")
-	if readFile(canary) != "alive\n" {
-		t.Error("the subagent's rm -rf .git ran inside Claude Code: the guard did not see the subagent's call")
-	}
-	if !c.ws.exists("sub.txt") {
-		t.Errorf("the subagent's ordinary command did not run; requests:\n%s", strings.Join(c.model.sent(), "\n---\n"))
-	}
-	if !c.model.anySent("rm-recursive-danger") {
-		t.Errorf("the model never saw why the subagent's command was denied")
-	}
-	log := c.ws.agenthooks(t, "log", "--json", "--audit", c.ws.audit, "--agent", "claude", "--event", "PreToolUse")
-	denied := false
-	for _, line := range strings.Split(log, "\n") {
-		var r struct {
-			Decision, Payload string
-		}
-		if json.Unmarshal([]byte(line), &r) == nil && r.Decision == "deny" && strings.Contains(r.Payload, "rm -rf .git") {
-			denied = true
-			if !strings.Contains(r.Payload, `"agent_id"`) {
-				t.Errorf("the deny's payload has no agent_id: it was not the subagent's call:\n%s", r.Payload)
-			}
-		}
-	}
-	if !denied {
-		t.Errorf("the audit trail has no deny of the subagent's rm -rf .git:\n%s", log)
-	}
+	checkSubagentRun(t, "Claude Code", c.agentRun, canary)
+	checkSubagentDeny(t, c.ws, "claude", "PreToolUse", "rm -rf .git")
 }
 
 // claudeToolsModel is claudeModel with call: steps, for Claude Code's MCP tools.
@@ -427,4 +427,103 @@ func TestGeminiMCPGuard(t *testing.T) {
 	writeJSONFile(t, g.settingsFile(), s)
 	g.exec(t, "please run it")
 	checkMCPGuard(t, "Gemini CLI", g.agentRun)
+}
+
+// codexSubagentModel is codexToolsModel with Codex's subagents (the multi_agent_v1 tools):
+// "spawn:COMMAND" spawns a subagent whose task carries the command, and "wait" waits for the
+// subagent the step before spawned. In a subagent's own conversation (its task starts with
+// subagentMarker) the stand-in asks for the command through exec_command, then answers with
+// text.
+func codexSubagentModel(m *model) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		body := m.record(r)
+		if r.URL.Path != "/v1/responses" {
+			http.NotFound(w, r)
+			return
+		}
+		step, last, task := codexTurn(body)
+		cmd := ""
+		switch {
+		case task != "": // a subagent: one command, then text
+			if step == 0 {
+				cmd = strings.TrimSpace(task)
+			}
+		case step >= len(m.commands):
+		case strings.HasPrefix(m.commands[step], "spawn:"):
+			b, _ := json.Marshal(map[string]any{"message": subagentMarker + strings.TrimPrefix(m.commands[step], "spawn:") + "\n"})
+			cmd = "call:multi_agent_v1/spawn_agent " + string(b)
+		case m.commands[step] == "wait":
+			var out struct {
+				AgentID string `json:"agent_id"`
+			}
+			_ = json.Unmarshal([]byte(last), &out)
+			b, _ := json.Marshal(map[string]any{"targets": []string{out.AgentID}, "timeout_ms": 60000})
+			cmd = "call:multi_agent_v1/wait_agent " + string(b)
+		default:
+			cmd = m.commands[step]
+		}
+		codexReply(w, step, cmd)
+	}
+}
+
+// checkSubagentDeny checks the audit trail of a run in which a subagent ran command under the
+// installed guard: a deny of it, whose payload carries the subagent's agent_id.
+func checkSubagentDeny(t testing.TB, ws workspace, agent, event, command string) {
+	t.Helper()
+	log := ws.agenthooks(t, "log", "--json", "--audit", ws.audit, "--agent", agent, "--event", event)
+	denied := false
+	for _, line := range strings.Split(log, "\n") {
+		var r struct {
+			Decision, Payload string
+		}
+		if json.Unmarshal([]byte(line), &r) == nil && r.Decision == "deny" && strings.Contains(r.Payload, command) {
+			denied = true
+			if !strings.Contains(r.Payload, `"agent_id"`) {
+				t.Errorf("the deny's payload has no agent_id: it was not the subagent's call:\n%s", r.Payload)
+			}
+		}
+	}
+	if !denied {
+		t.Errorf("the audit trail has no deny of the subagent's %s:\n%s", command, log)
+	}
+}
+
+// TestCodexSubagentGuard: in the real Codex, with the guards agenthooks install registers, a
+// subagent (multi_agent_v1's spawn_agent) running rm -rf .git is denied inside the subagent:
+// the canary in .git survives, the subagent's model is told why, the audit's deny carries the
+// subagent's agent_id, and another subagent's ordinary command runs.
+func TestCodexSubagentGuard(t *testing.T) {
+	c := newCodexWith(t, codexSubagentModel, "spawn:rm -rf .git", "wait", "spawn:echo sub > sub.txt", "wait")
+	canary := writeCanary(t, c.ws)
+	c.ws.agenthooksEnv(t, c.env(), "install", "--agent", "codex")
+	c.exec(t, "please run it")
+	checkSubagentRun(t, "Codex", c.agentRun, canary)
+	checkSubagentDeny(t, c.ws, "codex", "PreToolUse", "rm -rf .git")
+}
+
+// writeCanary writes .git/canary in the workspace, for a subagent's rm -rf .git.
+func writeCanary(t testing.TB, ws workspace) string {
+	canary := filepath.Join(ws.dir, ".git", "canary")
+	if err := os.MkdirAll(filepath.Dir(canary), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(canary, []byte("alive\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return canary
+}
+
+// checkSubagentRun checks a run of a subagent's rm -rf .git and another's echo sub > sub.txt:
+// the canary survived, the model was told why, and the ordinary command ran.
+func checkSubagentRun(t testing.TB, agent string, r agentRun, canary string) {
+	t.Helper()
+	if readFile(canary) != "alive\n" {
+		t.Errorf("the subagent's rm -rf .git ran inside %s: the guard did not see the subagent's call", agent)
+	}
+	if !r.ws.exists("sub.txt") {
+		t.Errorf("the subagent's ordinary command did not run inside %s; requests:\n%s", agent, strings.Join(r.model.sent(), "\n---\n"))
+	}
+	if !r.model.anySent("rm-recursive-danger") {
+		t.Errorf("the model never saw why the subagent's command was denied inside %s", agent)
+	}
 }
