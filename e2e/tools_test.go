@@ -274,7 +274,7 @@ func TestClaudeSubagentGuard(t *testing.T) {
 	c.ws.agenthooks(t, "install", "--agent", "claude")
 	c.exec(t, "please run it")
 	checkSubagentRun(t, "Claude Code", c.agentRun, canary)
-	checkSubagentDeny(t, c.ws, "claude", "PreToolUse", "rm -rf .git")
+	checkSubagentDeny(t, c.ws, "claude", "PreToolUse", "rm -rf .git", true)
 }
 
 // claudeToolsModel is claudeModel with call: steps, for Claude Code's MCP tools.
@@ -467,8 +467,10 @@ func codexSubagentModel(m *model) http.HandlerFunc {
 }
 
 // checkSubagentDeny checks the audit trail of a run in which a subagent ran command under the
-// installed guard: a deny of it, whose payload carries the subagent's agent_id.
-func checkSubagentDeny(t testing.TB, ws workspace, agent, event, command string) {
+// installed guard: a deny of it, whose payload carries the subagent's agent_id where the agent
+// sends one (Claude Code and Codex do; Gemini CLI 0.61 sends a subagent's calls with the main
+// session's fields and nothing more).
+func checkSubagentDeny(t testing.TB, ws workspace, agent, event, command string, agentID bool) {
 	t.Helper()
 	log := ws.agenthooks(t, "log", "--json", "--audit", ws.audit, "--agent", agent, "--event", event)
 	denied := false
@@ -478,8 +480,8 @@ func checkSubagentDeny(t testing.TB, ws workspace, agent, event, command string)
 		}
 		if json.Unmarshal([]byte(line), &r) == nil && r.Decision == "deny" && strings.Contains(r.Payload, command) {
 			denied = true
-			if !strings.Contains(r.Payload, `"agent_id"`) {
-				t.Errorf("the deny's payload has no agent_id: it was not the subagent's call:\n%s", r.Payload)
+			if has := strings.Contains(r.Payload, `"agent_id"`); has != agentID {
+				t.Errorf("the deny's payload has agent_id = %v, want %v:\n%s", has, agentID, r.Payload)
 			}
 		}
 	}
@@ -498,7 +500,7 @@ func TestCodexSubagentGuard(t *testing.T) {
 	c.ws.agenthooksEnv(t, c.env(), "install", "--agent", "codex")
 	c.exec(t, "please run it")
 	checkSubagentRun(t, "Codex", c.agentRun, canary)
-	checkSubagentDeny(t, c.ws, "codex", "PreToolUse", "rm -rf .git")
+	checkSubagentDeny(t, c.ws, "codex", "PreToolUse", "rm -rf .git", true)
 }
 
 // writeCanary writes .git/canary in the workspace, for a subagent's rm -rf .git.
@@ -526,4 +528,72 @@ func checkSubagentRun(t testing.TB, agent string, r agentRun, canary string) {
 	if !r.model.anySent("rm-recursive-danger") {
 		t.Errorf("the model never saw why the subagent's command was denied inside %s", agent)
 	}
+}
+
+// geminiSubagentModel is geminiToolsModel with Gemini CLI's subagents: "agent:COMMAND" asks
+// invoke_agent for the generalist subagent with a task carrying the command. In the subagent's
+// own conversation (its task starts with subagentMarker) the stand-in asks for the command
+// through run_shell_command, then ends the subagent with complete_task.
+func geminiSubagentModel(m *model) http.HandlerFunc {
+	plain := geminiToolsModel(m)
+	return func(w http.ResponseWriter, r *http.Request) {
+		body := m.peek(r)
+		if !strings.HasSuffix(r.URL.Path, ":streamGenerateContent") {
+			plain(w, r)
+			return
+		}
+		var req struct {
+			Contents []struct {
+				Role  string           `json:"role"`
+				Parts []map[string]any `json:"parts"`
+			} `json:"contents"`
+		}
+		_ = json.Unmarshal(body, &req)
+		step, task := 0, ""
+		for _, c := range req.Contents {
+			for _, p := range c.Parts {
+				if _, ok := p["functionResponse"]; ok {
+					step++
+				}
+				if text, _ := p["text"].(string); c.Role == "user" && task == "" {
+					if _, after, ok := strings.Cut(text, subagentMarker); ok {
+						task, _, _ = strings.Cut(after, "\n")
+					}
+				}
+			}
+		}
+		var call map[string]any
+		switch {
+		case task != "" && step == 0:
+			call = map[string]any{"name": "run_shell_command", "args": map[string]any{"command": strings.TrimSpace(task), "description": "run the command"}}
+		case task != "":
+			call = map[string]any{"name": "complete_task", "args": map[string]any{"result": map[string]any{"response": "done"}}}
+		case step < len(m.commands) && strings.HasPrefix(m.commands[step], "agent:"):
+			call = map[string]any{"name": "invoke_agent", "args": map[string]any{"agent_name": "generalist",
+				"prompt": subagentMarker + strings.TrimPrefix(m.commands[step], "agent:") + "\n"}}
+		default:
+			plain(w, r)
+			return
+		}
+		m.record(r)
+		w.Header().Set("Content-Type", "text/event-stream")
+		b, _ := json.Marshal(map[string]any{"candidates": []any{map[string]any{
+			"content":      map[string]any{"role": "model", "parts": []any{map[string]any{"functionCall": call}}},
+			"finishReason": "STOP", "index": 0}},
+			"usageMetadata": map[string]any{"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}})
+		_, _ = w.Write([]byte("data: " + string(b) + "\r\n\r\n"))
+	}
+}
+
+// TestGeminiSubagentGuard: in the real Gemini CLI, with the guards agenthooks install
+// registers, a subagent (invoke_agent, the generalist) running rm -rf .git is denied inside
+// the subagent: the canary in .git survives and the subagent's model is told why, and another
+// subagent's ordinary command runs.
+func TestGeminiSubagentGuard(t *testing.T) {
+	g := newGeminiWith(t, geminiSubagentModel, "agent:rm -rf .git", "agent:echo sub > sub.txt")
+	canary := writeCanary(t, g.ws)
+	g.ws.agenthooks(t, "install", "--agent", "gemini")
+	g.exec(t, "please run it")
+	checkSubagentRun(t, "Gemini CLI", g.agentRun, canary)
+	checkSubagentDeny(t, g.ws, "gemini", "BeforeTool", "rm -rf .git", false)
 }
