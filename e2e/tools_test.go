@@ -597,3 +597,26 @@ func TestGeminiSubagentGuard(t *testing.T) {
 	checkSubagentRun(t, "Gemini CLI", g.agentRun, canary)
 	checkSubagentDeny(t, g.ws, "gemini", "BeforeTool", "rm -rf .git", false)
 }
+
+// TestCodexShellApplyPatchGuard: Codex applies a patch itself when the model runs apply_patch
+// through its shell tool (as it does for a model offered no apply_patch tool), and its hook sees
+// a Bash command. The guard judges the files the patch names: a patch planting the project's
+// .codex/hooks.json is denied (the file is not created, the model is told why), an ordinary
+// one runs.
+func TestCodexShellApplyPatchGuard(t *testing.T) {
+	shellPatch := func(header string) string {
+		return "apply_patch <<'EOF'\n*** Begin Patch\n" + header + "\n+{}\n*** End Patch\nEOF\n"
+	}
+	c := newCodexWith(t, codexToolsModel, shellPatch("*** Add File: .codex/hooks.json"), shellPatch("*** Add File: notes.txt"))
+	c.ws.agenthooksEnv(t, c.env(), "install", "--agent", "codex")
+	c.exec(t, "please edit")
+	if c.ws.exists(".codex/hooks.json") {
+		t.Error("apply_patch through the shell tool planted the project's .codex/hooks.json inside Codex")
+	}
+	if !c.ws.exists("notes.txt") {
+		t.Errorf("the ordinary patch through the shell tool did not run; requests:\n%s", strings.Join(c.model.sent(), "\n---\n"))
+	}
+	if !c.model.anySent("changes codex hooks configuration (project)") {
+		t.Errorf("the model never saw why the patch was denied")
+	}
+}
