@@ -620,3 +620,36 @@ func TestCodexShellApplyPatchGuard(t *testing.T) {
 		t.Errorf("the model never saw why the patch was denied")
 	}
 }
+
+// TestClaudeFileToolsGuard: in the real Claude Code (whose file tools in 2.1.328 are Write and
+// Edit; NotebookEdit is deferred behind ToolSearch), with the guards agenthooks install
+// registers, Edit switching hooks off in the project's .claude/settings.json is denied (the
+// file is unchanged, the model is told why), and Write and Edit on an ordinary file run.
+func TestClaudeFileToolsGuard(t *testing.T) {
+	c := &claudeRun{newAgentRun(t, installAgent(t, "@anthropic-ai/claude-code", claudeVersion, "claude"), claudeToolsModel, nil)}
+	c.ws.agenthooks(t, "install", "--agent", "claude")
+	project := filepath.Join(c.ws.dir, ".claude", "settings.json")
+	writeJSONFile(t, project, map[string]any{"disableAllHooks": false})
+	before := readFile(project)
+	notes := filepath.Join(c.ws.dir, "notes.txt")
+	edit := func(file, old, new string) string {
+		b, _ := json.Marshal(map[string]any{"file_path": file, "old_string": old, "new_string": new})
+		return "call:Edit " + string(b)
+	}
+	c.model.commands = []string{
+		"read:" + project, // Claude Code edits only a file it has read
+		edit(project, "false", "true"),
+		"write:" + notes + "=hello",
+		edit(notes, "hello", "bye"),
+	}
+	c.exec(t, "please edit")
+	if after := readFile(project); after != before {
+		t.Errorf("Edit changed %s inside Claude Code:\n%s", project, after)
+	}
+	if got := readFile(notes); got != "bye" {
+		t.Errorf("Write and Edit on an ordinary file left %q, want %q; requests:\n%s", got, "bye", strings.Join(c.model.sent(), "\n---\n"))
+	}
+	if !c.model.anySent("changes claude hooks configuration (project)") {
+		t.Errorf("the model never saw why the Edit was denied")
+	}
+}
