@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -651,5 +652,57 @@ func TestClaudeFileToolsGuard(t *testing.T) {
 	}
 	if !c.model.anySent("changes claude hooks configuration (project)") {
 		t.Errorf("the model never saw why the Edit was denied")
+	}
+}
+
+// codexStdinModel asks Codex, through exec_command with a terminal, for an interactive bash,
+// then, through write_stdin to the session that call left running, types line into it.
+func codexStdinModel(line string) func(m *model) http.HandlerFunc {
+	session := regexp.MustCompile(`session ID (\d+)`)
+	return func(m *model) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			step, last, _ := codexTurn(m.record(r))
+			cmd := ""
+			switch step {
+			case 0:
+				cmd = `call:exec_command {"cmd":"bash","tty":true,"yield_time_ms":500}`
+			case 1:
+				if id := session.FindStringSubmatch(last); id != nil {
+					b, _ := json.Marshal(map[string]any{"session_id": json.Number(id[1]), "chars": line + "\n", "yield_time_ms": 1000})
+					cmd = "call:write_stdin " + string(b)
+				}
+			}
+			codexReply(w, step, cmd)
+		}
+	}
+}
+
+// TestCodexWriteStdinUnhooked shows the one tool Codex 0.169 fires no hook for: write_stdin.
+// With the guards agenthooks install registers, the model starts an interactive bash through
+// exec_command (a PreToolUse the guard allows) and types rm -rf .git into it through
+// write_stdin: no hook fires, the command runs and the canary is gone. dialect/codex's
+// Unhooked says so and status prints it; when this test fails, Codex hooks write_stdin: clear
+// the field and docs/agents/tools.md.
+func TestCodexWriteStdinUnhooked(t *testing.T) {
+	c := newCodexWith(t, codexStdinModel("touch typed.txt; rm -rf .git"))
+	canary := writeCanary(t, c.ws)
+	c.ws.agenthooksEnv(t, c.env(), "install", "--agent", "codex")
+	c.exec(t, "please run it")
+	if !c.ws.exists("typed.txt") {
+		t.Fatalf("the line typed through write_stdin did not run: the model stand-in's script is broken; requests:\n%s", strings.Join(c.model.sent(), "\n---\n"))
+	}
+	if readFile(canary) != "" {
+		t.Error("rm -rf .git typed through write_stdin did not run: does Codex hook write_stdin now? Then clear dialect/codex's Unhooked and update docs/agents/tools.md")
+	}
+	log := c.ws.agenthooks(t, "log", "--json", "--audit", c.ws.audit, "--agent", "codex", "--event", "PreToolUse")
+	if strings.Contains(log, "typed.txt") {
+		t.Errorf("a PreToolUse carried the line typed through write_stdin: Codex hooks write_stdin now; clear dialect/codex's Unhooked:\n%s", log)
+	}
+	if !strings.Contains(log, `\"command\":\"bash\"`) {
+		t.Errorf("no PreToolUse for the exec_command that started bash:\n%s", log)
+	}
+	status := c.ws.agenthooksEnv(t, c.env(), "status", "--audit", c.ws.audit)
+	if !strings.Contains(status, "note: Codex fires no hook for write_stdin") {
+		t.Errorf("status does not say that Codex fires no hook for write_stdin:\n%s", status)
 	}
 }
