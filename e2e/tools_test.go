@@ -418,14 +418,7 @@ func TestGeminiMCPGuard(t *testing.T) {
 	g := newGeminiWith(t, geminiToolsModel, "call:mcp_e2edb_drop_table {}", "call:mcp_e2edb_list_tables {}")
 	pol := writeMCPPolicy(t, g.ws.home)
 	g.settings(t, map[string]any{"BeforeTool": []any{geminiGroup("mcp_.*", "agenthooks guard mcp --policy "+pol)}})
-	var s map[string]any
-	if err := json.Unmarshal([]byte(readFile(g.settingsFile())), &s); err != nil {
-		t.Fatal(err)
-	}
-	server := mcpServerConfig(t, g.ws.dir)
-	server["trust"] = true
-	s["mcpServers"] = map[string]any{mcpServer: server}
-	writeJSONFile(t, g.settingsFile(), s)
+	g.addMCPServer(t)
 	g.exec(t, "please run it")
 	checkMCPGuard(t, "Gemini CLI", g.agentRun)
 }
@@ -705,4 +698,31 @@ func TestCodexWriteStdinUnhooked(t *testing.T) {
 	if !strings.Contains(status, "note: Codex fires no hook for write_stdin") {
 		t.Errorf("status does not say that Codex fires no hook for write_stdin:\n%s", status)
 	}
+}
+
+// TestGeminiRunsClaudeMCPHook: a Claude Code hook on an MCP tool, written with Claude Code's
+// name for it (mcp__e2edb__drop_table), runs under Gemini CLI through agenthooks run --agent
+// gemini, whose payload names the tool mcp_e2edb_drop_table: the call is blocked and the
+// hook's message reaches the model; the server's other tool runs.
+func TestGeminiRunsClaudeMCPHook(t *testing.T) {
+	g := newGeminiWith(t, geminiToolsModel, "call:mcp_e2edb_drop_table {}", "call:mcp_e2edb_list_tables {}")
+	claude := filepath.Join(g.ws.home, "claude-settings.json")
+	writeJSONFile(t, claude, map[string]any{"hooks": map[string]any{"PreToolUse": []any{
+		group("mcp__e2edb__drop_table", `echo "dropping tables needs a person" >&2; exit 2`)}}})
+	g.settings(t, map[string]any{"BeforeTool": []any{geminiGroup("mcp_.*", "agenthooks run --agent gemini BeforeTool --settings "+claude)}})
+	g.addMCPServer(t)
+	g.exec(t, "please run it")
+	checkMCPGuard(t, "Gemini CLI", g.agentRun)
+}
+
+// addMCPServer adds the e2e MCP server, trusted, to the user settings settings() wrote.
+func (g *geminiRun) addMCPServer(t testing.TB) {
+	var s map[string]any
+	if err := json.Unmarshal([]byte(readFile(g.settingsFile())), &s); err != nil {
+		t.Fatal(err)
+	}
+	server := mcpServerConfig(t, g.ws.dir)
+	server["trust"] = true
+	s["mcpServers"] = map[string]any{mcpServer: server}
+	writeJSONFile(t, g.settingsFile(), s)
 }
