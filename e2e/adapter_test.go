@@ -19,7 +19,8 @@ const adapterEnv = "AGENTHOOKS_E2E_COPILOT_ADAPTER"
 
 // TestMain lets the test binary run as a Copilot CLI hook: what agenthooks will do once
 // dialect/copilot is wired into its guards and run (issue 16), done here from the dialect's own
-// functions so that they are proven inside Copilot now.
+// functions so that they are proven inside Copilot now. With AGENTHOOKS_E2E_MCP_DIR set it is
+// instead the stdio MCP server of the tool tests (serveMCP).
 func TestMain(m *testing.M) {
 	if event := os.Getenv(adapterEnv); event != "" {
 		os.Exit(copilotAdapter(event, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
