@@ -99,6 +99,9 @@ type Agent struct {
 	Doctor Doctor
 	// Trust says, for people, when the agent runs a project's hooks.
 	Trust string
+	// Unhooked names, for people, the agent's tool calls that fire no hook, so no guard sees
+	// them (status notes it where agenthooks is installed); "" when every call fires one.
+	Unhooked string
 	// DefaultTimeout is the agent's timeout for a hook whose config sets none.
 	DefaultTimeout time.Duration
 	// Detect tells the agent's hook payload from the others' (dialect/agents.Detect asks each

@@ -57,6 +57,7 @@ type guardPayload struct {
 	Attachments    []map[string]any `json:"attachments"`
 	URL            string           `json:"url"`
 	Command        string           `json:"command"`
+	MCPContext     *mcpContext      `json:"mcp_context"`
 	Cwd            string           `json:"cwd"`
 	WorkspaceRoots []string         `json:"workspace_roots"`
 	TurnID         any              `json:"turn_id"`
@@ -361,9 +362,21 @@ func hasMCPEvent(format string) bool {
 	return false
 }
 
+// mcpContext is what Gemini CLI 0.61 says of an MCP call on BeforeTool, whose tool_name is
+// mcp_<server>_<tool> (both may hold underscores, so the name alone does not split).
+type mcpContext struct {
+	ServerName string `json:"server_name"`
+	ToolName   string `json:"tool_name"`
+	Command    string `json:"command"`
+	URL        string `json:"url"`
+}
+
 func (p contentGuardParams) judgeMCP(e *env, pl *guardPayload) (guard.Decision, string, error) {
 	servers, tool := []string{pl.URL, pl.Command}, pl.ToolName
 	switch {
+	case pl.MCPContext != nil && pl.MCPContext.ToolName != "":
+		c := pl.MCPContext
+		servers, tool = []string{c.ServerName, c.URL, c.Command}, c.ToolName
 	case strings.HasPrefix(pl.ToolName, "mcp__"):
 		parts := strings.SplitN(strings.TrimPrefix(pl.ToolName, "mcp__"), "__", 2)
 		servers, tool = []string{parts[0]}, parts[len(parts)-1]
