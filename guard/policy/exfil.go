@@ -156,8 +156,9 @@ func (pr *protector) secretRead(inv *shell.Invocation) string {
 		}
 	}
 	for _, c := range inv.Code {
-		for i := range pr.ctx.Protected {
-			p := &pr.ctx.Protected[i]
+		prot := pr.list()
+		for i := range prot {
+			p := &prot[i]
 			if p.Kind == KindCredentials && strings.Contains(c, strings.TrimSuffix(path.Base(p.Path), "*")) && strings.Contains(c, path.Base(path.Dir(p.Path))) {
 				return p.What
 			}
@@ -178,8 +179,9 @@ func (pr *protector) secretPath(v, cwd string) string {
 	if !ok {
 		abs = v
 	}
-	for i := range pr.ctx.Protected {
-		p := &pr.ctx.Protected[i]
+	prot := pr.list()
+	for i := range prot {
+		p := &prot[i]
 		if p.Kind != KindCredentials {
 			continue
 		}
@@ -201,15 +203,13 @@ const RuleReverseShell = "reverse-shell"
 
 // reverseShell reports an invocation that hands a shell to the network.
 func reverseShell(inv *shell.Invocation) bool {
-	shells := map[string]bool{"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true, "fish": true, "python": true, "python3": true, "perl": true}
-	if shells[inv.Name] {
+	switch inv.Name {
+	case "bash", "sh", "zsh", "dash", "ksh", "fish", "python", "python3", "perl":
 		for _, r := range inv.Redirects {
 			if strings.HasPrefix(r.Target.Value, "/dev/tcp/") || strings.HasPrefix(r.Target.Value, "/dev/udp/") {
 				return true
 			}
 		}
-	}
-	switch inv.Name {
 	case "nc", "ncat", "netcat", "nc.traditional", "nc.openbsd":
 		for i, w := range inv.Args {
 			if (w.Value == "-e" || w.Value == "-c" || w.Value == "--exec" || w.Value == "--sh-exec") && i+1 < len(inv.Args) {

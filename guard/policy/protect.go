@@ -166,12 +166,32 @@ type hit struct {
 
 // protector judges invocations against the protected paths of a context.
 type protector struct {
-	ctx  Context
-	real map[string]string // protected path -> its symlinks resolved
+	ctx    Context
+	real   map[string]string // protected path -> its symlinks resolved
+	prot   []Protected       // ctx.Protected, or what ctx.ProtectedFunc gave on first need
+	listed bool              // prot is known
 }
 
 func newProtector(ctx Context) *protector {
-	return &protector{ctx: ctx, real: map[string]string{}}
+	return &protector{ctx: ctx}
+}
+
+// protecting reports whether the context protects paths: a list given, or one to compute.
+func (pr *protector) protecting() bool {
+	return len(pr.ctx.Protected) > 0 || pr.ctx.ProtectedFunc != nil
+}
+
+// list is the protected paths, computed on the first call when the context gives a function:
+// a command that changes, sends or names no path never needs them.
+func (pr *protector) list() []Protected {
+	if !pr.listed {
+		pr.listed = true
+		pr.prot = pr.ctx.Protected
+		if len(pr.prot) == 0 && pr.ctx.ProtectedFunc != nil {
+			pr.prot = BashPaths(Context{Protected: pr.ctx.ProtectedFunc()}).Protected
+		}
+	}
+	return pr.prot
 }
 
 // invocation lists the protections an invocation breaks: a change to a protected path, or one
@@ -191,7 +211,7 @@ func (pr *protector) invocation(inv *shell.Invocation, denied bool) []Match {
 		out = append(out, Match{Rule: RuleProtected, Decision: Deny, Pos: inv.Pos, Subject: subject,
 			Message: "protected: " + cmd + " changes the agent's own settings, where its hooks live; " + personMust})
 	}
-	if len(pr.ctx.Protected) == 0 {
+	if !pr.protecting() {
 		return out
 	}
 	if hits := pr.hits(inv); len(hits) > 0 && len(out) == 0 {
@@ -354,8 +374,9 @@ func (pr *protector) isBinary(p, cwd string) bool {
 	if !ok {
 		return false
 	}
-	for i := range pr.ctx.Protected {
-		b := &pr.ctx.Protected[i]
+	prot := pr.list()
+	for i := range prot {
+		b := &prot[i]
 		if b.Binary && (abs == b.Path || realPath(abs) == pr.realOf(b)) {
 			return true
 		}
@@ -446,8 +467,11 @@ func (pr *protector) hits(inv *shell.Invocation) []hit {
 		}
 	}
 	for _, code := range inv.Code {
-		if p := pr.namedIn(code); p != nil && writesFiles(code) {
-			out = append(out, hit{op: opCode, prot: p})
+		// writesFiles first: it needs no protected path, and most code writes none
+		if writesFiles(code) {
+			if p := pr.namedIn(code); p != nil {
+				out = append(out, hit{op: opCode, prot: p})
+			}
 		}
 	}
 	return out
@@ -612,8 +636,9 @@ func (pr *protector) touch(op string, w shell.Word, inv *shell.Invocation) (hit,
 		return hit{}, false
 	}
 	real := ""
-	for i := range pr.ctx.Protected {
-		p := &pr.ctx.Protected[i]
+	prot := pr.list()
+	for i := range prot {
+		p := &prot[i]
 		if pr.relates(op, abs, w.Glob || inv.Filtered, p) {
 			return hit{op: op, target: abs, prot: p}, true
 		}
@@ -843,8 +868,9 @@ func (pr *protector) byTail(s string, n int) *Protected {
 	if len(elems) < n || elems[0] == "" {
 		return nil
 	}
-	for i := range pr.ctx.Protected {
-		p := &pr.ctx.Protected[i]
+	prot := pr.list()
+	for i := range prot {
+		p := &prot[i]
 		if strings.HasSuffix(p.Path, s) {
 			return p
 		}
@@ -864,13 +890,14 @@ func (pr *protector) byTail(s string, n int) *Protected {
 // by its last two elements (.claude/settings.json); a protected folder by its own name when
 // that starts with a dot (.agenthooks).
 func (pr *protector) namedIn(code string) *Protected {
-	for i := range pr.ctx.Protected {
-		if p := &pr.ctx.Protected[i]; strings.Contains(code, p.Path) {
+	prot := pr.list()
+	for i := range prot {
+		if p := &prot[i]; strings.Contains(code, p.Path) {
 			return p
 		}
 	}
-	for i := range pr.ctx.Protected {
-		p := &pr.ctx.Protected[i]
+	for i := range prot {
+		p := &prot[i]
 		if p.Binary {
 			continue
 		}
@@ -897,8 +924,9 @@ func (pr *protector) namedInRaw(raw string) *Protected {
 	if p := pr.namedIn(raw); p != nil {
 		return p
 	}
-	for i := range pr.ctx.Protected {
-		p := &pr.ctx.Protected[i]
+	prot := pr.list()
+	for i := range prot {
+		p := &prot[i]
 		if p.Binary {
 			continue
 		}
@@ -931,6 +959,9 @@ func (pr *protector) realOf(p *Protected) string {
 		return r
 	}
 	r := realPath(p.Path)
+	if pr.real == nil {
+		pr.real = map[string]string{}
+	}
 	pr.real[p.Path] = r
 	return r
 }
