@@ -13,14 +13,18 @@ import (
 const RuleExfiltration = "secrets-off-machine"
 
 // senders are programs that send data to another machine.
-var senders = lazySet("curl", "wget", "http", "https", "xh", "httpie", "nc", "ncat", "netcat", "socat", "telnet",
-	"scp", "sftp", "ftp", "lftp", "tftp", "rsync", "rclone", "gsutil", "azcopy", "s3cmd", "mc", "transfer", "croc",
-	"magic-wormhole", "wormhole", "ssh", "dig", "nslookup", "host", "drill", "sendmail", "mail", "mutt", "swaks",
-	"aws", "gcloud", "az", "gh", "glab", "git", "openssl", "ping", "nping", "hping3")
+var senders = words{
+	"aws", "az", "azcopy", "croc", "curl", "dig", "drill", "ftp", "gcloud", "gh", "git", "glab", "gsutil", "host",
+	"hping3", "http", "httpie", "https", "lftp", "magic-wormhole", "mail", "mc", "mutt", "nc", "ncat", "netcat",
+	"nping", "nslookup", "openssl", "ping", "rclone", "rsync", "s3cmd", "scp", "sendmail", "sftp", "socat", "ssh",
+	"swaks", "telnet", "tftp", "transfer", "wget", "wormhole", "xh",
+}
 
 // listers show files' names, sizes and modes, not what is in them.
-var listers = lazySet("ls", "stat", "du", "find", "fd", "tree", "realpath", "readlink", "dirname", "basename", "test", "[",
-	"file", "chmod", "chown", "ssh-add", "ssh-keygen", "exa", "eza", "lsd", "wc", "touch", "mkdir")
+var listers = words{
+	"[", "basename", "chmod", "chown", "dirname", "du", "exa", "eza", "fd", "file", "find", "ls", "lsd", "mkdir",
+	"readlink", "realpath", "ssh-add", "ssh-keygen", "stat", "test", "touch", "tree", "wc",
+}
 
 // secretFiles are the names of files that hold a project's or a tool's secrets, wherever they
 // are: .env and its variants (not the examples), private keys, keystores, credential files.
@@ -72,7 +76,7 @@ func isSender(inv *shell.Invocation) bool {
 	if name := strings.ToLower(inv.Name); name == "invoke-webrequest" || name == "invoke-restmethod" || name == "iwr" || name == "irm" {
 		return true
 	}
-	if !senders()[inv.Name] {
+	if !senders.has(inv.Name) {
 		return len(inv.Code) > 0 && codeSends(inv.Code)
 	}
 	switch inv.Name {
@@ -121,7 +125,7 @@ func (pr *protector) secretRead(inv *shell.Invocation) string {
 	if (inv.Name == "env" || inv.Name == "printenv" || inv.Name == "export" || inv.Name == "set") && len(inv.Args) == 1 {
 		return "the environment"
 	}
-	if listers()[inv.Name] {
+	if listers.has(inv.Name) {
 		return "" // names and sizes, not what is inside
 	}
 	skipNext := false
