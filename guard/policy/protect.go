@@ -776,7 +776,7 @@ func (pr *protector) relates(op, target string, pattern bool, p *Protected) bool
 	}
 	rel := compare(target, p.Path, pattern)
 	if rel == relNone && p.Prefix && !pattern && path.Dir(target) == path.Dir(p.Path) {
-		if rest, ok := strings.CutPrefix(path.Base(target), path.Base(p.Path)); ok && (rest[0] == '.' || rest[0] == '-') {
+		if rest, ok := strings.CutPrefix(path.Base(target), path.Base(p.Path)); ok && rest != "" && (rest[0] == '.' || rest[0] == '-') {
 			rel = relEqual
 		}
 	}

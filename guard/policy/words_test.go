@@ -46,3 +46,16 @@ func FuzzWordsAsMap(f *testing.F) {
 		}
 	})
 }
+
+// TestRelatesUncleanSibling: a target written with an empty element beside a protected file
+// whose siblings are protected too (the audit trail's journals) is judged, not a panic.
+func TestRelatesUncleanSibling(t *testing.T) {
+	pr := newProtector(Context{Home: "/home/a"})
+	p := &Protected{Path: "/home/a/.claude", Prefix: true}
+	for _, target := range []string{"/home//a/.claude", "/home/a/.claude", "/home/a/.claude-x"} {
+		pr.relates(opWrite, target, false, p)
+	}
+	if !pr.relates(opWrite, "/home/a/.claude-x", false, p) {
+		t.Error("a sibling whose name starts with the protected file's and a dash is not protected")
+	}
+}
