@@ -62,7 +62,7 @@ func (p *Policy) Evaluate(s *shell.Script, ctx Context) Verdict {
 		res := InvocationResult{Argv: argv(inv, ctx.Home), Wrappers: inv.Wrappers, Pos: inv.Pos, Depth: inv.Depth}
 		view := newView(inv)
 		for _, r := range p.Rules {
-			if r.kind() != "invocation" || !p.enabled(r) {
+			if !programMayMatch(r.Commands, view.name) || r.kind() != "invocation" || !p.enabled(r) {
 				continue
 			}
 			if ok, arg, class := r.matchInvocation(view, c); ok {
@@ -292,4 +292,22 @@ func reason(v Verdict) string {
 		parts = append(parts[:3], fmt.Sprintf("and %d more", len(parts)-3))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// programMayMatch reports whether one of a rule's program patterns may match the program name:
+// false only when every pattern is a plain name (no glob, no slash) other than it, which
+// isProgram would refuse too. Most rules name other programs; they are skipped before
+// matchInvocation builds anything.
+func programMayMatch(patterns []string, name string) bool {
+	for _, c := range patterns {
+		if c == name {
+			return true
+		}
+		for i := 0; i < len(c); i++ {
+			if b := c[i]; b == '*' || b == '?' || b == '/' {
+				return true
+			}
+		}
+	}
+	return false
 }
