@@ -224,13 +224,13 @@ func (pr *protector) invocation(inv *shell.Invocation, denied bool) []Match {
 		return nil
 	}
 	var out []Match
-	subject := strings.Join(argv(inv, pr.ctx.Home), " ")
+	subject := func() string { return strings.Join(argv(inv, pr.ctx.Home), " ") } // for a match only
 	if cmd := pr.selfCommand(inv); cmd != "" {
-		out = append(out, Match{Rule: RuleSelf, Decision: Deny, Pos: inv.Pos, Subject: subject,
+		out = append(out, Match{Rule: RuleSelf, Decision: Deny, Pos: inv.Pos, Subject: subject(),
 			Message: "agenthooks " + cmd + " changes what the guard trusts or where it runs; " + personMust})
 	}
 	if cmd := agentConfigCommand(inv); cmd != "" {
-		out = append(out, Match{Rule: RuleProtected, Decision: Deny, Pos: inv.Pos, Subject: subject,
+		out = append(out, Match{Rule: RuleProtected, Decision: Deny, Pos: inv.Pos, Subject: subject(),
 			Message: "protected: " + cmd + " changes the agent's own settings, where its hooks live; " + personMust})
 	}
 	if !pr.protecting() {
@@ -238,7 +238,7 @@ func (pr *protector) invocation(inv *shell.Invocation, denied bool) []Match {
 	}
 	if hits := pr.hits(inv); len(hits) > 0 && len(out) == 0 {
 		// One is reason enough: the first names what is protected.
-		m := Match{Rule: RuleProtected, Decision: Deny, Pos: inv.Pos, Subject: subject, Message: describeHit(hits[0], pr.ctx.Home)}
+		m := Match{Rule: RuleProtected, Decision: Deny, Pos: inv.Pos, Subject: subject(), Message: describeHit(hits[0], pr.ctx.Home)}
 		if plainStartupLine(inv, hits[0]) {
 			m.Decision = Ask
 			m.Message = "adds a line to " + hits[0].prot.What + " (" + tildeHome(hits[0].prot.Path, pr.ctx.Home) + "), which runs in every new shell"
