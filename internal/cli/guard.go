@@ -298,7 +298,9 @@ func runGuardBash(e *env, p guardBashParams) error {
 		}
 		if err == nil {
 			v := guard.New(pol).Check(call.command, guard.Context{Home: e.home(), Cwd: call.cwd, Project: call.project,
-				Protected: protectedPaths(e, e.home(), call.project, call.cwd, p.policyFile(e), auditPath(e, p.audit)), LookPath: e.lookPath, Getenv: e.getenv, ReadFile: readScript})
+				ProtectedFunc: func() []policy.Protected { // on first need: most commands name no path
+					return protectedPaths(e, e.home(), call.project, call.cwd, p.policyFile(e), auditPath(e, p.audit))
+				}, LookPath: e.lookPath, Getenv: e.getenv, ReadFile: readScript})
 			decision, reason, policyName = v.Decision, v.Reason, pol.Name
 			if updated, note := confineRewrite(e, pol, call, decision, p.policyFile(e)); updated != nil {
 				return p.answerConfined(e, call, updated, decision, reason, policyName, start) // what it would ask about runs confined
