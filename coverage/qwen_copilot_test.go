@@ -1,6 +1,8 @@
 package coverage
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -140,3 +142,42 @@ func TestQwenCopilotBrokenLines(t *testing.T) {
 
 func FuzzQwen(f *testing.F)    { fuzzParser(f, "qwen", "t.jsonl", parseQwen) }
 func FuzzCopilot(f *testing.F) { fuzzParser(f, "copilot", "t.jsonl", parseCopilot) }
+
+// TestQwenCopilotFiles: where each agent's transcripts are looked for: Qwen Code's runtime
+// folder ($QWEN_RUNTIME_DIR, else $QWEN_HOME, else ~/.qwen) with its background subagents'
+// records, whose calls are the subagent's; Copilot's $COPILOT_HOME, else ~/.copilot.
+func TestQwenCopilotFiles(t *testing.T) {
+	home, runtime := t.TempDir(), t.TempDir()
+	line := `{"sessionId":"s","type":"assistant","timestamp":"2026-11-24T09:00:00Z","message":{"parts":[{"functionCall":{"id":"c1","name":"run_shell_command","args":{"command":"ls"}}}]}}` + "\n"
+	chat := filepath.Join(runtime, "projects", "-w", "chats", "s.jsonl")
+	sub := filepath.Join(runtime, "projects", "-w", "subagents", "s", "agent-7.jsonl")
+	events := filepath.Join(home, "cop", "session-state", "s2", "events.jsonl")
+	for _, f := range []struct{ path, text string }{{chat, line}, {sub, line},
+		{events, `{"type":"session.start","data":{"sessionId":"s2"}}` + "\n"}} {
+		if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f.path, []byte(f.text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := func(k string) string {
+		return map[string]string{"QWEN_RUNTIME_DIR": runtime, "QWEN_HOME": home, "COPILOT_HOME": filepath.Join(home, "cop")}[k]
+	}
+	calls, transcripts, probs := Read(Options{Home: home, Getenv: env, Agents: []Agent{qwenAgent(), copilotAgent()}})
+	if len(probs) > 0 || transcripts["qwen"] != 2 || transcripts["copilot"] != 1 || len(calls) != 2 {
+		t.Fatalf("calls %+v, transcripts %v, problems %v", calls, transcripts, probs)
+	}
+	subs := 0
+	for _, c := range calls {
+		if c.Subagent == "agent-7" {
+			subs++
+		}
+	}
+	if subs != 1 {
+		t.Errorf("want the subagent's call marked: %+v", calls)
+	}
+	if files := qwenAgent().Files(home, func(string) string { return "" }); len(files) != 0 {
+		t.Errorf("without the variables ~/.qwen is read, which is empty here: %v", files)
+	}
+}
