@@ -29,6 +29,15 @@ func DecodeCopilot(src Source, data []byte, settings bool) *File {
 			Matcher: ch.Matcher, Source: &f.Source, LoopLimit: -1, Pos: ch.Pos}
 		if ch.ClaudeForm {
 			h.Dialect = dialect.Claude
+			if h.Matcher != "" && plainMatcher().MatchString(h.Matcher) {
+				// Written against Claude Code's tool names (Bash), which Copilot then sends; the
+				// call is matched in Copilot's own view (bash).
+				names := strings.Split(h.Matcher, "|")
+				for i, n := range names {
+					names[i] = copilot.CopilotTool(strings.TrimSpace(n))
+				}
+				h.Matcher = strings.Join(names, "|")
+			}
 		}
 		if h.Matcher != "" && h.Matcher != "*" && !plainMatcher().MatchString(h.Matcher) {
 			h.Matcher = "^(?:" + h.Matcher + ")$" // Copilot's matcher must match the whole tool name

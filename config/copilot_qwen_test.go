@@ -61,7 +61,7 @@ func TestQwenAndCopilotFiles(t *testing.T) {
 		{Project, qwen.Name, qwen.Name, "Stop", "proj", "", 0},
 		{Project, copilot.Name, copilot.Name, "agentStop", "repo-a", "^(?:b.*)$", copilot.DefaultTimeout},
 		{Project, copilot.Name, copilot.Name, "preToolUse", "repo-b", "bash|create", 7 * time.Second},
-		{Project, copilot.Name, dialect.Claude, "preToolUse", "claude-form", "Bash", copilot.DefaultTimeout},
+		{Project, copilot.Name, dialect.Claude, "preToolUse", "claude-form", "bash", copilot.DefaultTimeout},
 		{User, qwen.Name, qwen.Name, "UserPromptSubmit", "user", "", 0},
 		{User, copilot.Name, copilot.Name, "sessionStart", "user-copilot", "", copilot.DefaultTimeout},
 	}
