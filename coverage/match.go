@@ -26,6 +26,9 @@ type Decision struct {
 	Agent     string
 	Session   string
 	ToolUseID string
+	// CallID is the model's id of the call where the payload carries it beside an id of the
+	// agent's own (Qwen Code's tool_call_id, which its transcript holds).
+	CallID string
 	// Keys are what the call's input holds (its command, file path or patch), redacted as
 	// the audit trail stores them.
 	Keys []string
@@ -70,15 +73,22 @@ func DecisionOf(r *audit.Record) (Decision, bool) {
 		SessionID      string          `json:"session_id"`
 		ConversationID string          `json:"conversation_id"`
 		ToolUseID      string          `json:"tool_use_id"`
+		ToolCallID     string          `json:"tool_call_id"`
 		ToolInput      json.RawMessage `json:"tool_input"`
+		// Copilot CLI's camelCase payloads.
+		SessionIDCamel string          `json:"sessionId"`
+		ToolArgs       json.RawMessage `json:"toolArgs"`
 		Command        string          `json:"command"`
 	}
 	if checkDepth([]byte(r.Payload)) != nil || json.Unmarshal([]byte(r.Payload), &p) != nil {
 		d.Raw = r.Payload
 		return d, true
 	}
-	d.Session = cmp.Or(p.SessionID, p.ConversationID, d.Session)
-	d.ToolUseID = p.ToolUseID
+	d.Session = cmp.Or(p.SessionID, p.ConversationID, p.SessionIDCamel, d.Session)
+	d.ToolUseID, d.CallID = p.ToolUseID, p.ToolCallID
+	if len(p.ToolInput) == 0 {
+		p.ToolInput = p.ToolArgs
+	}
 	if p.Command != "" {
 		d.Keys = append(d.Keys, p.Command)
 	}
@@ -228,8 +238,10 @@ func Check(calls []Call, decisions []Decision, agents []Agent) *Report {
 	byKey := map[string][]int{} // agent, session, key → decision indexes
 	var raw []int
 	for i, d := range decisions {
-		if d.ToolUseID != "" {
-			byID[d.Agent+"\x00"+d.Session+"\x00"+d.ToolUseID] = true
+		for _, id := range []string{d.ToolUseID, d.CallID} {
+			if id != "" {
+				byID[d.Agent+"\x00"+d.Session+"\x00"+id] = true
+			}
 		}
 		for _, k := range d.Keys {
 			key := d.Agent + "\x00" + d.Session + "\x00" + k
@@ -259,7 +271,7 @@ func Check(calls []Call, decisions []Decision, agents []Agent) *Report {
 			key := audit.Redact(c.Command)
 			for _, i := range byKey[c.Agent+"\x00"+c.Session+"\x00"+key] {
 				// A decision that names another call's id is that call's.
-				if !used[i] && within(decisions[i].Time, c.Time) && (match != ByID || decisions[i].ToolUseID == "") {
+				if !used[i] && within(decisions[i].Time, c.Time) && (match != ByID || decisions[i].ToolUseID == "" && decisions[i].CallID == "") {
 					used[i], guarded = true, true
 					break
 				}

@@ -90,8 +90,9 @@ func chatModel(m *model) http.HandlerFunc {
 }
 
 // chatToolCall names the tool and its arguments for one scripted step: "read:PATH" reads a
-// file, anything else is a shell command. The tools are found by the names Qwen Code
-// (run_shell_command, read_file) and Copilot CLI (bash, view) give them.
+// file, "write:PATH=CONTENT" writes one, anything else is a shell command. The tools are found by
+// the names Qwen Code (run_shell_command, read_file, write_file) and Copilot CLI (bash, view,
+// create) give them.
 func chatToolCall(tools []string, step string) (string, map[string]any) {
 	pick := func(names ...string) string {
 		for _, n := range names {
@@ -107,6 +108,15 @@ func chatToolCall(tools []string, step string) (string, map[string]any) {
 			return name, map[string]any{"path": path}
 		default:
 			return name, map[string]any{"file_path": path}
+		}
+	}
+	if rest, ok := strings.CutPrefix(step, "write:"); ok {
+		path, content, _ := strings.Cut(rest, "=")
+		switch name := pick("write_file", "create"); name {
+		case "create":
+			return name, map[string]any{"path": path, "file_text": content}
+		default:
+			return name, map[string]any{"file_path": path, "content": content}
 		}
 	}
 	return pick("run_shell_command", "bash", "shell"), map[string]any{"command": step, "description": "run the command"}
