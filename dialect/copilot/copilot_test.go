@@ -1,6 +1,7 @@
 package copilot
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -158,4 +159,26 @@ func FuzzInterpret(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestInstallFile: the hooks file install writes is one Copilot reads back whole: each event once,
+// every entry with its bash and PowerShell command, matcher and timeout.
+func TestInstallFile(t *testing.T) {
+	data := Agent.Install.Own("'/opt/my tools/agenthooks'", "/opt/my tools/agenthooks", []dialect.InstallEntry{
+		{Event: "preToolUse", Matcher: "bash", Args: "guard bash --fail-closed"},
+		{Event: "agentStop", Args: "run --agent copilot agentStop"},
+		{Event: "preToolUse", Matcher: "create|edit", Args: "guard bash --fail-closed"},
+	})
+	f := DecodeHooksFile("agenthooks.json", data)
+	if len(f.Problems) > 0 || len(f.Hooks) != 3 {
+		t.Fatalf("%s\nreads back as %+v, %v", data, f.Hooks, f.Problems)
+	}
+	if bytes.Count(data, []byte(`"preToolUse"`)) != 1 {
+		t.Errorf("preToolUse named twice:\n%s", data)
+	}
+	h := f.Hooks[1]
+	if h.Event != "preToolUse" || h.Matcher != "create|edit" || h.Bash != "'/opt/my tools/agenthooks' guard bash --fail-closed" ||
+		h.PowerShell != "& '/opt/my tools/agenthooks' guard bash --fail-closed" || h.Timeout != DefaultTimeout {
+		t.Errorf("entry %+v", h)
+	}
 }
