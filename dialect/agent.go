@@ -118,7 +118,14 @@ const (
 	// FormatCopilotSettings is the "hooks" key of Copilot CLI's settings.json, in its hooks
 	// file's schema.
 	FormatCopilotSettings
+	// FormatCrush is the "hooks" of Crush's crush.json: {"hooks":{"PreToolUse":[{"matcher":...,
+	// "command":...,"timeout":...}]}}, entries without matcher groups and no version.
+	FormatCrush
 )
+
+// FlatEntries reports whether a hooks file of format f lists an event's hooks as entries with a
+// command each (Cursor's hooks.json, Crush's crush.json) rather than in matcher groups.
+func (f Format) FlatEntries() bool { return f == FormatHooks || f == FormatCrush }
 
 // Settings is what an agent's hooks file in Claude Code's settings shape (FormatSettings) adds
 // to Claude Code's.
@@ -310,8 +317,11 @@ type Field struct{ Key, JSON string }
 // Probe is what a payload shows of its agent, for Agent.Detect.
 type Probe struct {
 	HookEvent string
-	Tool      string
-	TurnID    any
+	// Event is the payload's "event" field (Crush names its event there, not in
+	// hook_event_name).
+	Event  string
+	Tool   string
+	TurnID any
 	// Timestamp is the payload's timestamp field, nil when it has none.
 	Timestamp any
 	// CamelCase: the payload names its fields in camelCase (sessionId, toolName) and has no

@@ -48,6 +48,7 @@ type guardPayload struct {
 	raw            []byte
 	format         string
 	HookEventName  string           `json:"hook_event_name"`
+	Event          string           `json:"event"` // Crush's
 	ToolName       string           `json:"tool_name"`
 	RawToolInput   json.RawMessage  `json:"tool_input"`
 	ToolInput      map[string]any   `json:"-"` // tool_input when it is an object (Cursor's MCP sends a string)
@@ -86,7 +87,7 @@ func readGuardPayload(e *env, forced string) (*guardPayload, error) {
 	case len(p.WorkspaceRoots) > 0 || p.HookEventName != "" && p.HookEventName[0] >= 'a' && p.HookEventName[0] <= 'z':
 		p.format = string(agents.Default().Name)
 	default:
-		p.format = string(agents.Detect(dialect.Probe{HookEvent: p.HookEventName, Tool: p.ToolName, TurnID: p.TurnID,
+		p.format = string(agents.Detect(dialect.Probe{HookEvent: p.HookEventName, Event: p.Event, Tool: p.ToolName, TurnID: p.TurnID,
 			Timestamp: p.Timestamp, CamelCase: p.SessionIDCamel != "" || p.ToolNameCamel != ""}).Name)
 	}
 	if err := guardView(p.format, &data, p); err != nil {
