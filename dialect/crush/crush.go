@@ -186,7 +186,7 @@ func answerFrom(obj map[string]any) (decide.Answer, []string) {
 		return a, errs
 	}
 	if v, ok := obj["version"]; ok && v != nil {
-		if n, isNum := v.(float64); !isNum || n != float64(int(n)) {
+		if n, isNum := v.(json.Number); !isNum || strings.ContainsAny(string(n), ".eE") {
 			errs = append(errs, "version must be an integer")
 		}
 	}
