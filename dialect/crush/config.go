@@ -185,3 +185,33 @@ func (d *decoder) entry(event, key string, i int, v *jsonpos.Value) {
 	}
 	d.out.Hooks = append(d.out.Hooks, h)
 }
+
+// MatcherTools returns the tool names a Crush matcher selects when it is one name or a list of
+// names, anchored (^bash$, ^(edit|write)$) or not (bash, (?:edit|write), as agenthooks reads a
+// plain one); ok is false for any other regular expression.
+func MatcherTools(m string) (tools []string, ok bool) {
+	s := strings.TrimSuffix(strings.TrimPrefix(m, "^"), "$")
+	if strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") {
+		s = strings.TrimPrefix(strings.TrimSuffix(s[1:], ")"), "?:")
+	}
+	if s == "" {
+		return nil, false
+	}
+	for _, t := range strings.Split(s, "|") {
+		if t == "" || strings.ContainsFunc(t, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-')
+		}) {
+			return nil, false
+		}
+		tools = append(tools, t)
+	}
+	return tools, true
+}
+
+// ToolsMatcher is the Crush matcher that selects exactly tools: ^name$ or ^(a|b)$.
+func ToolsMatcher(tools []string) string {
+	if len(tools) == 1 {
+		return "^" + tools[0] + "$"
+	}
+	return "^(" + strings.Join(tools, "|") + ")$"
+}

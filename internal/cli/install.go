@@ -329,6 +329,9 @@ func installInto(root *jsonpos.Value, agent *dialect.Agent, prog string) []strin
 func findEntry(list *jsonpos.Value, en installEntry) *jsonpos.Value {
 	for _, el := range list.Elems {
 		if c := el.Get("command"); c != nil && c.Kind == jsonpos.String && sameEntry(en, c.Str) {
+			if m := el.Get("matcher"); en.matcher != "" && m != nil && m.Kind == jsonpos.String && m.Str != en.matcher {
+				continue // the same guard on another tool (Crush's shell and edit entries)
+			}
 			return el
 		}
 		if hs := el.Get("hooks"); hs != nil && hs.Kind == jsonpos.Array {
