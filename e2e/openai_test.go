@@ -104,6 +104,9 @@ func chatToolCall(tools []string, step string) (string, map[string]any) {
 	if path, ok := strings.CutPrefix(step, "read:"); ok {
 		switch name := pick("read_file", "view"); name {
 		case "view":
+			if slices.Contains(tools, "multiedit") { // Crush's view takes file_path, Copilot's path
+				return name, map[string]any{"file_path": path}
+			}
 			return name, map[string]any{"path": path}
 		default:
 			return name, map[string]any{"file_path": path}
