@@ -94,7 +94,7 @@ var crushHonours = []honourCase{
 	{"exit 0 decision deny", `echo '{"decision":"deny","reason":"no way"}'`, false, "no way"},
 	{"exit 0 Claude hookSpecificOutput deny", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no way"}}'`, false, "no way"},
 	{"exit 0 halt", `echo '{"halt":true,"reason":"no way"}'`, false, ""},
-	{"exit 0 Claude ask", `echo '{"hookSpecificOutput":{"permissionDecision":"ask"}}'`, true, ""}, // no opinion; crush run approves
+	{"exit 0 Claude ask", `echo '{"hookSpecificOutput":{"permissionDecision":"ask"}}'`, true, ""},    // no opinion; crush run approves
 	{"exit 1 deny JSON on stdout", `echo '{"decision":"deny","reason":"no way"}'; exit 1`, true, ""}, // a failed hook is no opinion
 	{"exit 0 wrong type", `echo '{"decision":"deny","halt":"yes"}'`, true, ""},
 	{"exit 0 not JSON", `echo 'hello there'`, true, ""},
