@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
@@ -170,4 +171,15 @@ func TestCrushPayloads(t *testing.T) {
 	c.config(t, map[string]any{"PreToolUse": []any{crushHook("", "cat > "+dir+"/PreToolUse-$CRUSH_TOOL_NAME.json")}})
 	c.exec(t, "please run it")
 	checkPayloads(t, "crush", dir, c.ws)
+}
+
+// Crush in the cost benchmark, its guard registered on bash as install registers it.
+func init() {
+	costAgents["crush"] = func(b *testing.B, hook string) time.Duration {
+		c := newCrush(b, costCommands()...)
+		if hook != "" {
+			c.config(b, map[string]any{"PreToolUse": []any{crushHook("^bash$", hook)}})
+		}
+		return timed(func() { c.exec(b, "please run them") })
+	}
 }

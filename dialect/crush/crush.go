@@ -14,10 +14,10 @@ import (
 // Name is the dialect's name.
 const Name dialect.Name = "crush"
 
-// Version is the Crush release whose code this package follows: the source after v0.90.0
-// (internal/hooks, envelope version 1); npm's latest, 0.96.1, downloads its binary from GitHub
-// when installed and so cannot be installed here.
-const Version = "0.90.0+"
+// Version is the Crush source this package follows and the e2e suite runs: commit 37f36e9, after
+// v0.90.0 (hook envelope version 1); npm's latest, 0.96.1, downloads its binary from GitHub when
+// installed and so cannot be installed here.
+const Version = "0.90.0+37f36e9"
 
 // HaltExitCode is the exit status with which a Crush hook denies the call and ends the turn.
 const HaltExitCode = 49

@@ -1,6 +1,6 @@
 // Package crush is Crush's hooks dialect (Charm's coding agent, npm @charmland/crush; read in its
-// source, internal/hooks and internal/agent/hooked_tool.go, at the commit after v0.90.0 that
-// npm's 0.96.1 was built from or follows): its one event, how a Crush hook's run reads as an
+// source, internal/hooks and internal/agent/hooked_tool.go, at commit 37f36e9 after v0.90.0, and
+// proven inside Crush built from it): its one event, how a Crush hook's run reads as an
 // answer (as Crush's hooks.Runner reads it), how a decision is written in the form Crush honours,
 // the rewrite of its payload into Claude Code's shape and back, and the decoding of the "hooks"
 // of a crush.json with positioned errors.
