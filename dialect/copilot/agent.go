@@ -35,6 +35,7 @@ var Agent = dialect.Agent{
 	ToSpokenTool:     ClaudeTool,
 	FromSpokenTool:   CopilotTool,
 	GuardView:        GuardView,
+	HookCwd:          true, // an entry's cwd defaults to the project root
 	// Copilot runs the hooks of its own files. A preToolUse modifiedArgs is applied, but the
 	// confined rewrite reads Claude Code's payload, so no Rewrite yet.
 	Answer: dialect.Answer{CanAsk: true, RunsOwnHooks: true, Loses: loses, Guard: guardReply},

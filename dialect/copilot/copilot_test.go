@@ -182,3 +182,24 @@ func TestInstallFile(t *testing.T) {
 		t.Errorf("entry %+v", h)
 	}
 }
+
+// FuzzGuardView: any payload is rewritten for the guards without a panic, into a JSON object,
+// or refused with an error.
+func FuzzGuardView(f *testing.F) {
+	f.Add([]byte(`{"sessionId":"s","toolName":"create","toolArgs":{"path":"a","file_text":"b"}}`))
+	f.Add([]byte(`{"toolName":"bash","toolArgs":"ls","toolResult":{"textResultForLlm":1}}`))
+	f.Add([]byte(`[1]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		out, err := GuardView(data)
+		if err != nil {
+			return
+		}
+		var m map[string]any
+		if json.Unmarshal(out, &m) != nil {
+			t.Fatalf("%q became %q, not a JSON object", data, out)
+		}
+		if _, ok := m["toolName"]; ok {
+			t.Fatalf("%q kept toolName: %q", data, out)
+		}
+	})
+}
