@@ -115,6 +115,8 @@ func DecodeAs(src Source, data []byte, format dialect.Format) *File {
 		return DecodeCopilot(src, data, format == dialect.FormatCopilotSettings)
 	case dialect.FormatCrush:
 		return DecodeCrush(src, data)
+	case dialect.FormatBareSettings:
+		return DecodeBareSettings(src, data)
 	}
 	return Decode(src, data)
 }

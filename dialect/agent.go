@@ -121,6 +121,9 @@ const (
 	// FormatCrush is the "hooks" of Crush's crush.json: {"hooks":{"PreToolUse":[{"matcher":...,
 	// "command":...,"timeout":...}]}}, entries without matcher groups and no version.
 	FormatCrush
+	// FormatBareSettings is a bare map of events in Claude Code's matcher-group shape, the
+	// "hooks" of a settings.json without the key: Factory Droid's hooks.json.
+	FormatBareSettings
 )
 
 // FlatEntries reports whether a hooks file of format f lists an event's hooks as entries with a

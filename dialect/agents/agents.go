@@ -17,6 +17,7 @@ import (
 	"github.com/agenthooks/agenthooks/dialect/copilot"
 	"github.com/agenthooks/agenthooks/dialect/crush"
 	"github.com/agenthooks/agenthooks/dialect/cursor"
+	"github.com/agenthooks/agenthooks/dialect/droid"
 	"github.com/agenthooks/agenthooks/dialect/gemini"
 	"github.com/agenthooks/agenthooks/dialect/qwen"
 )
@@ -30,11 +31,12 @@ var all = []*dialect.Agent{
 	&qwen.Agent,
 	&copilot.Agent,
 	&crush.Agent,
+	&droid.Agent,
 }
 
 // detectOrder is the order payloads are told apart in: the first agent whose Detect accepts a
 // payload sent it; an agent whose payload is another's plus a field comes before that other.
-var detectOrder = []*dialect.Agent{&crush.Agent, &qwen.Agent, &copilot.Agent, &gemini.Agent, &codex.Agent}
+var detectOrder = []*dialect.Agent{&crush.Agent, &droid.Agent, &qwen.Agent, &copilot.Agent, &gemini.Agent, &codex.Agent}
 
 // Default is the agent a command assumes when it is given none and cannot tell (run --agent).
 func Default() *dialect.Agent { return &cursor.Agent }
