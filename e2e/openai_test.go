@@ -112,5 +112,8 @@ func chatToolCall(tools []string, step string) (string, map[string]any) {
 			return name, map[string]any{"file_path": path}
 		}
 	}
+	if slices.Contains(tools, "Execute") { // Factory Droid's shell tool, which wants its risk classified
+		return "Execute", map[string]any{"command": step, "riskLevelReason": "a scripted test command", "riskLevel": "low"}
+	}
 	return pick("run_shell_command", "bash", "shell"), map[string]any{"command": step, "description": "run the command"}
 }
