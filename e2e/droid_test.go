@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
@@ -114,4 +115,15 @@ func TestDroidPayloads(t *testing.T) {
 	d.settings(t, map[string]any{"PreToolUse": []any{group("", captureCommand(dir))}})
 	d.exec(t, "please run it")
 	checkPayloads(t, "droid", dir, d.ws)
+}
+
+// Droid in the cost benchmark, its guard registered on Execute as install registers it.
+func init() {
+	costAgents["droid"] = func(b *testing.B, hook string) time.Duration {
+		d := newDroid(b, costCommands()...)
+		if hook != "" {
+			d.settings(b, map[string]any{"PreToolUse": []any{group("Execute", hook)}})
+		}
+		return timed(func() { d.exec(b, "please run them") })
+	}
 }
