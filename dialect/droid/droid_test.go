@@ -40,7 +40,9 @@ func TestDroidEvents(t *testing.T) {
 // TestInterpretAsDroidDoes follows Droid 0.215.0's PreToolUse handling in its tool runner.
 func TestInterpretAsDroidDoes(t *testing.T) {
 	t.Parallel()
-	deny := func(r string) decide.Answer { return decide.Answer{Permission: decide.Deny, UserMessage: r, AgentMessage: r} }
+	deny := func(r string) decide.Answer {
+		return decide.Answer{Permission: decide.Deny, UserMessage: r, AgentMessage: r}
+	}
 	halt := func(r string) decide.Answer {
 		return decide.Answer{Permission: decide.Deny, UserMessage: r, AgentMessage: r, Halt: true, StopReason: r}
 	}
