@@ -127,3 +127,25 @@ func init() {
 		return timed(func() { d.exec(b, "please run them") })
 	}
 }
+
+// TestDroidReadsHooksJSON: Droid 0.215.0 reads ~/.factory/hooks.json, a bare map of events,
+// and an event it names there replaces that event's hooks in settings.json (Factory-AI/factory#3
+// reported hooks.json never read in 0.186.0).
+func TestDroidReadsHooksJSON(t *testing.T) {
+	d := newDroid(t, markerCommand)
+	hook := writeHookScript(t, d.ws.home, "deny", `echo "denied from hooks.json" >&2; exit 2`)
+	writeJSONFile(t, filepath.Join(d.ws.home, ".factory", "hooks.json"), map[string]any{"PreToolUse": []any{group("Execute", hook)}})
+	d.exec(t, "please run it")
+	if d.ws.exists("marker.txt") || !strings.Contains(lastToolResult(d.model), "denied from hooks.json") {
+		t.Errorf("the hook in hooks.json did not block; the model saw %s", lastToolResult(d.model))
+	}
+
+	d2 := newDroid(t, markerCommand)
+	deny := writeHookScript(t, d2.ws.home, "deny", `echo "denied from settings.json" >&2; exit 2`)
+	d2.settings(t, map[string]any{"PreToolUse": []any{group("Execute", deny)}})
+	writeJSONFile(t, filepath.Join(d2.ws.home, ".factory", "hooks.json"), map[string]any{"PreToolUse": []any{group("Execute", "true")}})
+	d2.exec(t, "please run it")
+	if !d2.ws.exists("marker.txt") {
+		t.Errorf("settings.json's PreToolUse ran although hooks.json names PreToolUse; the model saw %s", lastToolResult(d2.model))
+	}
+}
