@@ -322,9 +322,11 @@ type Probe struct {
 	HookEvent string
 	// Event is the payload's "event" field (Crush names its event there, not in
 	// hook_event_name).
-	Event  string
-	Tool   string
-	TurnID any
+	Event string
+	// WorkspaceRoots: the payload has workspace_roots (Cursor's and Auggie's).
+	WorkspaceRoots bool
+	Tool           string
+	TurnID         any
 	// Timestamp is the payload's timestamp field, nil when it has none.
 	Timestamp any
 	// CamelCase: the payload names its fields in camelCase (sessionId, toolName) and has no

@@ -249,9 +249,13 @@ type shellPayload struct {
 	ToolNameCamel  string `json:"toolName"`
 }
 
+// pascalCase reports whether an event is named in PascalCase, as Claude Code's and Auggie's are
+// and Cursor's are not (an Auggie payload has Cursor's workspace_roots).
+func pascalCase(event string) bool { return event != "" && event[0] >= 'A' && event[0] <= 'Z' }
+
 // probe is what the payload shows of its agent.
 func (pl *shellPayload) probe() dialect.Probe {
-	return dialect.Probe{HookEvent: pl.HookEventName, Event: pl.Event, Tool: pl.ToolName, TurnID: pl.TurnID, Timestamp: pl.Timestamp,
+	return dialect.Probe{HookEvent: pl.HookEventName, Event: pl.Event, WorkspaceRoots: len(pl.WorkspaceRoots) > 0, Tool: pl.ToolName, TurnID: pl.TurnID, Timestamp: pl.Timestamp,
 		CamelCase: pl.SessionIDCamel != "" || pl.ToolNameCamel != ""}
 }
 
@@ -369,7 +373,7 @@ func readShellCall(e *env, forced string) (shellCall, error) {
 	switch {
 	case forced != "":
 	case strings.HasPrefix(pl.HookEventName, "before") || pl.HookEventName == "preToolUse" ||
-		pl.ToolName == "Shell" || len(pl.WorkspaceRoots) > 0 || (pl.ToolInput == nil && pl.Command != nil):
+		pl.ToolName == "Shell" || len(pl.WorkspaceRoots) > 0 && !pascalCase(pl.HookEventName) || (pl.ToolInput == nil && pl.Command != nil):
 		call.format = string(agents.Default().Name)
 	default:
 		call.format = string(agents.Detect(pl.probe()).Name)

@@ -84,10 +84,10 @@ func readGuardPayload(e *env, forced string) (*guardPayload, error) {
 	}
 	switch {
 	case forced != "":
-	case len(p.WorkspaceRoots) > 0 || p.HookEventName != "" && p.HookEventName[0] >= 'a' && p.HookEventName[0] <= 'z':
+	case len(p.WorkspaceRoots) > 0 && !pascalCase(p.HookEventName) || p.HookEventName != "" && p.HookEventName[0] >= 'a' && p.HookEventName[0] <= 'z':
 		p.format = string(agents.Default().Name)
 	default:
-		p.format = string(agents.Detect(dialect.Probe{HookEvent: p.HookEventName, Event: p.Event, Tool: p.ToolName, TurnID: p.TurnID,
+		p.format = string(agents.Detect(dialect.Probe{HookEvent: p.HookEventName, Event: p.Event, WorkspaceRoots: len(p.WorkspaceRoots) > 0, Tool: p.ToolName, TurnID: p.TurnID,
 			Timestamp: p.Timestamp, CamelCase: p.SessionIDCamel != "" || p.ToolNameCamel != ""}).Name)
 	}
 	if err := guardView(p.format, &data, p); err != nil {
