@@ -44,7 +44,9 @@ func TestAuggieEvents(t *testing.T) {
 // TestInterpretAsAuggieDoes follows Auggie 0.36.0's hook executor and its output schema.
 func TestInterpretAsAuggieDoes(t *testing.T) {
 	t.Parallel()
-	deny := func(r string) decide.Answer { return decide.Answer{Permission: decide.Deny, UserMessage: r, AgentMessage: r} }
+	deny := func(r string) decide.Answer {
+		return decide.Answer{Permission: decide.Deny, UserMessage: r, AgentMessage: r}
+	}
 	cases := []struct {
 		name, event, stdout, stderr string
 		exit                        int
