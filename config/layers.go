@@ -113,6 +113,10 @@ func DecodeAs(src Source, data []byte, format dialect.Format) *File {
 		return DecodeSettings(src, data)
 	case dialect.FormatCopilotHooks, dialect.FormatCopilotSettings:
 		return DecodeCopilot(src, data, format == dialect.FormatCopilotSettings)
+	case dialect.FormatCrush:
+		return DecodeCrush(src, data)
+	case dialect.FormatBareSettings:
+		return DecodeBareSettings(src, data)
 	}
 	return Decode(src, data)
 }

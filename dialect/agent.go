@@ -127,7 +127,17 @@ const (
 	// FormatCopilotSettings is the "hooks" key of Copilot CLI's settings.json, in its hooks
 	// file's schema.
 	FormatCopilotSettings
+	// FormatCrush is the "hooks" of Crush's crush.json: {"hooks":{"PreToolUse":[{"matcher":...,
+	// "command":...,"timeout":...}]}}, entries without matcher groups and no version.
+	FormatCrush
+	// FormatBareSettings is a bare map of events in Claude Code's matcher-group shape, the
+	// "hooks" of a settings.json without the key: Factory Droid's hooks.json.
+	FormatBareSettings
 )
+
+// FlatEntries reports whether a hooks file of format f lists an event's hooks as entries with a
+// command each (Cursor's hooks.json, Crush's crush.json) rather than in matcher groups.
+func (f Format) FlatEntries() bool { return f == FormatHooks || f == FormatCrush }
 
 // Settings is what an agent's hooks file in Claude Code's settings shape (FormatSettings) adds
 // to Claude Code's.
@@ -363,7 +373,11 @@ type Probe struct {
 	HookEvent string
 	Tool      string
 	TurnID    any
-	// WorkspaceRoots: the payload names its workspace roots (workspace_roots).
+	// Event is the payload's "event" field (Crush names its event there, not in
+	// hook_event_name).
+	Event string
+	// WorkspaceRoots: the payload names its workspace roots (workspace_roots: Cursor's and
+	// Auggie's).
 	WorkspaceRoots bool
 	// CommandOnly: the payload has a command at its top level and no tool_input.
 	CommandOnly bool

@@ -105,6 +105,9 @@ func chatToolCall(tools []string, step string) (string, map[string]any) {
 	if path, ok := strings.CutPrefix(step, "read:"); ok {
 		switch name := pick("read_file", "view"); name {
 		case "view":
+			if slices.Contains(tools, "multiedit") { // Crush's view takes file_path, Copilot's path
+				return name, map[string]any{"file_path": path}
+			}
 			return name, map[string]any{"path": path}
 		default:
 			return name, map[string]any{"file_path": path}
@@ -118,6 +121,9 @@ func chatToolCall(tools []string, step string) (string, map[string]any) {
 		default:
 			return name, map[string]any{"file_path": path, "content": content}
 		}
+	}
+	if slices.Contains(tools, "Execute") { // Factory Droid's shell tool, which wants its risk classified
+		return "Execute", map[string]any{"command": step, "riskLevelReason": "a scripted test command", "riskLevel": "low"}
 	}
 	return pick("run_shell_command", "bash", "shell"), map[string]any{"command": step, "description": "run the command"}
 }

@@ -12,10 +12,13 @@ import (
 	"strings"
 
 	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/auggie"
 	"github.com/agenthooks/agenthooks/dialect/claude"
 	"github.com/agenthooks/agenthooks/dialect/codex"
 	"github.com/agenthooks/agenthooks/dialect/copilot"
+	"github.com/agenthooks/agenthooks/dialect/crush"
 	"github.com/agenthooks/agenthooks/dialect/cursor"
+	"github.com/agenthooks/agenthooks/dialect/droid"
 	"github.com/agenthooks/agenthooks/dialect/gemini"
 	"github.com/agenthooks/agenthooks/dialect/qwen"
 )
@@ -28,12 +31,16 @@ var all = []*dialect.Agent{
 	&gemini.Agent,
 	&qwen.Agent,
 	&copilot.Agent,
+	&crush.Agent,
+	&droid.Agent,
+	&auggie.Agent,
 }
 
 // detectOrder is the order payloads are told apart in: the first agent whose Detect accepts a
 // payload sent it; an agent whose payload is another's plus a field comes before that other.
-// Cursor's payloads are told by their own shape, first.
-var detectOrder = []*dialect.Agent{&cursor.Agent, &qwen.Agent, &copilot.Agent, &gemini.Agent, &codex.Agent}
+// Crush's, Droid's and Auggie's payloads are told by their own fields first (Auggie's carries
+// workspace_roots as Cursor's does, with PascalCase events); then Cursor's by its own shape.
+var detectOrder = []*dialect.Agent{&crush.Agent, &droid.Agent, &auggie.Agent, &cursor.Agent, &qwen.Agent, &copilot.Agent, &gemini.Agent, &codex.Agent}
 
 // Default is the agent a command assumes when it is given none and cannot tell (run --agent).
 func Default() *dialect.Agent { return &cursor.Agent }

@@ -90,6 +90,8 @@ func runConvert(e *env, p convertParams) error {
 		out, lost = toHooksJSON(f)
 	case toAgent.InstallFormat() == dialect.FormatCopilotHooks:
 		out, lost = toCopilotHooks(f, toAgent)
+	case toAgent.InstallFormat() == dialect.FormatCrush:
+		out, lost = toCrushHooks(f, toAgent)
 	default:
 		var notes []string
 		out, lost, notes = toMatcherGroups(f, toAgent)
@@ -320,6 +322,9 @@ func claudeToolNames(m string, family dialect.Name) string {
 	a := agents.Get(family)
 	if a == nil || a.ToSpokenTool == nil {
 		return m
+	}
+	if a.InstallFormat() == dialect.FormatCrush {
+		m = crushMatcherTools(m) // Crush's matchers are regular expressions: ^bash$
 	}
 	return mapToolList(m, a.ToSpokenTool)
 }

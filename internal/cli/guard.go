@@ -236,6 +236,7 @@ turns it into a deny that says the guard failed.`,
 // process that decodes once, encoding/json's first look for its Unmarshaler method.
 type shellPayload struct {
 	HookEventName  string   `json:"hook_event_name"`
+	Event          string   `json:"event"` // Crush's
 	Command        any      `json:"command"`
 	Cwd            string   `json:"cwd"`
 	ToolName       string   `json:"tool_name"`
@@ -250,7 +251,7 @@ type shellPayload struct {
 
 // probe is what the payload shows of its agent, for the agents' Detect.
 func (pl *shellPayload) probe() dialect.Probe {
-	return dialect.Probe{HookEvent: pl.HookEventName, Tool: pl.ToolName, TurnID: pl.TurnID, Timestamp: pl.Timestamp,
+	return dialect.Probe{HookEvent: pl.HookEventName, Event: pl.Event, Tool: pl.ToolName, TurnID: pl.TurnID, Timestamp: pl.Timestamp,
 		CamelCase:      pl.SessionIDCamel != "" || pl.ToolNameCamel != "",
 		WorkspaceRoots: len(pl.WorkspaceRoots) > 0, CommandOnly: pl.ToolInput == nil && pl.Command != nil}
 }

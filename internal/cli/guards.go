@@ -48,6 +48,7 @@ type guardPayload struct {
 	raw            []byte
 	format         string
 	HookEventName  string           `json:"hook_event_name"`
+	Event          string           `json:"event"` // Crush's
 	ToolName       string           `json:"tool_name"`
 	RawToolInput   json.RawMessage  `json:"tool_input"`
 	ToolInput      map[string]any   `json:"-"` // tool_input when it is an object (Cursor's MCP sends a string)
@@ -83,7 +84,7 @@ func readGuardPayload(e *env, forced string) (*guardPayload, error) {
 		return p, dialect.JSONError("payload", data, err)
 	}
 	if forced == "" {
-		p.format = string(agents.Detect(dialect.Probe{HookEvent: p.HookEventName, Tool: p.ToolName, TurnID: p.TurnID,
+		p.format = string(agents.Detect(dialect.Probe{HookEvent: p.HookEventName, Event: p.Event, Tool: p.ToolName, TurnID: p.TurnID,
 			Timestamp: p.Timestamp, CamelCase: p.SessionIDCamel != "" || p.ToolNameCamel != "",
 			WorkspaceRoots: len(p.WorkspaceRoots) > 0, CommandOnly: p.RawToolInput == nil && p.Command != ""}).Name)
 	}
