@@ -6,7 +6,10 @@ import (
 
 	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/auggie"
 	"github.com/agenthooks/agenthooks/dialect/copilot"
+	"github.com/agenthooks/agenthooks/dialect/crush"
+	"github.com/agenthooks/agenthooks/dialect/droid"
 	"github.com/agenthooks/agenthooks/dialect/qwen"
 )
 
@@ -71,7 +74,12 @@ func TestDetect(t *testing.T) {
 		{dialect.Probe{HookEvent: "preToolUse", Tool: "Shell"}, dialect.Cursor},
 		{dialect.Probe{Tool: "Shell"}, dialect.Cursor},
 		{dialect.Probe{CommandOnly: true}, dialect.Cursor},
-		{dialect.Probe{HookEvent: "PreToolUse", Tool: "Bash", WorkspaceRoots: true}, dialect.Cursor},
+		// Auggie's payload has Cursor's workspace_roots with Claude Code's PascalCase events;
+		// Cursor's events are camelCase.
+		{dialect.Probe{HookEvent: "PreToolUse", Tool: "Bash", WorkspaceRoots: true}, auggie.Name},
+		{dialect.Probe{HookEvent: "preToolUse", Tool: "Bash", WorkspaceRoots: true}, dialect.Cursor},
+		{dialect.Probe{Event: "PreToolUse", Tool: "bash"}, crush.Name},
+		{dialect.Probe{HookEvent: "PreToolUse", Tool: "Execute"}, droid.Name},
 		{dialect.Probe{HookEvent: "beforeReadFile", Tool: "read_file"}, dialect.Cursor},
 		{dialect.Probe{}, dialect.Claude},
 		{dialect.Probe{HookEvent: "PreToolUse", Tool: "run_shell_command", Timestamp: "2026-11-24T08:40:00.612Z"}, qwen.Name},
