@@ -1,0 +1,63 @@
+package windsurf
+
+import (
+	"sync"
+
+	"github.com/agenthooks/agenthooks/dialect"
+)
+
+// Name is the dialect's name.
+const Name dialect.Name = "windsurf"
+
+// DocsVersion names the documentation this package follows: Windsurf's Cascade Hooks page, the
+// same text Devin Desktop publishes.
+const DocsVersion = "docs.windsurf.com/windsurf/cascade/hooks and docs.devin.ai/desktop/cascade/hooks, read 2026-11-24"
+
+// Events are the hook events a Cascade hooks.json can name, in the documentation's order.
+var Events = []string{"pre_read_code", "post_read_code", "pre_write_code", "post_write_code", "pre_run_command",
+	"post_run_command", "pre_mcp_tool_use", "post_mcp_tool_use", "pre_user_prompt", "post_cascade_response",
+	"post_cascade_response_with_transcript", "post_setup_worktree"}
+
+// event is one Cascade event: its spec, and its namesake in Claude Code (event and tool) whose
+// hooks run for it and whose payload shape it is rewritten into.
+type event struct {
+	dialect.Spec
+	claude string // Claude Code's event, "" for none
+	tool   string // Claude Code's tool, for a tool event
+	// block: Cascade blocks the action when the hook exits with status 2 (a pre-hook).
+	block bool
+}
+
+var events = sync.OnceValue(func() map[string]*event {
+	spec := func(name string, kind dialect.Kind, gates bool) dialect.Spec {
+		return dialect.Spec{Dialect: Name, Name: name, Kind: kind, Gates: gates}
+	}
+	list := []event{
+		{Spec: spec("pre_read_code", dialect.BeforeRead, true), claude: "PreToolUse", tool: "Read", block: true},
+		{Spec: spec("post_read_code", dialect.PostTool, false), claude: "PostToolUse", tool: "Read"},
+		{Spec: spec("pre_write_code", dialect.PreTool, true), claude: "PreToolUse", tool: "Edit", block: true},
+		{Spec: spec("post_write_code", dialect.AfterEdit, false), claude: "PostToolUse", tool: "Edit"},
+		{Spec: spec("pre_run_command", dialect.BeforeShell, true), claude: "PreToolUse", tool: "Bash", block: true},
+		{Spec: spec("post_run_command", dialect.AfterShell, false), claude: "PostToolUse", tool: "Bash"},
+		{Spec: spec("pre_mcp_tool_use", dialect.BeforeMCP, true), claude: "PreToolUse", tool: "mcp", block: true},
+		{Spec: spec("post_mcp_tool_use", dialect.AfterMCP, false), claude: "PostToolUse", tool: "mcp"},
+		{Spec: spec("pre_user_prompt", dialect.PromptSubmit, true), claude: "UserPromptSubmit", block: true},
+		// Cascade runs it asynchronously after a whole response: nothing can block or loop.
+		{Spec: spec("post_cascade_response", "", false)},
+		{Spec: spec("post_cascade_response_with_transcript", "", false)},
+		{Spec: spec("post_setup_worktree", "", false)},
+	}
+	m := make(map[string]*event, len(list))
+	for i := range list {
+		m[list[i].Name] = &list[i]
+	}
+	return m
+})
+
+// ClaudeEvent names the Claude Code event whose hooks run for a Cascade event, or "".
+func ClaudeEvent(name string) string {
+	if e, ok := events()[name]; ok {
+		return e.claude
+	}
+	return ""
+}
