@@ -2,7 +2,6 @@ package qwen
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/agenthooks/agenthooks/dialect"
 )
@@ -10,36 +9,46 @@ import (
 // claudeTools names Qwen Code's built-in tools (packages/core/src/tools/tool-names.ts) as Claude
 // Code names the same tools; their inputs already use Claude Code's keys (command, file_path,
 // content, old_string, new_string, pattern).
-var claudeTools = map[string]string{
-	"run_shell_command": "Bash",
-	"read_file":         "Read",
-	"write_file":        "Write",
-	"edit":              "Edit",
-	"glob":              "Glob",
-	"grep_search":       "Grep",
-	"web_fetch":         "WebFetch",
-	"web_search":        "WebSearch",
-	"agent":             "Task",
-	"todo_write":        "TodoWrite",
-	"notebook_edit":     "NotebookEdit",
+var claudeToolsValue lazy[map[string]string]
+
+func claudeTools() map[string]string {
+	return claudeToolsValue.get(func() map[string]string {
+		return map[string]string{
+			"run_shell_command": "Bash",
+			"read_file":         "Read",
+			"write_file":        "Write",
+			"edit":              "Edit",
+			"glob":              "Glob",
+			"grep_search":       "Grep",
+			"web_fetch":         "WebFetch",
+			"web_search":        "WebSearch",
+			"agent":             "Task",
+			"todo_write":        "TodoWrite",
+			"notebook_edit":     "NotebookEdit",
+		}
+	})
 }
 
 // ClaudeTool names a Qwen Code tool as Claude Code does; MCP tools (mcp__server__tool) and
 // tools Claude Code does not have keep their names.
 func ClaudeTool(tool string) string {
-	if t, ok := claudeTools[tool]; ok {
+	if t, ok := claudeTools()[tool]; ok {
 		return t
 	}
 	return tool
 }
 
-var qwenTools = sync.OnceValue(func() map[string]string {
-	m := map[string]string{"MultiEdit": "edit"}
-	for q, c := range claudeTools {
-		m[c] = q
-	}
-	return m
-})
+var qwenToolsValue lazy[map[string]string]
+
+func qwenTools() map[string]string {
+	return qwenToolsValue.get(func() map[string]string {
+		m := map[string]string{"MultiEdit": "edit"}
+		for q, c := range claudeTools() {
+			m[c] = q
+		}
+		return m
+	})
+}
 
 // QwenTool names a Claude Code tool as Qwen Code does; others keep their names.
 func QwenTool(tool string) string {
@@ -65,8 +74,16 @@ func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
 	if err != nil {
 		return "", nil, nil, err
 	}
+	notes := RenameToClaude(name, m)
+	b, err := dialect.Marshal(m)
+	return e.claude, b, notes, err
+}
+
+// RenameToClaude rewrites a decoded payload of Qwen Code event name, in place, as the payload of
+// its Claude Code namesake, and says what Claude Code's shape has no place for.
+func RenameToClaude(name string, m map[string]any) []string {
 	var notes []string
-	m["hook_event_name"] = e.claude
+	m["hook_event_name"] = ClaudeEvent(name)
 	if tool, ok := m["tool_name"].(string); ok {
 		m["tool_name"] = ClaudeTool(tool)
 		if in, ok := m["tool_input"].(map[string]any); ok && tool == "read_file" {
@@ -87,8 +104,7 @@ func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
 			notes = append(notes, k+" has no place in Claude Code's payload; it is passed as is")
 		}
 	}
-	b, err := dialect.Marshal(m)
-	return e.claude, b, notes, err
+	return notes
 }
 
 // FromClaude rewrites the payload of a Claude Code event as the payload of Qwen Code event
@@ -101,6 +117,14 @@ func FromClaude(name string, payload []byte) ([]byte, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	notes := RenameFromClaude(name, m)
+	b, err := dialect.Marshal(m)
+	return b, notes, err
+}
+
+// RenameFromClaude rewrites a decoded Claude Code payload, in place, as the payload of Qwen Code
+// event name, and says what Qwen's payload has no place for.
+func RenameFromClaude(name string, m map[string]any) []string {
 	var notes []string
 	m["hook_event_name"] = name
 	if tool, ok := m["tool_name"].(string); ok {
@@ -119,8 +143,7 @@ func FromClaude(name string, payload []byte) ([]byte, []string, error) {
 			notes = append(notes, k+" has no place in Qwen Code's payload; it is dropped")
 		}
 	}
-	b, err := dialect.Marshal(m)
-	return b, notes, err
+	return notes
 }
 
 // decodeObject decodes a payload that must be a JSON object, bounded in depth.

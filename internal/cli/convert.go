@@ -28,8 +28,8 @@ type convertParams struct {
 func newConvertCmd(e *env) *cobra.Command {
 	var p convertParams
 	c := &cobra.Command{
-		Use:   "convert --from cursor|claude|codex|gemini --to cursor|claude|codex|gemini FILE",
-		Short: "Translate a hooks config between Cursor's hooks.json, Claude Code's settings.json, Codex's hooks.json and Gemini CLI's settings.json",
+		Use:   "convert --from AGENT --to AGENT FILE",
+		Short: "Translate a hooks config between agents' formats (Cursor's hooks.json, Claude Code's, Codex's, Gemini CLI's and Qwen Code's settings, Copilot CLI's hooks files)",
 		Long: `Translate the hooks of FILE into the other agent's config format and print it on stdout; what
 could not be carried is printed on stderr. Each converted entry says which dialect its command
 speaks ("dialect"), so that agenthooks run translates its payload and answer at run time: a script
@@ -60,12 +60,11 @@ func runConvert(e *env, p convertParams) error {
 		return err
 	}
 	src := config.Source{Layer: config.CLI, Family: dialect.Name(p.from), File: p.file, Trusted: true}
-	var f *config.File
-	if fromAgent.InstallFormat() == dialect.FormatHooks {
-		f = config.Decode(src, data)
-	} else {
-		f = config.DecodeSettings(src, data)
+	format := fromAgent.InstallFormat()
+	if l, ok := config.LocationOf(fromAgent, p.file); ok {
+		format = l.Format // Copilot's settings.json, Codex's config.toml
 	}
+	f := config.DecodeAs(src, data, format)
 	if !f.Usable {
 		for _, pr := range f.Problems.Errors() {
 			fmt.Fprintln(e.stderr, pr)
@@ -89,6 +88,8 @@ func runConvert(e *env, p convertParams) error {
 		out, lost = toSettings(f) // Cursor's hooks.json to Claude Code's own settings.json
 	case toAgent.InstallFormat() == flat:
 		out, lost = toHooksJSON(f)
+	case toAgent.InstallFormat() == dialect.FormatCopilotHooks:
+		out, lost = toCopilotHooks(f, toAgent)
 	default:
 		var notes []string
 		out, lost, notes = toMatcherGroups(f, toAgent)

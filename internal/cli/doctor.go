@@ -137,6 +137,7 @@ func runDoctor(ctx context.Context, e *env, p doctorParams) error {
 func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Name, cwd string) doctorAgent {
 	ag := doctorAgent{Agent: a, Title: agentTitle(a), Findings: []doctorFinding{}, Files: []string{}}
 	add := func(level, file, msg string) { ag.Findings = append(ag.Findings, doctorFinding{level, file, msg}) }
+	desc := agents.Get(a)
 	var files []*config.File
 	for _, f := range cfg.Files {
 		if f.Source.Family == a && f.Source.Layer != config.Default {
@@ -152,7 +153,7 @@ func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Na
 		codexStates = codexHookStates(codexUserConfig(e))
 	}
 	path := getEnv(environ, "PATH")
-	registered := false
+	registered, inProject := false, false
 	cache := map[string]reach{}
 	seen := map[string]string{} // event, matcher and arguments of an agenthooks entry: where first
 	for _, f := range files {
@@ -167,6 +168,11 @@ func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Na
 				add("fail", f.Source.File, why)
 			}
 		}
+		if check := desc.Doctor.HooksFile; check != nil {
+			for _, why := range check(f.Source.File) {
+				add("fail", f.Source.File, why)
+			}
+		}
 		if a == dialect.Codex && hasAgenthooks(f) {
 			for _, fd := range codexReviewFindings(f.Source.File, codexStates, codexSkipped) {
 				add(fd.Level, fd.File, fd.Message)
@@ -178,6 +184,9 @@ func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Na
 				continue
 			}
 			registered = true
+			if f.Source.Layer == config.Project || f.Source.Layer == config.Local {
+				inProject = true
+			}
 			args, _ := ourArgs(hookCommand(h))
 			key := h.Event + "\x00" + h.Matcher + "\x00" + args
 			if first, dup := seen[key]; dup {
@@ -226,6 +235,9 @@ func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Na
 		for _, why := range geminiSwitchedOff(sys) {
 			add("fail", sys, why+" (system settings, which override the user's)")
 		}
+	}
+	if desc.Doctor.ProjectWarning != "" && inProject {
+		add("warn", "", desc.Doctor.ProjectWarning)
 	}
 	skip := func(h *config.Hook) bool {
 		return codexSkipped[h.Source.File+"\x00"+h.Event+"\x00"+hookCommand(h)]

@@ -213,7 +213,10 @@ Claude Code: allow is exit 0 with no output; ask is exit 0 with a PreToolUse per
 "ask" on stdout; deny is exit 2 with the reason on stderr. Cursor: {"permission": ...} on stdout,
 exit 0. Codex (PreToolUse on Bash) and Gemini CLI (BeforeTool on run_shell_command): deny is exit
 2 with the reason on stderr and nothing on stdout, the one block they honour; they cannot ask, so
-an ask becomes --ask-as (deny unless set to allow), with a warning on stderr. A policy that
+an ask becomes --ask-as (deny unless set to allow), with a warning on stderr. Qwen Code
+(PreToolUse on run_shell_command): JSON on stdout, exit 0, with decision "block" and
+hookSpecificOutput's deny. Copilot CLI (preToolUse, camelCase toolName and toolArgs): JSON
+{"permissionDecision": ...} on stdout, exit 0, never exit 2. A policy that
 cannot be read or has an error is always a deny that says where (file:line:col). Another error
 of the guard itself (bad JSON, a payload over 4 MiB) exits 1, never 2, unless --fail-closed
 turns it into a deny that says the guard failed.`,
@@ -221,7 +224,7 @@ turns it into a deny that says the guard failed.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runGuardBash(e, p) },
 	}
 	p.register(c)
-	c.Flags().StringVar(&p.format, "format", "", "the payload's and answer's format: claude, cursor, codex or gemini (default: detected from the payload)")
+	c.Flags().StringVar(&p.format, "format", "", "the payload's and answer's format: "+agents.List("or")+" (default: detected from the payload)")
 	c.Flags().StringVar(&p.askAs, "ask-as", "deny", "what an ask becomes for an agent that cannot ask a person (codex, gemini): deny or allow")
 	c.Flags().BoolVar(&p.failClosed, "fail-closed", false, "deny, saying the guard failed, when the guard itself fails")
 	c.Flags().StringVar(&p.audit, "audit", "", "record into this audit database, or off (default: $AGENTHOOKS_AUDIT, else ~/.agenthooks/audit.db)")
@@ -239,6 +242,16 @@ type shellPayload struct {
 	ToolInput      any      `json:"tool_input"`
 	WorkspaceRoots []string `json:"workspace_roots"`
 	TurnID         any      `json:"turn_id"`
+	Timestamp      any      `json:"timestamp"`
+	// SessionIDCamel and ToolNameCamel tell a camelCase payload (Copilot CLI's).
+	SessionIDCamel string `json:"sessionId"`
+	ToolNameCamel  string `json:"toolName"`
+}
+
+// probe is what the payload shows of its agent.
+func (pl *shellPayload) probe() dialect.Probe {
+	return dialect.Probe{HookEvent: pl.HookEventName, Tool: pl.ToolName, TurnID: pl.TurnID, Timestamp: pl.Timestamp,
+		CamelCase: pl.SessionIDCamel != "" || pl.ToolNameCamel != ""}
 }
 
 // shellCall is what the guard judges.
@@ -358,7 +371,10 @@ func readShellCall(e *env, forced string) (shellCall, error) {
 		pl.ToolName == "Shell" || len(pl.WorkspaceRoots) > 0 || (pl.ToolInput == nil && pl.Command != nil):
 		call.format = string(agents.Default().Name)
 	default:
-		call.format = agentOf(pl.HookEventName, pl.ToolName, pl.TurnID)
+		call.format = string(agents.Detect(pl.probe()).Name)
+	}
+	if err := guardView(call.format, &data, &pl); err != nil {
+		return call, err
 	}
 	call.cwd = pl.Cwd
 	call.project = cmp.Or(e.getenv("CLAUDE_PROJECT_DIR"), e.getenv("CURSOR_PROJECT_DIR"))
@@ -406,11 +422,22 @@ func checkFormat(format, askAs string) error {
 	return nil
 }
 
-// agentOf tells the payloads of the agents that share Claude Code's shape apart (Gemini CLI's
-// events and tool names are its own; Codex sends Claude Code's fields plus turn_id), by each
-// agent's Detect.
-func agentOf(hookEvent, tool string, turnID any) string {
-	return string(agents.Detect(dialect.Probe{HookEvent: hookEvent, Tool: tool, TurnID: turnID}).Name)
+// guardView decodes the payload again, into v, as the agent of format's GuardView rewrites it
+// in Claude Code's names, when the agent has one (Copilot CLI's camelCase toolName and toolArgs).
+func guardView(format string, data *[]byte, v any) error {
+	a, ok := agents.Lookup(format)
+	if !ok || a.GuardView == nil {
+		return nil
+	}
+	view, err := a.GuardView(*data)
+	if err != nil {
+		return err
+	}
+	*data = view
+	if err := json.Unmarshal(view, v); err != nil {
+		return dialect.JSONError("payload", view, err)
+	}
+	return nil
 }
 
 // answerShell writes the shell guard's decision in the contract of the format's agent.

@@ -36,7 +36,7 @@ func newContentGuardCmd(e *env, name, short, long string, run func(*env, content
 	c := &cobra.Command{Use: name, Short: short, Long: long, Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return run(e, p) }}
 	p.register(c)
-	c.Flags().StringVar(&p.format, "format", "", "the payload's and answer's format: claude, cursor, codex or gemini (default: detected)")
+	c.Flags().StringVar(&p.format, "format", "", "the payload's and answer's format: "+agents.List("or")+" (default: detected)")
 	c.Flags().StringVar(&p.askAs, "ask-as", "deny", "what an ask becomes for an agent that cannot ask a person (codex, gemini): deny or allow")
 	c.Flags().BoolVar(&p.failClosed, "fail-closed", false, "deny, saying the guard failed, when the guard itself fails or runs out of budget")
 	c.Flags().StringVar(&p.audit, "audit", "", "record into this audit database, or off")
@@ -60,6 +60,9 @@ type guardPayload struct {
 	Cwd            string           `json:"cwd"`
 	WorkspaceRoots []string         `json:"workspace_roots"`
 	TurnID         any              `json:"turn_id"`
+	Timestamp      any              `json:"timestamp"`
+	SessionIDCamel string           `json:"sessionId"`
+	ToolNameCamel  string           `json:"toolName"`
 }
 
 func readGuardPayload(e *env, forced string) (*guardPayload, error) {
@@ -78,17 +81,21 @@ func readGuardPayload(e *env, forced string) (*guardPayload, error) {
 	if err := json.Unmarshal(data, p); err != nil {
 		return p, dialect.JSONError("payload", data, err)
 	}
-	if len(p.RawToolInput) > 0 && p.RawToolInput[0] == '{' {
-		if err := json.Unmarshal(p.RawToolInput, &p.ToolInput); err != nil {
-			return p, dialect.JSONError("payload field \"tool_input\"", p.RawToolInput, err)
-		}
-	}
 	switch {
 	case forced != "":
 	case len(p.WorkspaceRoots) > 0 || p.HookEventName != "" && p.HookEventName[0] >= 'a' && p.HookEventName[0] <= 'z':
 		p.format = string(agents.Default().Name)
 	default:
-		p.format = agentOf(p.HookEventName, p.ToolName, p.TurnID)
+		p.format = string(agents.Detect(dialect.Probe{HookEvent: p.HookEventName, Tool: p.ToolName, TurnID: p.TurnID,
+			Timestamp: p.Timestamp, CamelCase: p.SessionIDCamel != "" || p.ToolNameCamel != ""}).Name)
+	}
+	if err := guardView(p.format, &data, p); err != nil {
+		return p, err
+	}
+	if len(p.RawToolInput) > 0 && p.RawToolInput[0] == '{' {
+		if err := json.Unmarshal(p.RawToolInput, &p.ToolInput); err != nil {
+			return p, dialect.JSONError("payload field \"tool_input\"", p.RawToolInput, err)
+		}
 	}
 	return p, nil
 }

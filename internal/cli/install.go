@@ -1,13 +1,17 @@
 package cli
 
 import (
+	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -123,17 +127,23 @@ func (p installParams) file(e *env) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("--agent must be %s, not %q", agents.List("or"), p.agent)
 	}
+	if a.Install.ProjectFile != "" && p.scope == "project" {
+		return filepath.Join(base, filepath.FromSlash(a.Install.ProjectFile)), nil
+	}
 	dir := filepath.Join(base, a.Dir)
 	if v := e.getenv(a.HomeEnv); a.HomeEnv != "" && v != "" && p.scope == "user" {
 		dir = v
 	}
-	return filepath.Join(dir, a.Install.File), nil
+	return filepath.Join(dir, filepath.FromSlash(a.Install.File)), nil
 }
 
 func runInstall(e *env, p installParams) error {
 	file, err := p.file(e)
 	if err != nil {
 		return err
+	}
+	if agents.Get(dialect.Name(p.agent)).Install.Own != nil {
+		return installOwnFile(e, p, file)
 	}
 	data, err := os.ReadFile(file)
 	exists := err == nil
@@ -293,6 +303,9 @@ func installInto(root *jsonpos.Value, agent *dialect.Agent, prog string) []strin
 			h := jsonpos.Obj("type", jsonpos.Str("command"), "command", jsonpos.Str(command))
 			if agent.Install.HandlerName != "" {
 				h = jsonpos.Obj("name", jsonpos.Str(agent.Install.HandlerName), "type", jsonpos.Str("command"), "command", jsonpos.Str(command))
+			}
+			if t := agent.Install.Timeout; t > 0 {
+				h.Set("timeout", &jsonpos.Value{Kind: jsonpos.Number, Num: json.Number(strconv.FormatInt(int64(t/cmp.Or(agent.Settings.TimeoutUnit, time.Second)), 10))})
 			}
 			group.Set("hooks", jsonpos.Arr(h))
 			list.Elems = append(list.Elems, group)
