@@ -118,6 +118,10 @@ const (
 	// FormatCopilotSettings is the "hooks" key of Copilot CLI's settings.json, in its hooks
 	// file's schema.
 	FormatCopilotSettings
+	// FormatWindsurfHooks is Windsurf's (Devin Desktop's) Cascade hooks.json: {"hooks":{"event":
+	// [{"command":...,"powershell":...,"show_output":...,"working_directory":...}]}}, one entry
+	// per action, no matchers, no version.
+	FormatWindsurfHooks
 )
 
 // Settings is what an agent's hooks file in Claude Code's settings shape (FormatSettings) adds
@@ -317,4 +321,6 @@ type Probe struct {
 	// CamelCase: the payload names its fields in camelCase (sessionId, toolName) and has no
 	// hook_event_name.
 	CamelCase bool
+	// ActionName is the payload's agent_action_name (Windsurf's Cascade names its event there).
+	ActionName string
 }

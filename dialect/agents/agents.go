@@ -18,6 +18,7 @@ import (
 	"github.com/agenthooks/agenthooks/dialect/cursor"
 	"github.com/agenthooks/agenthooks/dialect/gemini"
 	"github.com/agenthooks/agenthooks/dialect/qwen"
+	"github.com/agenthooks/agenthooks/dialect/windsurf"
 )
 
 // all is the register, in the order agents are listed to people (doctor, status).
@@ -28,11 +29,12 @@ var all = []*dialect.Agent{
 	&gemini.Agent,
 	&qwen.Agent,
 	&copilot.Agent,
+	&windsurf.Agent,
 }
 
 // detectOrder is the order payloads are told apart in: the first agent whose Detect accepts a
 // payload sent it; an agent whose payload is another's plus a field comes before that other.
-var detectOrder = []*dialect.Agent{&qwen.Agent, &copilot.Agent, &gemini.Agent, &codex.Agent}
+var detectOrder = []*dialect.Agent{&windsurf.Agent, &qwen.Agent, &copilot.Agent, &gemini.Agent, &codex.Agent}
 
 // Default is the agent a command assumes when it is given none and cannot tell (run --agent).
 func Default() *dialect.Agent { return &cursor.Agent }

@@ -8,6 +8,7 @@ import (
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/copilot"
 	"github.com/agenthooks/agenthooks/dialect/qwen"
+	"github.com/agenthooks/agenthooks/dialect/windsurf"
 )
 
 // TestEveryAgentIsWhole: each registered descriptor names itself, its dialect answers to the same
@@ -74,6 +75,9 @@ func TestDetect(t *testing.T) {
 		{dialect.Probe{HookEvent: "PreToolUse", Tool: "Bash", Timestamp: "x", TurnID: "1"}, dialect.Codex},
 		{dialect.Probe{Tool: "bash", CamelCase: true}, copilot.Name},
 		{dialect.Probe{CamelCase: true}, copilot.Name},
+		{dialect.Probe{ActionName: "pre_run_command"}, windsurf.Name},
+		{dialect.Probe{ActionName: "post_cascade_response", Timestamp: "2026-11-24T09:00:00Z"}, windsurf.Name},
+		{dialect.Probe{ActionName: "beforeShellExecution", HookEvent: "PreToolUse"}, dialect.Claude},
 	} {
 		if got := Detect(c.p).Name; got != c.want {
 			t.Errorf("%+v: %s, want %s", c.p, got, c.want)

@@ -28,7 +28,19 @@ type event struct {
 	block bool
 }
 
-var events = sync.OnceValue(func() map[string]*event {
+// The event table, built on first use: a package-level sync.OnceValue would run at start, in
+// every guard process.
+var (
+	eventsOnce  sync.Once
+	eventsTable map[string]*event
+)
+
+func events() map[string]*event {
+	eventsOnce.Do(func() { eventsTable = buildEvents() })
+	return eventsTable
+}
+
+func buildEvents() map[string]*event {
 	spec := func(name string, kind dialect.Kind, gates bool) dialect.Spec {
 		return dialect.Spec{Dialect: Name, Name: name, Kind: kind, Gates: gates}
 	}
@@ -52,7 +64,7 @@ var events = sync.OnceValue(func() map[string]*event {
 		m[list[i].Name] = &list[i]
 	}
 	return m
-})
+}
 
 // ClaudeEvent names the Claude Code event whose hooks run for a Cascade event, or "".
 func ClaudeEvent(name string) string {

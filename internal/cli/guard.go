@@ -246,12 +246,14 @@ type shellPayload struct {
 	// SessionIDCamel and ToolNameCamel tell a camelCase payload (Copilot CLI's).
 	SessionIDCamel string `json:"sessionId"`
 	ToolNameCamel  string `json:"toolName"`
+	// ActionName is Windsurf's agent_action_name.
+	ActionName string `json:"agent_action_name"`
 }
 
 // probe is what the payload shows of its agent.
 func (pl *shellPayload) probe() dialect.Probe {
 	return dialect.Probe{HookEvent: pl.HookEventName, Tool: pl.ToolName, TurnID: pl.TurnID, Timestamp: pl.Timestamp,
-		CamelCase: pl.SessionIDCamel != "" || pl.ToolNameCamel != ""}
+		CamelCase: pl.SessionIDCamel != "" || pl.ToolNameCamel != "", ActionName: pl.ActionName}
 }
 
 // shellCall is what the guard judges.

@@ -63,6 +63,7 @@ type guardPayload struct {
 	Timestamp      any              `json:"timestamp"`
 	SessionIDCamel string           `json:"sessionId"`
 	ToolNameCamel  string           `json:"toolName"`
+	ActionName     string           `json:"agent_action_name"`
 }
 
 func readGuardPayload(e *env, forced string) (*guardPayload, error) {
@@ -87,7 +88,7 @@ func readGuardPayload(e *env, forced string) (*guardPayload, error) {
 		p.format = string(agents.Default().Name)
 	default:
 		p.format = string(agents.Detect(dialect.Probe{HookEvent: p.HookEventName, Tool: p.ToolName, TurnID: p.TurnID,
-			Timestamp: p.Timestamp, CamelCase: p.SessionIDCamel != "" || p.ToolNameCamel != ""}).Name)
+			Timestamp: p.Timestamp, CamelCase: p.SessionIDCamel != "" || p.ToolNameCamel != "", ActionName: p.ActionName}).Name)
 	}
 	if err := guardView(p.format, &data, p); err != nil {
 		return p, err

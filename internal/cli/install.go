@@ -270,8 +270,9 @@ func arrayAt(parent *jsonpos.Value, key string) *jsonpos.Value {
 // changed.
 func installInto(root *jsonpos.Value, agent *dialect.Agent, prog string) []string {
 	var changes []string
-	flat := agent.InstallFormat() == dialect.FormatHooks // Cursor's entries, not matcher groups
-	if flat && root.Get("version") == nil {
+	// Cursor's and Windsurf's entries, not matcher groups; Windsurf's file has no version.
+	flat := agent.InstallFormat() == dialect.FormatHooks || agent.InstallFormat() == dialect.FormatWindsurfHooks
+	if agent.InstallFormat() == dialect.FormatHooks && root.Get("version") == nil {
 		root.Members = append([]jsonpos.Member{{Key: "version", Value: &jsonpos.Value{Kind: jsonpos.Number, Num: "1"}}}, root.Members...)
 	}
 	hooks := objectAt(root, "hooks")
