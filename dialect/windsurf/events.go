@@ -46,8 +46,8 @@ func buildEvents() map[string]*event {
 	}
 	list := []event{
 		{Spec: spec("pre_read_code", dialect.BeforeRead, true), claude: "PreToolUse", tool: "Read", block: true},
-		{Spec: spec("post_read_code", dialect.PostTool, false), claude: "PostToolUse", tool: "Read"},
-		{Spec: spec("pre_write_code", dialect.PreTool, true), claude: "PreToolUse", tool: "Edit", block: true},
+		{Spec: spec("post_read_code", dialect.AfterRead, false), claude: "PostToolUse", tool: "Read"},
+		{Spec: spec("pre_write_code", dialect.BeforeEdit, true), claude: "PreToolUse", tool: "Edit", block: true},
 		{Spec: spec("post_write_code", dialect.AfterEdit, false), claude: "PostToolUse", tool: "Edit"},
 		{Spec: spec("pre_run_command", dialect.BeforeShell, true), claude: "PreToolUse", tool: "Bash", block: true},
 		{Spec: spec("post_run_command", dialect.AfterShell, false), claude: "PostToolUse", tool: "Bash"},
@@ -72,4 +72,47 @@ func ClaudeEvent(name string) string {
 		return e.claude
 	}
 	return ""
+}
+
+// ClaudeMatcher is the Claude Code matcher that selects the tools a Cascade event is about
+// (Bash, Read, Edit|Write|MultiEdit, mcp__.*), "" for an event that is not about a tool.
+func ClaudeMatcher(name string) string {
+	e, ok := events()[name]
+	if !ok {
+		return ""
+	}
+	switch e.tool {
+	case "Edit":
+		return "Edit|Write|MultiEdit"
+	case "mcp":
+		return "mcp__.*"
+	}
+	return e.tool
+}
+
+// ToolEvents returns Cascade's events before (pre) or after a tool runs, in Events' order,
+// whose tools match selects, given each of the tool's Claude Code names (Edit, Write and
+// MultiEdit for pre_write_code, mcp__server__tool for pre_mcp_tool_use).
+func ToolEvents(pre bool, selects func(claudeTool string) bool) []string {
+	var out []string
+	for _, name := range Events {
+		e := events()[name]
+		if e.tool == "" || e.block != pre {
+			continue
+		}
+		names := []string{e.tool}
+		switch e.tool {
+		case "Edit":
+			names = []string{"Edit", "Write", "MultiEdit"}
+		case "mcp":
+			names = []string{"mcp__server__tool"}
+		}
+		for _, n := range names {
+			if selects(n) {
+				out = append(out, name)
+				break
+			}
+		}
+	}
+	return out
 }

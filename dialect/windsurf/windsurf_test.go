@@ -23,7 +23,7 @@ func lookup(t testing.TB, name string) *dialect.Spec {
 func TestEvents(t *testing.T) {
 	t.Parallel()
 	kinds := map[string]dialect.Kind{"pre_run_command": dialect.BeforeShell, "pre_mcp_tool_use": dialect.BeforeMCP,
-		"pre_read_code": dialect.BeforeRead, "pre_user_prompt": dialect.PromptSubmit, "post_run_command": dialect.AfterShell,
+		"pre_read_code": dialect.BeforeRead, "pre_write_code": dialect.BeforeEdit, "post_read_code": dialect.AfterRead, "pre_user_prompt": dialect.PromptSubmit, "post_run_command": dialect.AfterShell,
 		"post_write_code": dialect.AfterEdit, "post_mcp_tool_use": dialect.AfterMCP, "post_cascade_response": ""}
 	for _, name := range Events {
 		s := lookup(t, name)
