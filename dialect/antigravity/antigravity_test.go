@@ -46,7 +46,9 @@ func TestEvents(t *testing.T) {
 // agy cannot read fails closed.
 func TestInterpret(t *testing.T) {
 	t.Parallel()
-	deny := func(r string) decide.Answer { return decide.Answer{Permission: decide.Deny, UserMessage: r, AgentMessage: r} }
+	deny := func(r string) decide.Answer {
+		return decide.Answer{Permission: decide.Deny, UserMessage: r, AgentMessage: r}
+	}
 	cases := []struct {
 		name, event, stdout, stderr string
 		exit                        int
