@@ -122,6 +122,10 @@ const (
 	// [{"command":...,"powershell":...,"show_output":...,"working_directory":...}]}}, one entry
 	// per action, no matchers, no version.
 	FormatWindsurfHooks
+	// FormatAntigravityHooks is Antigravity CLI's hooks.json: an object of named groups
+	// ({"NAME":{"enabled":true,"PreToolUse":[{"matcher":...,"hooks":[{"command":...}]}],
+	// "Stop":[{"command":...}]}}).
+	FormatAntigravityHooks
 )
 
 // Settings is what an agent's hooks file in Claude Code's settings shape (FormatSettings) adds
@@ -222,6 +226,10 @@ type Install struct {
 	FailClosed bool
 	// HandlerName is the "name" install gives its handlers, for an agent that names them.
 	HandlerName string
+	// Group, when set, is the named group install owns in a file whose top-level keys are
+	// named groups of hooks (Antigravity's hooks.json): install writes its entries there, tool
+	// events as matcher groups and the others as handlers, and uninstall deletes the group.
+	Group string
 	// Note is said after an install; ProjectNote after a project install.
 	Note, ProjectNote string
 	// Timeout, when set, is written on every entry install adds, in the unit of the file's
@@ -323,4 +331,6 @@ type Probe struct {
 	CamelCase bool
 	// ActionName is the payload's agent_action_name (Windsurf's Cascade names its event there).
 	ActionName string
+	// ToolCall: the payload has a toolCall object (Antigravity's) and no hook_event_name.
+	ToolCall bool
 }

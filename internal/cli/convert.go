@@ -92,6 +92,10 @@ func runConvert(e *env, p convertParams) error {
 		out, lost = toCopilotHooks(f, toAgent)
 	case toAgent.InstallFormat() == dialect.FormatWindsurfHooks:
 		out, lost = toWindsurfHooks(f, toAgent)
+	case toAgent.Install.Group != "":
+		var notes []string
+		out, lost, notes = toNamedGroup(f, toAgent)
+		moved = append(moved, notes...)
 	default:
 		var notes []string
 		out, lost, notes = toMatcherGroups(f, toAgent)
@@ -363,6 +367,10 @@ func toMatcherGroups(f *config.File, toA *dialect.Agent) (*jsonpos.Value, []stri
 		}
 		if event == "" {
 			lost = append(lost, fmt.Sprintf("%s: %s has no %s counterpart", h.Pos, h.Event, title))
+			continue
+		}
+		if h.Unsupported != "" && h.Type == "command" {
+			lost = append(lost, fmt.Sprintf("%s: not converted: %s", h.Pos, h.Unsupported)) // a switched-off group's hook
 			continue
 		}
 		if h.Unsupported != "" || h.Type == "http" && !full {

@@ -248,12 +248,14 @@ type shellPayload struct {
 	ToolNameCamel  string `json:"toolName"`
 	// ActionName is Windsurf's agent_action_name.
 	ActionName string `json:"agent_action_name"`
+	// ToolCall is Antigravity's toolCall.
+	ToolCall any `json:"toolCall"`
 }
 
 // probe is what the payload shows of its agent.
 func (pl *shellPayload) probe() dialect.Probe {
 	return dialect.Probe{HookEvent: pl.HookEventName, Tool: pl.ToolName, TurnID: pl.TurnID, Timestamp: pl.Timestamp,
-		CamelCase: pl.SessionIDCamel != "" || pl.ToolNameCamel != "", ActionName: pl.ActionName}
+		CamelCase: pl.SessionIDCamel != "" || pl.ToolNameCamel != "", ActionName: pl.ActionName, ToolCall: pl.ToolCall != nil && pl.HookEventName == ""}
 }
 
 // shellCall is what the guard judges.

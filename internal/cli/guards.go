@@ -64,6 +64,7 @@ type guardPayload struct {
 	SessionIDCamel string           `json:"sessionId"`
 	ToolNameCamel  string           `json:"toolName"`
 	ActionName     string           `json:"agent_action_name"`
+	ToolCall       any              `json:"toolCall"`
 }
 
 func readGuardPayload(e *env, forced string) (*guardPayload, error) {
@@ -88,7 +89,7 @@ func readGuardPayload(e *env, forced string) (*guardPayload, error) {
 		p.format = string(agents.Default().Name)
 	default:
 		p.format = string(agents.Detect(dialect.Probe{HookEvent: p.HookEventName, Tool: p.ToolName, TurnID: p.TurnID,
-			Timestamp: p.Timestamp, CamelCase: p.SessionIDCamel != "" || p.ToolNameCamel != "", ActionName: p.ActionName}).Name)
+			Timestamp: p.Timestamp, CamelCase: p.SessionIDCamel != "" || p.ToolNameCamel != "", ActionName: p.ActionName, ToolCall: p.ToolCall != nil && p.HookEventName == ""}).Name)
 	}
 	if err := guardView(p.format, &data, p); err != nil {
 		return p, err
