@@ -133,11 +133,21 @@ const (
 	// FormatBareSettings is a bare map of events in Claude Code's matcher-group shape, the
 	// "hooks" of a settings.json without the key: Factory Droid's hooks.json.
 	FormatBareSettings
+	// FormatWindsurfHooks is Windsurf's (Devin Desktop's) Cascade hooks.json: {"hooks":{"event":
+	// [{"command":...,"powershell":...,"show_output":...,"working_directory":...}]}}, one entry
+	// per action, no matchers, no version.
+	FormatWindsurfHooks
+	// FormatAntigravityHooks is Antigravity CLI's hooks.json: an object of named groups
+	// ({"NAME":{"enabled":true,"PreToolUse":[{"matcher":...,"hooks":[{"command":...}]}],
+	// "Stop":[{"command":...}]}}).
+	FormatAntigravityHooks
 )
 
 // FlatEntries reports whether a hooks file of format f lists an event's hooks as entries with a
 // command each (Cursor's hooks.json, Crush's crush.json) rather than in matcher groups.
-func (f Format) FlatEntries() bool { return f == FormatHooks || f == FormatCrush }
+func (f Format) FlatEntries() bool {
+	return f == FormatHooks || f == FormatCrush || f == FormatWindsurfHooks
+}
 
 // Settings is what an agent's hooks file in Claude Code's settings shape (FormatSettings) adds
 // to Claude Code's.
@@ -243,6 +253,10 @@ type Install struct {
 	FailClosed bool
 	// HandlerName is the "name" install gives its handlers, for an agent that names them.
 	HandlerName string
+	// Group, when set, is the named group install owns in a file whose top-level keys are
+	// named groups of hooks (Antigravity's hooks.json): install writes its entries there, tool
+	// events as matcher groups and the others as handlers, and uninstall deletes the group.
+	Group string
 	// Note is said after an install; ProjectNote after a project install.
 	Note, ProjectNote string
 	// Timeout, when set, is written on every entry install adds, in the unit of the file's
@@ -386,4 +400,8 @@ type Probe struct {
 	// CamelCase: the payload names its fields in camelCase (sessionId, toolName) and has no
 	// hook_event_name.
 	CamelCase bool
+	// ActionName is the payload's agent_action_name (Windsurf's Cascade names its event there).
+	ActionName string
+	// ToolCall: the payload has a toolCall object (Antigravity's) and no hook_event_name.
+	ToolCall bool
 }

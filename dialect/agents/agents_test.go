@@ -6,11 +6,13 @@ import (
 
 	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/antigravity"
 	"github.com/agenthooks/agenthooks/dialect/auggie"
 	"github.com/agenthooks/agenthooks/dialect/copilot"
 	"github.com/agenthooks/agenthooks/dialect/crush"
 	"github.com/agenthooks/agenthooks/dialect/droid"
 	"github.com/agenthooks/agenthooks/dialect/qwen"
+	"github.com/agenthooks/agenthooks/dialect/windsurf"
 )
 
 // TestEveryAgentIsWhole: each registered descriptor names itself, its dialect answers to the same
@@ -89,6 +91,10 @@ func TestDetect(t *testing.T) {
 		{dialect.Probe{HookEvent: "PreToolUse", Tool: "Bash", Timestamp: "x", TurnID: "1"}, dialect.Codex},
 		{dialect.Probe{Tool: "bash", CamelCase: true}, copilot.Name},
 		{dialect.Probe{CamelCase: true}, copilot.Name},
+		{dialect.Probe{ActionName: "pre_run_command"}, windsurf.Name},
+		{dialect.Probe{ActionName: "post_cascade_response", Timestamp: "2026-11-24T09:00:00Z"}, windsurf.Name},
+		{dialect.Probe{ActionName: "beforeShellExecution", HookEvent: "PreToolUse"}, dialect.Claude},
+		{dialect.Probe{ToolCall: true}, antigravity.Name},
 	} {
 		if got := Detect(c.p).Name; got != c.want {
 			t.Errorf("%+v: %s, want %s", c.p, got, c.want)

@@ -276,7 +276,9 @@ func canary(ctx context.Context, cfg *config.Config, files []*config.File, a dia
 			continue
 		}
 		for _, h := range f.Hooks {
-			if h.Event == st.Event && h.Type == "command" && (st.Tool == "" || h.Matches(st.Tool, false)) {
+			// A hook the agent does not run (Antigravity's switched-off group, no command for
+			// this platform) is not part of its answer.
+			if h.Event == st.Event && h.Type == "command" && h.Unsupported == "" && (st.Tool == "" || h.Matches(st.Tool, false)) {
 				if skip(h) {
 					skipped++
 					continue

@@ -247,13 +247,18 @@ type shellPayload struct {
 	// SessionIDCamel and ToolNameCamel tell a camelCase payload (Copilot CLI's).
 	SessionIDCamel string `json:"sessionId"`
 	ToolNameCamel  string `json:"toolName"`
+	// ActionName is Windsurf's agent_action_name.
+	ActionName string `json:"agent_action_name"`
+	// ToolCall is Antigravity's toolCall.
+	ToolCall any `json:"toolCall"`
 }
 
 // probe is what the payload shows of its agent, for the agents' Detect.
 func (pl *shellPayload) probe() dialect.Probe {
 	return dialect.Probe{HookEvent: pl.HookEventName, Event: pl.Event, Tool: pl.ToolName, TurnID: pl.TurnID, Timestamp: pl.Timestamp,
 		CamelCase:      pl.SessionIDCamel != "" || pl.ToolNameCamel != "",
-		WorkspaceRoots: len(pl.WorkspaceRoots) > 0, CommandOnly: pl.ToolInput == nil && pl.Command != nil}
+		WorkspaceRoots: len(pl.WorkspaceRoots) > 0, CommandOnly: pl.ToolInput == nil && pl.Command != nil,
+		ActionName: pl.ActionName, ToolCall: pl.ToolCall != nil && pl.HookEventName == ""}
 }
 
 // shellCall is what the guard judges.

@@ -65,6 +65,8 @@ type guardPayload struct {
 	Timestamp      any              `json:"timestamp"`
 	SessionIDCamel string           `json:"sessionId"`
 	ToolNameCamel  string           `json:"toolName"`
+	ActionName     string           `json:"agent_action_name"`
+	ToolCall       any              `json:"toolCall"`
 }
 
 func readGuardPayload(e *env, forced string) (*guardPayload, error) {
@@ -86,7 +88,8 @@ func readGuardPayload(e *env, forced string) (*guardPayload, error) {
 	if forced == "" {
 		p.format = string(agents.Detect(dialect.Probe{HookEvent: p.HookEventName, Event: p.Event, Tool: p.ToolName, TurnID: p.TurnID,
 			Timestamp: p.Timestamp, CamelCase: p.SessionIDCamel != "" || p.ToolNameCamel != "",
-			WorkspaceRoots: len(p.WorkspaceRoots) > 0, CommandOnly: p.RawToolInput == nil && p.Command != ""}).Name)
+			WorkspaceRoots: len(p.WorkspaceRoots) > 0, CommandOnly: p.RawToolInput == nil && p.Command != "",
+			ActionName: p.ActionName, ToolCall: p.ToolCall != nil && p.HookEventName == ""}).Name)
 	}
 	if err := guardView(p.format, &data, p); err != nil {
 		return p, err

@@ -168,11 +168,18 @@ func runInstall(e *env, p installParams) error {
 	}
 	var changes []string
 	var prog, progNote string
-	if p.remove {
-		changes = uninstallFrom(root, agents.Get(dialect.Name(p.agent)))
-	} else {
+	agent := agents.Get(dialect.Name(p.agent))
+	switch {
+	case p.remove && agent.Install.Group != "":
+		changes = uninstallGroup(root, agent)
+	case p.remove:
+		changes = uninstallFrom(root, agent)
+	case agent.Install.Group != "":
 		prog, progNote = installProgram(e.agenthooks(), exec.LookPath)
-		changes = installInto(root, agents.Get(dialect.Name(p.agent)), prog)
+		changes = installGroup(root, agent, prog)
+	default:
+		prog, progNote = installProgram(e.agenthooks(), exec.LookPath)
+		changes = installInto(root, agent, prog)
 	}
 	if len(changes) == 0 {
 		fmt.Fprintf(e.stdout, "%s: nothing to change\n", file)
@@ -270,7 +277,7 @@ func arrayAt(parent *jsonpos.Value, key string) *jsonpos.Value {
 // changed.
 func installInto(root *jsonpos.Value, agent *dialect.Agent, prog string) []string {
 	var changes []string
-	flat := agent.InstallFormat().FlatEntries() // Cursor's and Crush's entries, not matcher groups
+	flat := agent.InstallFormat().FlatEntries() // Cursor's, Crush's and Windsurf's entries, not matcher groups
 	if agent.InstallFormat() == dialect.FormatHooks && root.Get("version") == nil {
 		root.Members = append([]jsonpos.Member{{Key: "version", Value: &jsonpos.Value{Kind: jsonpos.Number, Num: "1"}}}, root.Members...)
 	}
