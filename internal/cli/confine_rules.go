@@ -10,11 +10,16 @@ import (
 // agentRuleFor says why the agent whose shell tool the rewrite would run in keeps call's
 // command from being rewritten: the first of its own deny or ask rules that names the command
 // ("... names it"), or a file of its rules that agenthooks cannot read as the agent does; ""
-// when nothing does. Each agent's reader is its descriptor's OwnRules.
+// when nothing does. Each agent's reader is its descriptor's OwnRules. An agent whose rules
+// agenthooks does not read gets no rewrite: the rewritten command would no longer match a rule
+// of the agent's that stops the original.
 func agentRuleFor(e *env, agent string, call shellCall) string {
 	a, ok := agents.Lookup(agent)
-	if !ok || a.OwnRules == nil {
+	if !ok {
 		return ""
+	}
+	if a.OwnRules == nil {
+		return "agenthooks does not read " + a.Title + "'s own permission rules, and a rewritten command would slip past them"
 	}
 	q := dialect.RulesQuery{Command: call.command, Cwd: call.cwd, Project: call.project, Home: e.home(), Getenv: e.getenv}
 	for _, inv := range shell.Analyze(call.command, shell.Options{Home: e.home(), Cwd: call.cwd}).Invocations {
