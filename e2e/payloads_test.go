@@ -23,6 +23,10 @@ var goldenDir = filepath.Join("..", "dialect", "testdata", "payloads")
 // captureCommand is a hook that saves its payload and says nothing.
 func captureCommand(dir string) string { return "cat > " + dir + "/$$.json" }
 
+// captureAs is a hook that saves its payload under its event's name and says nothing, for
+// agents whose payloads do not name their event.
+func captureAs(dir, event string) string { return "cat > " + dir + "/" + event + "-$$.json" }
+
 // checkPayloads compares what an agent sent with the golden payloads: the same events, and for
 // each the same fields (top level and tool_input). With -update-payloads it rewrites them.
 func checkPayloads(t testing.TB, agent, captured string, ws workspace) {
@@ -39,7 +43,14 @@ func checkPayloads(t testing.TB, agent, captured string, ws workspace) {
 			t.Fatalf("%s sent a payload that is not a JSON object: %v\n%s", agent, err, b)
 		}
 		name, _ := m["hook_event_name"].(string)
-		if tool, _ := m["tool_name"].(string); tool != "" {
+		if name == "" { // Copilot CLI's camelCase payloads do not name their event: captureAs did
+			name, _, _ = strings.Cut(filepath.Base(f), "-")
+		}
+		tool, _ := m["tool_name"].(string)
+		if tool == "" {
+			tool, _ = m["toolName"].(string)
+		}
+		if tool != "" {
 			name += "-" + tool
 		}
 		if _, seen := got[name]; !seen {
@@ -95,9 +106,11 @@ func fieldsOf(m map[string]any) string {
 	for k := range m {
 		keys = append(keys, k)
 	}
-	if in, ok := m["tool_input"].(map[string]any); ok {
-		for k := range in {
-			keys = append(keys, "tool_input."+k)
+	for _, input := range []string{"tool_input", "toolArgs"} {
+		if in, ok := m[input].(map[string]any); ok {
+			for k := range in {
+				keys = append(keys, input+"."+k)
+			}
 		}
 	}
 	sort.Strings(keys)

@@ -98,9 +98,12 @@ func (s *Server) Handler() http.Handler {
 	admin("DELETE /api/v1/tokens/{id}", s.revokeToken)
 	admin("GET /api/v1/teams/{team}/audit", s.getAudit)
 	admin("GET /api/v1/log", s.getLog)
+	admin("GET /api/v1/teams/{team}/coverage", s.getCoverage)
+	admin("PUT /api/v1/teams/{team}/latency-threshold", s.putThreshold)
 	member("GET /api/v1/teams/{team}/key", s.getKey)
 	member("GET /api/v1/teams/{team}/bundle", s.getBundle)
 	member("POST /api/v1/teams/{team}/audit", s.postAudit)
+	member("POST /api/v1/teams/{team}/coverage", s.postCoverage)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path)
 	})

@@ -51,6 +51,9 @@ func newWeb(s *Server) *web {
 		},
 		"oses": func() []string { return bundle.OSes },
 		"add":  func(a, b int) int { return a + b },
+		"ms": func(d time.Duration) string {
+			return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 1, 64) + " ms"
+		},
 	}
 	w := &web{s: s, pages: map[string]*template.Template{}}
 	names, _ := fs.Glob(webFS, "web/*.html")
@@ -82,6 +85,7 @@ func (w *web) routes(mux *http.ServeMux) {
 	mux.Handle("POST /tokens/{id}/revoke", w.auth(w.revoke))
 	mux.Handle("GET /teams/{team}/audit", w.auth(w.audit))
 	mux.Handle("GET /log", w.auth(w.log))
+	mux.Handle("POST /teams/{team}/latency", w.auth(w.setThreshold))
 }
 
 // page is what every template gets.
@@ -321,6 +325,8 @@ type teamPage struct {
 	Tokens   []*Token
 	NewToken string
 	Changed  bool // the draft differs from the current version
+	// Protection is each machine's coverage and each hook's latency (coverage.go).
+	Protection *ProtectionReport
 }
 
 type listing struct {
@@ -378,6 +384,9 @@ func (w *web) teamData(r *http.Request, team string, d *Draft) (*teamPage, error
 		return nil, err
 	}
 	if p.Tokens, err = w.s.store.Tokens(r.Context(), team); err != nil {
+		return nil, err
+	}
+	if p.Protection, err = w.s.protection(r.Context(), team); err != nil {
 		return nil, err
 	}
 	if t.CurrentVersion > 0 {

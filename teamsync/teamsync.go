@@ -43,6 +43,14 @@ type Options struct {
 	AuditDB string
 	Machine string // default the host name
 	Client  *http.Client
+	// NoCoverage leaves out the coverage report (the agents' transcripts against the audit
+	// trail, coverage.go) that a sync with an audit database otherwise sends.
+	NoCoverage bool
+	// GuardVersion is the agenthooks version reported with coverage (default this build's).
+	GuardVersion string
+	// Getenv reads the environment for the agents' transcript folders (default os.Getenv).
+	// (Not in JSON: options travel as JSON to a helper process in the tests.)
+	Getenv func(string) string `json:"-"`
 }
 
 // Result is what one sync did.
@@ -57,6 +65,10 @@ type Result struct {
 	// by ids not yet acknowledged), or -1 when the audit database could not be read; Problem
 	// says why.
 	AuditLeft int
+	// Unguarded is how many shell and file tool calls of the last CoverageWindow the agents'
+	// transcripts hold with no agenthooks decision (sent to the server), or -1 when the report
+	// could not be made or sent; Problem says why.
+	Unguarded int
 }
 
 // state is what a machine remembers of a team between syncs.
@@ -291,6 +303,14 @@ func Sync(ctx context.Context, o Options) (*Result, error) {
 			res.Problem = cmp.Or(res.Problem, fmt.Sprintf("audit upload: %s", err))
 		default:
 			res.Problem = cmp.Or(res.Problem, fmt.Sprintf("audit upload: %s; %d records left for the next sync", err, left))
+		}
+	}
+	if o.AuditDB != "" && !o.NoCoverage {
+		n, err := o.uploadCoverage(ctx)
+		res.Unguarded = n
+		if err != nil {
+			res.Unguarded = -1
+			res.Problem = cmp.Or(res.Problem, fmt.Sprintf("coverage report: %s", err))
 		}
 	}
 	if err := o.saveState(st); err != nil {

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
@@ -86,8 +85,8 @@ var errLeft = errors.New("audit records are left to upload")
 // stores once. It returns how many records the server acknowledged and how many are left
 // (an error says why they are).
 func (o *Options) uploadAudit(ctx context.Context, st *state) (sent, left int, err error) {
-	if _, err := os.Stat(o.AuditDB); errors.Is(err, fs.ErrNotExist) {
-		return 0, 0, nil
+	if !auditExists(o.AuditDB) {
+		return 0, 0, nil // a spool alone is ingested below: hook processes never make the database
 	}
 	store, err := audit.Open(o.AuditDB)
 	if err != nil {

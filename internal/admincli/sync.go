@@ -97,6 +97,7 @@ func runSync(ctx context.Context, e *env, p syncParams) error {
 		if o.AuditDB == "off" {
 			o.AuditDB = ""
 		}
+		o.Getenv = e.getenv // where the agents keep their transcripts, for the coverage report
 	}
 	if p.every < time.Minute && !p.once {
 		return fmt.Errorf("--every %s is too short: at least 1m", p.every)
@@ -139,6 +140,10 @@ func report(e *env, team string, res *teamsync.Result) {
 	}
 	if res.AuditSent > 0 {
 		fmt.Fprintf(e.stdout, "%s team %s: uploaded %d audit records\n", now, team, res.AuditSent)
+	}
+	if res.Unguarded > 0 {
+		fmt.Fprintf(e.stdout, "%s team %s: %d tool call(s) of the last %d days had no agenthooks decision (agenthooks status --coverage --since %dd lists them)\n",
+			now, team, res.Unguarded, int(teamsync.CoverageWindow.Hours()/24), int(teamsync.CoverageWindow.Hours()/24))
 	}
 	if !res.Kept && res.Problem != "" {
 		fmt.Fprintf(e.stderr, "%s team %s: %s\n", now, team, res.Problem)

@@ -355,7 +355,8 @@ func runLogVerify(ctx context.Context, e *env, p logParams) error {
 type statusParams struct {
 	layerFlags
 	logParams
-	strict bool
+	strict   bool
+	coverage bool
 }
 
 func newStatusCmd(e *env) *cobra.Command {
@@ -371,17 +372,32 @@ agent's files, every layer), when it last ran and how it ended,
 from the audit trail; hooks that are configured but never ran, and hooks whose last run failed
 (a missing script, exit 127, a timeout) are marked, so a guard that silently stopped working is
 seen; the runner entries agenthooks install adds are shown as runners. With --strict, exit 1
-when any hook is failing or never ran, or an agent's config names an agenthooks that cannot run.`,
+when any hook is failing or never ran, or an agent's config names an agenthooks that cannot run.
+
+With --coverage, it answers whether every tool call went through agenthooks: it reads the
+agents' own session transcripts (Claude Code's ~/.claude/projects, subagents included; Codex's
+~/.codex/sessions; Gemini CLI's ~/.gemini/tmp/*/chats) and lists the shell and file-changing
+tool calls that no agenthooks decision in the audit trail matches, per agent and session, with
+examples; a transcript line that cannot be read is skipped and reported at its place.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runStatus(cmd.Context(), e, p) },
 	}
 	p.layerFlags.register(c)
 	c.Flags().StringVar(&p.logParams.path, "audit", "", "the audit database (default: $AGENTHOOKS_AUDIT, else ~/.agenthooks/audit.db)")
-	c.Flags().BoolVar(&p.strict, "strict", false, "exit 1 when any hook is failing or never ran")
+	c.Flags().BoolVar(&p.strict, "strict", false, "exit 1 when any hook is failing or never ran (with --coverage: when any call was unguarded)")
+	c.Flags().BoolVar(&p.coverage, "coverage", false, "read the agents' own transcripts and list the shell and file tool calls no agenthooks decision matches")
+	c.Flags().BoolVar(&p.logParams.json, "json", false, "with --coverage: print JSON")
+	c.Flags().StringVar(&p.logParams.since, "since", "", "with --coverage: only calls since this long ago (30m, 24h, 7d) or this time (RFC 3339)")
 	return c
 }
 
 func runStatus(ctx context.Context, e *env, p statusParams) error {
+	if p.coverage {
+		return runCoverage(ctx, e, p)
+	}
+	if p.logParams.json || p.logParams.since != "" {
+		return fmt.Errorf("--json and --since go with --coverage")
+	}
 	opts, err := p.options(e, p.workspaces(e, nil, ""))
 	if err != nil {
 		return err

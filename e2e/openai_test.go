@@ -1,0 +1,113 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// chatModel speaks OpenAI's Chat Completions API, streamed or not, as Qwen Code and GitHub
+// Copilot CLI (in BYOK mode) call it: each turn of the main loop (a request with tools) asks for
+// the next scripted call through the agent's shell tool (or, for "read:PATH", its file-read
+// tool), found by name among the tools the request offers; when the script is done, or a
+// request offers no tools, it answers with text.
+func chatModel(m *model) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		body := m.record(r)
+		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") {
+			writeJSONResponse(w, map[string]any{"object": "list", "data": []any{map[string]any{"id": "gpt-4.1", "object": "model", "owned_by": "e2e"}}})
+			return
+		}
+		if !strings.HasSuffix(r.URL.Path, "/chat/completions") {
+			http.NotFound(w, r)
+			return
+		}
+		var req struct {
+			Model    string           `json:"model"`
+			Stream   bool             `json:"stream"`
+			Messages []map[string]any `json:"messages"`
+			Tools    []struct {
+				Function struct {
+					Name string `json:"name"`
+				} `json:"function"`
+			} `json:"tools"`
+		}
+		_ = json.Unmarshal(body, &req)
+		var tools []string
+		for _, t := range req.Tools {
+			tools = append(tools, t.Function.Name)
+		}
+		step := 0
+		for _, msg := range req.Messages {
+			if msg["role"] == "tool" {
+				step++
+			}
+		}
+		var call map[string]any
+		if len(tools) > 0 && step < len(m.commands) {
+			name, args := chatToolCall(tools, m.commands[step])
+			b, _ := json.Marshal(args)
+			call = map[string]any{"index": 0, "id": fmt.Sprintf("call_%02d", step), "type": "function",
+				"function": map[string]any{"name": name, "arguments": string(b)}}
+		}
+		usage := map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+		id := fmt.Sprintf("chatcmpl-e2e-%d", step)
+		if !req.Stream {
+			msg := map[string]any{"role": "assistant", "content": "done"}
+			finish := "stop"
+			if call != nil {
+				delete(call, "index")
+				msg = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{call}}
+				finish = "tool_calls"
+			}
+			writeJSONResponse(w, map[string]any{"id": id, "object": "chat.completion", "created": 1700000000, "model": req.Model,
+				"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}}, "usage": usage})
+			return
+		}
+		chunk := func(delta map[string]any, finish any) map[string]any {
+			return map[string]any{"id": id, "object": "chat.completion.chunk", "created": 1700000000, "model": req.Model,
+				"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
+		}
+		var chunks []map[string]any
+		if call != nil {
+			chunks = append(chunks, chunk(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{call}}, nil),
+				chunk(map[string]any{}, "tool_calls"))
+		} else {
+			chunks = append(chunks, chunk(map[string]any{"role": "assistant", "content": "done"}, nil), chunk(map[string]any{}, "stop"))
+		}
+		last := chunk(map[string]any{}, nil)
+		last["choices"], last["usage"] = []any{}, usage
+		chunks = append(chunks, last)
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, c := range chunks {
+			b, _ := json.Marshal(c)
+			fmt.Fprintf(w, "data: %s\n\n", b)
+		}
+		fmt.Fprint(w, "data: [DONE]\n\n")
+	}
+}
+
+// chatToolCall names the tool and its arguments for one scripted step: "read:PATH" reads a
+// file, anything else is a shell command. The tools are found by the names Qwen Code
+// (run_shell_command, read_file) and Copilot CLI (bash, view) give them.
+func chatToolCall(tools []string, step string) (string, map[string]any) {
+	pick := func(names ...string) string {
+		for _, n := range names {
+			if slices.Contains(tools, n) {
+				return n
+			}
+		}
+		return names[0]
+	}
+	if path, ok := strings.CutPrefix(step, "read:"); ok {
+		switch name := pick("read_file", "view"); name {
+		case "view":
+			return name, map[string]any{"path": path}
+		default:
+			return name, map[string]any{"file_path": path}
+		}
+	}
+	return pick("run_shell_command", "bash", "shell"), map[string]any{"command": step, "description": "run the command"}
+}
