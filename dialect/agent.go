@@ -53,6 +53,10 @@ type Agent struct {
 	// another's: Codex and Gemini CLI speak Claude Code's, so Claude Code's hooks run for their
 	// events. "" for an agent whose format is its own.
 	Speaks Name
+	// Reads are the agents whose hooks files this agent runs as well as its own (Cursor runs
+	// Claude Code's settings hooks when its third-party hooks setting is on), so that install
+	// can say where one call runs a hook twice; nil for none.
+	Reads []Name
 	// ToSpoken rewrites the payload of one of the agent's events as the payload of its
 	// namesake in the Speaks agent; nil when the payloads are the same. An event with no
 	// namesake gives "" and the payload unchanged.

@@ -26,6 +26,7 @@ var Agent = dialect.Agent{
 	ToolKind:        toolKind,
 	PayloadDefaults: payloadDefaults,
 	PreToolSiblings: true,
+	Reads:           []dialect.Name{dialect.Claude}, // third-party hooks (cursor.com/docs/reference/third-party-hooks)
 	Answer:          dialect.Answer{CanAsk: true, Loses: loses, Guard: guardReply},
 	Shell:           dialect.Shell{Event: "beforeShellExecution", Payload: shellPayload},
 	Install: dialect.Install{
