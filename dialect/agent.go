@@ -92,9 +92,36 @@ type Agent struct {
 	Trust string
 	// DefaultTimeout is the agent's timeout for a hook whose config sets none.
 	DefaultTimeout time.Duration
+	// Proven names the tests of the e2e suite (in e2e/) that show, inside the real agent, what
+	// an answer does on one of its events; nil when the suite cannot run the agent, whose
+	// capabilities then rest on fixtures (agenthooks agents, docs/capabilities.md).
+	Proven []Proof
 	// Detect tells the agent's hook payload from the others' (dialect/agents.Detect asks each
 	// agent in turn); nil for the agent that is the fallback.
 	Detect func(p Probe) bool
+}
+
+// Capability is what a hook's answer can make an agent do on one of its events.
+type Capability string
+
+// The capabilities.
+const (
+	// CapBlock: a deny stops what the event precedes (the tool call, the prompt).
+	CapBlock Capability = "block"
+	// CapAsk: the agent asks the person instead of running the call.
+	CapAsk Capability = "ask"
+	// CapRewrite: the agent runs the tool with the input the hook rewrote.
+	CapRewrite Capability = "rewrite"
+	// CapContext: text the hook adds reaches the model.
+	CapContext Capability = "context"
+)
+
+// Proof is a test of the e2e suite that shows, inside the real agent, that it honours Can on
+// Event.
+type Proof struct {
+	Event string
+	Can   Capability
+	Test  string
 }
 
 // Format is the shape of a hooks file.

@@ -41,7 +41,12 @@ var Agent = dialect.Agent{
 		Warning: "Codex skips hooks nobody has reviewed, silently, and project hooks in an untrusted project; doctor cannot see its review state: review them with /hooks in codex"},
 	Trust:          "runs only hooks the user reviewed, and project hooks only in a trusted project",
 	DefaultTimeout: 600 * time.Second,
-	Detect:         func(p dialect.Probe) bool { return p.TurnID != nil }, // Claude Code's fields plus turn_id
+	Proven: []dialect.Proof{
+		{Event: "PreToolUse", Can: dialect.CapBlock, Test: "TestCodexShellGuard"},
+		{Event: "PreToolUse", Can: dialect.CapRewrite, Test: "TestCodexConfine"},
+		{Event: "UserPromptSubmit", Can: dialect.CapBlock, Test: "TestCodexPromptGuard"},
+	},
+	Detect: func(p dialect.Probe) bool { return p.TurnID != nil }, // Claude Code's fields plus turn_id
 }
 
 func shellPayload(c, cwd string) map[string]any {

@@ -1,0 +1,202 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/agents"
+)
+
+type agentsParams struct {
+	json, markdown, summary bool
+}
+
+func newAgentsCmd(e *env) *cobra.Command {
+	var p agentsParams
+	c := &cobra.Command{
+		Use:   "agents",
+		Short: "Print what a hook's answer can do in each agent, event by event",
+		Long: `Print the capability matrix: for each agent agenthooks knows and each of its events, whether a
+hook's answer can block what the event precedes, ask the person, rewrite the tool's input and
+add context for the model, and how that is known: "e2e" when a test of the e2e suite shows it
+inside the real agent, "yes" when the agent's dialect tests show it against fixtures from its
+source or documentation. The matrix is derived from the agents' descriptors (each answer is
+written by the agent's own encoder and read back by its own reader), not written by hand;
+docs/capabilities.md is its --markdown output.
+
+Example:
+  agenthooks agents
+  agenthooks agents --json
+  agenthooks agents --markdown --summary`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runAgents(e.stdout, p) },
+	}
+	c.Flags().BoolVar(&p.json, "json", false, "print the matrix as one JSON object")
+	c.Flags().BoolVar(&p.markdown, "markdown", false, "print the matrix as Markdown tables (docs/capabilities.md)")
+	c.Flags().BoolVar(&p.summary, "summary", false, "one line per agent: the events on which each capability works")
+	c.MarkFlagsMutuallyExclusive("json", "markdown")
+	return c
+}
+
+func runAgents(w io.Writer, p agentsParams) error {
+	m := agents.Matrix()
+	switch {
+	case p.json:
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(struct {
+			Agents []agents.AgentRow `json:"agents"`
+		}{m})
+	case p.markdown && p.summary:
+		_, err := io.WriteString(w, matrixSummaryMarkdown(m))
+		return err
+	case p.markdown:
+		_, err := io.WriteString(w, matrixMarkdown(m))
+		return err
+	case p.summary:
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "AGENT\tBLOCK\tASK\tREWRITE\tCONTEXT\tPROVEN")
+		for _, a := range m {
+			fmt.Fprintf(tw, "%s", a.Name)
+			for _, c := range agents.Capabilities {
+				fmt.Fprintf(tw, "\t%s", orDash(strings.Join(eventsWith(a, c, false), ",")))
+			}
+			fmt.Fprintf(tw, "\t%s\n", provenBy(a))
+		}
+		return tw.Flush()
+	}
+	for i, a := range m {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s (%s): %s\n", a.Title, a.Name, provenBy(a))
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "EVENT\tKIND\tBLOCK\tASK\tREWRITE\tCONTEXT")
+		for _, ev := range a.Events {
+			fmt.Fprintf(tw, "%s\t%s", ev.Event, orDash(string(ev.Kind)))
+			for _, c := range agents.Capabilities {
+				fmt.Fprintf(tw, "\t%s", cell(ev.Support(c), false))
+			}
+			fmt.Fprintln(tw)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// provenBy says how an agent's row is known.
+func provenBy(a agents.AgentRow) string {
+	if a.E2E {
+		return "proven inside the agent by the e2e suite where marked e2e, the rest by fixtures"
+	}
+	return "by fixtures from its documentation (the e2e suite cannot run it)"
+}
+
+// cell is one capability of one event: "e2e" (or the test's name in Markdown), "yes" or "-".
+func cell(s *agents.Support, md bool) string {
+	switch {
+	case !s.Can:
+		return "-"
+	case s.Proof == "e2e" && md:
+		return "e2e: `" + s.Test + "`"
+	case s.Proof == "e2e":
+		return "e2e"
+	}
+	return "yes"
+}
+
+// eventsWith lists the agent's events on which c works, marking (in Markdown) those the e2e
+// suite proves.
+func eventsWith(a agents.AgentRow, c dialect.Capability, md bool) []string {
+	var out []string
+	for _, ev := range a.Events {
+		s := ev.Support(c)
+		switch {
+		case !s.Can:
+		case md && s.Proof == "e2e":
+			out = append(out, "**"+ev.Event+"**")
+		default:
+			out = append(out, ev.Event)
+		}
+	}
+	return out
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// capabilityTitles are the matrix's column heads.
+var capabilityTitles = map[dialect.Capability]string{dialect.CapBlock: "Block", dialect.CapAsk: "Ask",
+	dialect.CapRewrite: "Rewrite input", dialect.CapContext: "Add context"}
+
+// matrixSummaryMarkdown is one row per agent: the events on which each capability works, those
+// proven inside the agent in bold.
+func matrixSummaryMarkdown(m []agents.AgentRow) string {
+	var b strings.Builder
+	b.WriteString("| Agent |")
+	for _, c := range agents.Capabilities {
+		b.WriteString(" " + capabilityTitles[c] + " |")
+	}
+	b.WriteString(" Proven |\n|---|")
+	for range agents.Capabilities {
+		b.WriteString("---|")
+	}
+	b.WriteString("---|\n")
+	for _, a := range m {
+		b.WriteString("| " + a.Title + " |")
+		for _, c := range agents.Capabilities {
+			b.WriteString(" " + orDash(strings.Join(eventsWith(a, c, true), ", ")) + " |")
+		}
+		proven := "fixtures"
+		if a.E2E {
+			proven = "inside the agent (e2e) and fixtures"
+		}
+		b.WriteString(" " + proven + " |\n")
+	}
+	return b.String()
+}
+
+// matrixMarkdown is the summary, then each agent's table, event by event.
+func matrixMarkdown(m []agents.AgentRow) string {
+	var b strings.Builder
+	b.WriteString(matrixSummaryMarkdown(m))
+	for _, a := range m {
+		fmt.Fprintf(&b, "\n### %s (`%s`)\n\n%s.\n\n| Event | Kind |", a.Title, a.Name, upperFirst(provenBy(a)))
+		for _, c := range agents.Capabilities {
+			b.WriteString(" " + capabilityTitles[c] + " |")
+		}
+		b.WriteString("\n|---|---|")
+		for range agents.Capabilities {
+			b.WriteString("---|")
+		}
+		b.WriteString("\n")
+		for _, ev := range a.Events {
+			fmt.Fprintf(&b, "| %s | %s |", ev.Event, orDash(string(ev.Kind)))
+			for _, c := range agents.Capabilities {
+				b.WriteString(" " + cell(ev.Support(c), true) + " |")
+			}
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
