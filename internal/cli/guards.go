@@ -16,6 +16,7 @@ import (
 	"github.com/agenthooks/agenthooks/audit"
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/agents"
+	"github.com/agenthooks/agenthooks/dialect/translate"
 	"github.com/agenthooks/agenthooks/guard"
 	"github.com/agenthooks/agenthooks/guard/policy"
 	"github.com/agenthooks/agenthooks/guard/secrets/client"
@@ -64,7 +65,7 @@ type guardPayload struct {
 func readGuardPayload(e *env, forced string) (*guardPayload, error) {
 	p := &guardPayload{format: forced}
 	if p.format == "" {
-		p.format = "claude"
+		p.format = string(agents.Fallback().Name)
 	}
 	data, err := io.ReadAll(io.LimitReader(e.stdin, maxGuardPayload*4+1))
 	if err != nil {
@@ -85,7 +86,7 @@ func readGuardPayload(e *env, forced string) (*guardPayload, error) {
 	switch {
 	case forced != "":
 	case len(p.WorkspaceRoots) > 0 || p.HookEventName != "" && p.HookEventName[0] >= 'a' && p.HookEventName[0] <= 'z':
-		p.format = "cursor"
+		p.format = string(agents.Default().Name)
 	default:
 		p.format = agentOf(p.HookEventName, p.ToolName, p.TurnID)
 	}
@@ -166,13 +167,13 @@ policy's size and time budget. The message names the rule and the line, never th
 }
 
 func runGuardRead(e *env, p contentGuardParams) error {
-	return p.run(e, "guard read", "beforeReadFile", p.judgeRead, func(pl *guardPayload, d guard.Decision, r string) error {
+	return p.run(e, "guard read", dialect.BeforeRead, p.judgeRead, func(pl *guardPayload, d guard.Decision, r string) error {
 		return answerGuard(e, pl.format, dialect.BeforeRead, dialect.AskAs(p.askAs), d, r)
 	})
 }
 
 // run reads the payload, judges it, records the decision and answers in the payload's contract.
-func (p contentGuardParams) run(e *env, origin, cursorEvent string, judge func(*env, *guardPayload) (guard.Decision, string, error),
+func (p contentGuardParams) run(e *env, origin string, kind dialect.Kind, judge func(*env, *guardPayload) (guard.Decision, string, error),
 	answer func(*guardPayload, guard.Decision, string) error) error {
 	if err := checkFormat(p.format, p.askAs); err != nil {
 		return err
@@ -186,10 +187,8 @@ func (p contentGuardParams) run(e *env, origin, cursorEvent string, judge func(*
 	pl, err := readGuardPayload(e, p.format)
 	event, decision, reason := "", guard.Decision(guard.Allow), ""
 	if err == nil {
-		claudeEvent := map[string]string{"guard prompt": "UserPromptSubmit"}[origin]
-		geminiEvent := map[string]string{"guard prompt": "BeforeAgent"}[origin]
-		event = cmp.Or(pl.HookEventName, map[string]string{"claude": cmp.Or(claudeEvent, "PreToolUse"), "codex": cmp.Or(claudeEvent, "PreToolUse"),
-			"gemini": cmp.Or(geminiEvent, "BeforeTool"), "cursor": cursorEvent}[pl.format])
+		// The payload's event, else the agent's event for what this guard judges.
+		event = cmp.Or(pl.HookEventName, translate.EventFor(dialect.Name(pl.format), kind))
 		decision, reason, err = judge(e, pl)
 	}
 	return p.finish(e, origin, event, pl, decision, reason, err, start, func(d guard.Decision, r string) error { return answer(pl, d, r) })
@@ -284,7 +283,7 @@ Code: {"decision": "block", "reason": ...}. The message names the rule and the l
 }
 
 func runGuardPrompt(e *env, p contentGuardParams) error {
-	return p.run(e, "guard prompt", "beforeSubmitPrompt", p.judgePrompt, func(pl *guardPayload, d guard.Decision, r string) error {
+	return p.run(e, "guard prompt", dialect.PromptSubmit, p.judgePrompt, func(pl *guardPayload, d guard.Decision, r string) error {
 		return answerGuard(e, pl.format, dialect.PromptSubmit, dialect.AskAsDeny, d, r)
 	})
 }
@@ -337,7 +336,7 @@ whose server (name, url or command) and tool globs match; servers no rule names 
 }
 
 func runGuardMCP(e *env, p contentGuardParams) error {
-	return p.run(e, "guard mcp", "beforeMCPExecution", p.judgeMCP, func(pl *guardPayload, d guard.Decision, r string) error {
+	return p.run(e, "guard mcp", dialect.BeforeMCP, p.judgeMCP, func(pl *guardPayload, d guard.Decision, r string) error {
 		return answerGuard(e, pl.format, dialect.BeforeMCP, dialect.AskAs(p.askAs), d, r)
 	})
 }
