@@ -53,10 +53,10 @@ type Agent struct {
 	// another's: Codex and Gemini CLI speak Claude Code's, so Claude Code's hooks run for their
 	// events. "" for an agent whose format is its own.
 	Speaks Name
-	// Reads are the agents whose hooks files this agent runs as well as its own (Cursor runs
-	// Claude Code's settings hooks when its third-party hooks setting is on), so that install
-	// can say where one call runs a hook twice; nil for none.
-	Reads []Name
+	// Reads are the other agents whose hooks files this agent runs as well as its own (Cursor
+	// runs Claude Code's when its third-party setting is on), so that install can say where one
+	// call would run a hook twice; nil for none.
+	Reads []Shared
 	// ToSpoken rewrites the payload of one of the agent's events as the payload of its
 	// namesake in the Speaks agent; nil when the payloads are the same. An event with no
 	// namesake gives "" and the payload unchanged.
@@ -99,6 +99,15 @@ type Agent struct {
 	// Detect tells the agent's hook payload from the others' (dialect/agents.Detect asks each
 	// agent in turn); nil for the agent that is the fallback.
 	Detect func(p Probe) bool
+}
+
+// Shared is another agent whose hooks files an agent runs as well as its own.
+type Shared struct {
+	Agent Name
+	// Scopes are the scopes of that agent's files it runs; nil for all of them.
+	Scopes []Scope
+	// Setting names the agent's setting that turns this on; "" when it always does.
+	Setting string
 }
 
 // Capability is what a hook's answer can make an agent do on one of its events.

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/pmezard/go-difflib/difflib"
@@ -219,19 +220,30 @@ func (c *Change) Diff() string {
 }
 
 // Overlap is an agent that runs the hooks of another agent's files as well as its own (Cursor
-// runs Claude Code's when its third-party hooks setting is on).
+// runs Claude Code's when its third-party setting is on): where both are wired, agenthooks' own
+// entries in the other's file run there too, and a hook in both files runs twice for one call.
 type Overlap struct {
 	Agent, Reads *dialect.Agent
+	// Setting names the agent's setting that turns this on; "" when it always does.
+	Setting string
 }
 
-// Overlaps returns, of the agents in list, each that reads the files of another in list.
-func Overlaps(list []*dialect.Agent) []Overlap {
+// Overlaps returns, of the agents in list, each that runs, at o's scope, the files of another in
+// list.
+func Overlaps(list []*dialect.Agent, o Options) []Overlap {
+	scope := dialect.ScopeUser
+	if o.Scope == ScopeProject {
+		scope = dialect.ScopeProject
+	}
 	var out []Overlap
 	for _, a := range list {
-		for _, n := range a.Reads {
+		for _, r := range a.Reads {
+			if r.Scopes != nil && !slices.Contains(r.Scopes, scope) {
+				continue
+			}
 			for _, b := range list {
-				if b.Name == n {
-					out = append(out, Overlap{Agent: a, Reads: b})
+				if b.Name == r.Agent {
+					out = append(out, Overlap{Agent: a, Reads: b, Setting: r.Setting})
 				}
 			}
 		}

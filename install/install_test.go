@@ -143,14 +143,23 @@ func TestPresent(t *testing.T) {
 	}
 }
 
-// TestOverlaps: Cursor runs Claude Code's hooks files as well as its own.
+// TestOverlaps: Cursor runs Claude Code's hooks files as well as its own, when set to; an agent
+// that runs another's files at one scope only overlaps it there.
 func TestOverlaps(t *testing.T) {
 	t.Parallel()
-	ov := install.Overlaps(agents.All())
-	if len(ov) != 1 || ov[0].Agent.Name != dialect.Cursor || ov[0].Reads.Name != dialect.Claude {
+	projectOnly := dialect.Agent{Name: "x", Reads: []dialect.Shared{{Agent: dialect.Claude, Scopes: []dialect.Scope{dialect.ScopeProject}}}}
+	both := []*dialect.Agent{&projectOnly, agents.Get(dialect.Claude)}
+	if ov := install.Overlaps(both, install.Options{}); len(ov) != 0 {
+		t.Errorf("user scope: %+v", ov)
+	}
+	if ov := install.Overlaps(both, install.Options{Scope: install.ScopeProject}); len(ov) != 1 || ov[0].Setting != "" {
+		t.Errorf("project scope: %+v", ov)
+	}
+	ov := install.Overlaps(agents.All(), install.Options{})
+	if len(ov) != 1 || ov[0].Agent.Name != dialect.Cursor || ov[0].Reads.Name != dialect.Claude || ov[0].Setting == "" {
 		t.Errorf("%+v", ov)
 	}
-	if ov := install.Overlaps([]*dialect.Agent{agents.Get(dialect.Cursor)}); len(ov) != 0 {
+	if ov := install.Overlaps([]*dialect.Agent{agents.Get(dialect.Cursor)}, install.Options{}); len(ov) != 0 {
 		t.Errorf("Cursor alone: %+v", ov)
 	}
 }

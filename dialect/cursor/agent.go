@@ -26,7 +26,6 @@ var Agent = dialect.Agent{
 	ToolKind:        toolKind,
 	PayloadDefaults: payloadDefaults,
 	PreToolSiblings: true,
-	Reads:           []dialect.Name{dialect.Claude}, // third-party hooks (cursor.com/docs/reference/third-party-hooks)
 	Answer:          dialect.Answer{CanAsk: true, Loses: loses, Guard: guardReply},
 	Shell:           dialect.Shell{Event: "beforeShellExecution", Payload: shellPayload},
 	Install: dialect.Install{
@@ -40,6 +39,8 @@ var Agent = dialect.Agent{
 	},
 	Trust:          "runs a project's .cursor/hooks.json in a workspace it opens; enterprise hooks.json comes first",
 	DefaultTimeout: 30 * time.Second,
+	// Claude Code's settings files, every scope (cursor.com/docs/reference/third-party-hooks).
+	Reads: []dialect.Shared{{Agent: dialect.Claude, Setting: "Third-party skills (Cursor Settings, Rules, Skills, Subagents)"}},
 }
 
 // ManagedDir returns the platform folder of Cursor's enterprise hooks.json.

@@ -159,9 +159,15 @@ func runInstall(e *env, p installParams) error {
 				fmt.Fprintln(e.stdout, n)
 			}
 		}
-		for _, ov := range install.Overlaps(list) {
-			fmt.Fprintf(e.stdout, "note: %s also runs %s's hooks files (when set to): a hook in both runs twice there\n", ov.Agent.Title, ov.Reads.Title)
+		for _, ov := range install.Overlaps(list, o) {
+			if ov.Setting != "" {
+				fmt.Fprintf(e.stdout, "note: %s also runs %s's hooks files when its setting %s is on: then one call runs agenthooks' entries of both files, and a hook in both twice; keep that setting off\n",
+					ov.Agent.Title, ov.Reads.Title, ov.Setting)
+				continue
+			}
+			fmt.Fprintf(e.stdout, "note: %s also runs %s's hooks files here: one call runs agenthooks' entries of both files\n", ov.Agent.Title, ov.Reads.Title)
 		}
+
 	}
 	return planErr
 }
