@@ -2,6 +2,7 @@ package config
 
 import (
 	"cmp"
+	"path"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -28,6 +29,10 @@ func AgentCandidates(env Env, a *dialect.Agent) []Candidate {
 				out = append(out, workspaceCandidates(a, locs[i:j], ws)...)
 			}
 			i = j - 1
+			continue
+		}
+		if v := env.lookup(l.Env); v != "" {
+			out = append(out, Candidate{Layer: Layer(l.Scope), Family: a.Name, Path: v, Format: l.Format})
 			continue
 		}
 		var base string
@@ -67,9 +72,17 @@ func projectCandidates(a *dialect.Agent, ws string) []Candidate {
 func workspaceCandidates(a *dialect.Agent, locs []dialect.Location, ws string) []Candidate {
 	var out []Candidate
 	for _, l := range locs {
-		if l.Root == dialect.RootWorkspace {
-			out = append(out, Candidate{Layer: Layer(l.Scope), Family: a.Name, Path: filepath.Join(ws, filepath.FromSlash(l.Path)),
-				Workspace: ws, Format: l.Format})
+		if l.Root != dialect.RootWorkspace {
+			continue
+		}
+		p := filepath.Join(ws, filepath.FromSlash(l.Path))
+		paths := []string{p}
+		if strings.Contains(l.Path, "*") {
+			paths, _ = filepath.Glob(p)
+			sort.Strings(paths)
+		}
+		for _, p := range paths {
+			out = append(out, Candidate{Layer: Layer(l.Scope), Family: a.Name, Path: p, Workspace: ws, Format: l.Format})
 		}
 	}
 	return out
@@ -113,8 +126,9 @@ func (env Env) lookup(key string) string {
 	return ""
 }
 
-// formatOf is the format of a candidate that does not say: the format of its agent's file with
-// the same extension, else of the agent's first file.
+// formatOf is the format of a candidate that does not say: the format of its agent's file whose
+// path its own ends with (a "*" matching), else of its agent's file with the same extension,
+// else of the agent's first file.
 func formatOf(c Candidate) dialect.Format {
 	if c.Format != 0 {
 		return c.Format
@@ -122,6 +136,9 @@ func formatOf(c Candidate) dialect.Format {
 	a := agents.Get(c.Family)
 	if a == nil {
 		return dialect.FormatHooks
+	}
+	if l, ok := LocationOf(a, c.Path); ok {
+		return l.Format
 	}
 	for _, l := range a.Files {
 		if filepath.Ext(l.Path) == filepath.Ext(c.Path) {
@@ -150,4 +167,30 @@ func containsName(names []dialect.Name, n dialect.Name) bool {
 		}
 	}
 	return false
+}
+
+// LocationOf returns the location of agent a's workspace and user files that file is at: the
+// one whose path, a "*" matching, the file's path ends with (under the agent's folder for a user
+// file). Machine-wide and team files are not told by their names.
+func LocationOf(a *dialect.Agent, file string) (dialect.Location, bool) {
+	slash := filepath.ToSlash(file)
+	for _, l := range a.Files {
+		pattern := l.Path
+		switch l.Root {
+		case dialect.RootHome:
+			pattern = a.Dir + "/" + l.Path
+		case dialect.RootWorkspace:
+		default:
+			continue
+		}
+		n := strings.Count(pattern, "/") + 1
+		parts := strings.Split(slash, "/")
+		if len(parts) < n {
+			continue
+		}
+		if ok, _ := path.Match(pattern, strings.Join(parts[len(parts)-n:], "/")); ok {
+			return l, true
+		}
+	}
+	return dialect.Location{}, false
 }

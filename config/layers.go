@@ -95,6 +95,8 @@ func Load(cands []Candidate, trust TrustFunc) *Config {
 			}
 		case dialect.FormatSettings:
 			c.Files = append(c.Files, DecodeSettings(src, data))
+		case dialect.FormatCopilotHooks, dialect.FormatCopilotSettings:
+			c.Files = append(c.Files, DecodeCopilot(src, data, formatOf(cand) == dialect.FormatCopilotSettings))
 		default:
 			c.Files = append(c.Files, Decode(src, data))
 		}

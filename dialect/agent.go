@@ -1,6 +1,7 @@
 package dialect
 
 import (
+	"path"
 	"time"
 
 	"github.com/agenthooks/agenthooks/decide"
@@ -79,6 +80,11 @@ type Agent struct {
 	// ToSpokenTool and FromSpokenTool rename a tool between the agent's names and the Speaks
 	// agent's (Gemini's run_shell_command is Claude Code's Bash); nil when the names are the same.
 	ToSpokenTool, FromSpokenTool func(tool string) string
+	// GuardView rewrites the agent's payload, for the built-in guards, into Claude Code's field
+	// and tool names (tool_name, tool_input with file_path); nil when the guards read it as it
+	// comes. The event's name is not added: a payload that does not name its event keeps not
+	// naming it.
+	GuardView func(payload []byte) ([]byte, error)
 	// HookCwd: the agent runs a hook in the session's working directory, so a relative command
 	// is found there rather than beside its config file.
 	HookCwd bool
@@ -145,6 +151,12 @@ const (
 	FormatSettings
 	// FormatCodexTOML is the [hooks] table of Codex's config.toml.
 	FormatCodexTOML
+	// FormatCopilotHooks is GitHub Copilot CLI's hooks file: {"version":1,"hooks":{"event":
+	// [{"type":"command","bash":...,"powershell":...,"timeoutSec":...}]}}.
+	FormatCopilotHooks
+	// FormatCopilotSettings is the "hooks" key of Copilot CLI's settings.json, in its hooks
+	// file's schema.
+	FormatCopilotSettings
 )
 
 // Settings is what an agent's hooks file in Claude Code's settings shape (FormatSettings) adds
@@ -191,6 +203,9 @@ type Location struct {
 	// Path is slash-separated, under Root; a "*" in it matches, in name order.
 	Path   string
 	Format Format
+	// Env names an environment variable that, when set, is this file's whole path instead
+	// (Qwen Code's QWEN_CODE_SYSTEM_SETTINGS_PATH); "" for none.
+	Env string
 }
 
 // Answer is the answer contract an agent honours.
@@ -241,13 +256,30 @@ type Install struct {
 	HandlerName string
 	// Note is said after an install; ProjectNote after a project install.
 	Note, ProjectNote string
+	// Timeout, when set, is written on every entry install adds, in the unit of the file's
+	// timeouts (Settings.TimeoutUnit).
+	Timeout time.Duration
+	// ProjectFile is the file a project install writes, under the workspace, when it is not
+	// File under Dir (Copilot's .github/hooks/agenthooks.json).
+	ProjectFile string
+	// Own, when set, makes the install file agenthooks' own (an agent that reads every file of
+	// a folder): install writes it whole, as Own renders it, and uninstall deletes it. prog is
+	// the program as the shell runs it (quoted), path the same unquoted.
+	Own func(prog, path string, entries []InstallEntry) []byte
+}
+
+// InstallEntry is one handler install adds: the event, the matcher, the arguments after the
+// program, and whether the agent should treat its failure as a block.
+type InstallEntry struct {
+	Event, Matcher, Args string
+	FailClosed           bool
 }
 
 // InstallFormat is the format of the hooks file install writes: that of the agent's user file
 // of that name.
 func (a *Agent) InstallFormat() Format {
 	for _, l := range a.Files {
-		if l.Root == RootHome && l.Path == a.Install.File {
+		if ok, _ := path.Match(l.Path, a.Install.File); ok && l.Root == RootHome {
 			return l.Format
 		}
 	}
@@ -309,6 +341,8 @@ type Doctor struct {
 	Settings func(userDir string, dirs []string) []Finding
 	// Warning is what doctor cannot see, said of every install where agenthooks is registered.
 	Warning string
+	// ProjectWarning is said when agenthooks is registered in one of the agent's project files.
+	ProjectWarning string
 }
 
 // Finding is one problem in a file.
@@ -322,4 +356,9 @@ type Probe struct {
 	HookEvent string
 	Tool      string
 	TurnID    any
+	// Timestamp is the payload's timestamp field, nil when it has none.
+	Timestamp any
+	// CamelCase: the payload names its fields in camelCase (sessionId, toolName) and has no
+	// hook_event_name.
+	CamelCase bool
 }

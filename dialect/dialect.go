@@ -17,10 +17,12 @@ type Name string
 
 // The dialects.
 const (
-	Cursor Name = "cursor"
-	Claude Name = "claude"
-	Codex  Name = "codex"
-	Gemini Name = "gemini"
+	Cursor  Name = "cursor"
+	Claude  Name = "claude"
+	Codex   Name = "codex"
+	Gemini  Name = "gemini"
+	Qwen    Name = "qwen"
+	Copilot Name = "copilot"
 )
 
 // AskAs is what an agent that cannot ask a person (Codex, Gemini in headless runs) gets for an

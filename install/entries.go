@@ -1,7 +1,11 @@
 package install
 
 import (
+	"cmp"
+	"encoding/json"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/guard/shell"
@@ -138,6 +142,9 @@ func into(root *jsonpos.Value, agent *dialect.Agent, prog string) []string {
 			h := jsonpos.Obj("type", jsonpos.Str("command"), "command", jsonpos.Str(command))
 			if agent.Install.HandlerName != "" {
 				h = jsonpos.Obj("name", jsonpos.Str(agent.Install.HandlerName), "type", jsonpos.Str("command"), "command", jsonpos.Str(command))
+			}
+			if t := agent.Install.Timeout; t > 0 {
+				h.Set("timeout", &jsonpos.Value{Kind: jsonpos.Number, Num: json.Number(strconv.FormatInt(int64(t/cmp.Or(agent.Settings.TimeoutUnit, time.Second)), 10))})
 			}
 			group.Set("hooks", jsonpos.Arr(h))
 			list.Elems = append(list.Elems, group)

@@ -63,12 +63,19 @@ func (o Options) Dir(a *dialect.Agent) string {
 	return filepath.Join(o.Home, a.Dir)
 }
 
-// File is the hooks file install writes for the agent.
-func (o Options) File(a *dialect.Agent) string { return filepath.Join(o.Dir(a), a.Install.File) }
+// File is the hooks file install writes for the agent: Install.File under Dir, or for
+// ScopeProject Install.ProjectFile under the workspace when the agent has one.
+func (o Options) File(a *dialect.Agent) string {
+	if o.Scope == ScopeProject && a.Install.ProjectFile != "" {
+		return filepath.Join(o.Workspace, filepath.FromSlash(a.Install.ProjectFile))
+	}
+	return filepath.Join(o.Dir(a), filepath.FromSlash(a.Install.File))
+}
 
 // Present returns the registered agents found, in listing order, and for each why it counts as
 // present. For ScopeUser an agent is present when its program is on PATH or its user folder
-// exists; for ScopeProject, when the workspace has its folder (.claude, .gemini).
+// exists; for ScopeProject, when the workspace has the folder of the agent's project file
+// (.claude, .gemini, .github/hooks).
 func Present(o Options) ([]*dialect.Agent, []string) {
 	var out []*dialect.Agent
 	var why []string
@@ -77,6 +84,9 @@ func Present(o Options) ([]*dialect.Agent, []string) {
 			continue // nothing install can write
 		}
 		dir := o.Dir(a)
+		if o.Scope == ScopeProject {
+			dir = filepath.Dir(o.File(a))
+		}
 		if st, err := os.Stat(dir); err == nil && st.IsDir() {
 			out, why = append(out, a), append(why, dir+" exists")
 			continue
@@ -105,6 +115,8 @@ type Change struct {
 	Also []*dialect.Agent
 	// Missing: uninstall found no file.
 	Missing bool
+	// Delete: Apply deletes the file (uninstall of a file that is agenthooks' own, Install.Own).
+	Delete bool
 }
 
 // Changed reports whether Apply would write the file.
@@ -120,6 +132,10 @@ func Plan(a *dialect.Agent, o Options, remove bool) (*Change, error) {
 		return c, fmt.Errorf("read %s: %w", file, err)
 	}
 	c.Exists, c.Old = err == nil, data
+	if a.Install.Own != nil {
+		planOwn(c, o, remove)
+		return c, nil
+	}
 	var root *jsonpos.Value
 	switch {
 	case c.Exists && len(strings.TrimSpace(string(data))) > 0:
@@ -184,6 +200,15 @@ func (c *Change) Apply() error {
 	if !c.Changed() {
 		return nil
 	}
+	if c.Delete {
+		if err := os.Remove(c.File); err != nil {
+			return fmt.Errorf("remove %s: %w", c.File, err)
+		}
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(c.File), 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", c.File, err)
+	}
 	if c.Exists {
 		if err := config.WriteFileAtomic(c.File+".bak", c.Old, 0o600); err != nil {
 			return fmt.Errorf("back up %s: %w", c.File, err)
@@ -199,19 +224,22 @@ func (c *Change) Apply() error {
 	return nil
 }
 
-// Diff is the change as a unified diff of the file (/dev/null for a file that does not exist
-// yet); "" when nothing changes.
+// Diff is the change as a unified diff of the file (from /dev/null for a file that does not
+// exist yet, to /dev/null for one uninstall deletes); "" when nothing changes.
 func (c *Change) Diff() string {
 	if !c.Changed() {
 		return ""
 	}
-	from := c.File
+	from, to := c.File, c.File
 	if !c.Exists {
 		from = "/dev/null"
 	}
+	if c.Delete {
+		to = "/dev/null"
+	}
 	s, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
 		A: difflib.SplitLines(string(c.Old)), B: difflib.SplitLines(string(c.New)),
-		FromFile: from, ToFile: c.File, Context: 3,
+		FromFile: from, ToFile: to, Context: 3,
 	})
 	if err != nil {
 		return "" // difflib fails only on its writer, a strings.Builder here

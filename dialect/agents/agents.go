@@ -14,8 +14,10 @@ import (
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/claude"
 	"github.com/agenthooks/agenthooks/dialect/codex"
+	"github.com/agenthooks/agenthooks/dialect/copilot"
 	"github.com/agenthooks/agenthooks/dialect/cursor"
 	"github.com/agenthooks/agenthooks/dialect/gemini"
+	"github.com/agenthooks/agenthooks/dialect/qwen"
 )
 
 // all is the register, in the order agents are listed to people (doctor, status).
@@ -24,11 +26,13 @@ var all = []*dialect.Agent{
 	&cursor.Agent,
 	&codex.Agent,
 	&gemini.Agent,
+	&qwen.Agent,
+	&copilot.Agent,
 }
 
 // detectOrder is the order payloads are told apart in: the first agent whose Detect accepts a
 // payload sent it; an agent whose payload is another's plus a field comes before that other.
-var detectOrder = []*dialect.Agent{&gemini.Agent, &codex.Agent}
+var detectOrder = []*dialect.Agent{&qwen.Agent, &copilot.Agent, &gemini.Agent, &codex.Agent}
 
 // Default is the agent a command assumes when it is given none and cannot tell (run --agent).
 func Default() *dialect.Agent { return &cursor.Agent }

@@ -12,6 +12,6 @@
 // continue:false are ignored. Any other non-zero exit of a preToolUse hook denies the call
 // ("hook errored"): Copilot fails closed there. A file that names an event in Claude Code's
 // PascalCase (PreToolUse) gets VS Code's snake_case payload with Claude Code's tool names
-// instead, and its hookSpecificOutput is read. It imports decide, dialect, internal/jsonpos and
-// internal/srcpos.
+// instead, and its hookSpecificOutput is read. It imports decide, dialect, dialect/claude,
+// internal/jsonpos and internal/srcpos.
 package copilot

@@ -7,7 +7,7 @@ import (
 )
 
 // Name is the dialect's name.
-const Name dialect.Name = "copilot"
+const Name dialect.Name = dialect.Copilot
 
 // Version is the Copilot CLI release whose behaviour this package follows.
 const Version = "1.0.102"

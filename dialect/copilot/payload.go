@@ -3,6 +3,7 @@ package copilot
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"sync"
 
 	"github.com/agenthooks/agenthooks/dialect"
@@ -67,18 +68,38 @@ func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
 	if err != nil {
 		return "", nil, nil, err
 	}
-	var notes []string
-	out := map[string]any{}
-	for k, v := range m {
-		if r, ok := renames[k]; ok {
-			k = r
-		}
-		out[k] = v
+	notes := RenameToClaude(name, m)
+	b, err := dialect.Marshal(m)
+	return e.claude, b, notes, err
+}
+
+// RenameToClaude rewrites a decoded payload of Copilot event name, in place, as the payload of
+// its Claude Code namesake, and says what Claude Code's shape has no place for.
+func RenameToClaude(name string, m map[string]any) []string {
+	notes := renameToClaude(m)
+	m["hook_event_name"] = ClaudeEvent(name)
+	if src, ok := m["source"].(string); ok && src == "new" && name == "sessionStart" {
+		m["source"] = "startup"
 	}
-	out["hook_event_name"] = e.claude
-	if tool, ok := out["tool_name"].(string); ok {
-		out["tool_name"] = ClaudeTool(tool)
-		if in, ok := out["tool_input"].(map[string]any); ok {
+	return notes
+}
+
+// renameToClaude renames a camelCase payload's fields, its tool and its tool's arguments as
+// Claude Code names them, in place; a payload in Claude Code's shape keeps its fields and gets
+// Claude Code's tool name.
+func renameToClaude(m map[string]any) []string {
+	var notes []string
+	for from, to := range renames {
+		if v, ok := m[from]; ok {
+			delete(m, from)
+			if _, taken := m[to]; !taken {
+				m[to] = v
+			}
+		}
+	}
+	if tool, ok := m["tool_name"].(string); ok {
+		m["tool_name"] = ClaudeTool(tool)
+		if in, ok := m["tool_input"].(map[string]any); ok {
 			for from, to := range argKeys {
 				if v, has := in[from]; has {
 					if _, taken := in[to]; !taken {
@@ -88,25 +109,20 @@ func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
 				}
 			}
 		}
-		if res, ok := out["tool_response"].(map[string]any); ok && tool == "bash" {
+		if res, ok := m["tool_response"].(map[string]any); ok && tool == "bash" {
 			text, _ := res["textResultForLlm"].(string)
-			out["tool_response"] = map[string]any{"stdout": text, "stderr": "", "interrupted": false}
+			m["tool_response"] = map[string]any{"stdout": text, "stderr": "", "interrupted": false}
 		}
 	}
-	if src, ok := out["source"].(string); ok && src == "new" && name == "sessionStart" {
-		out["source"] = "startup"
-	}
-	if ts, ok := out["timestamp"].(json.Number); ok {
-		out["timestamp"] = ts // Copilot's is milliseconds since 1970; Claude Code sends none
-		notes = append(notes, "timestamp is Copilot's milliseconds; it is passed as is")
+	if _, ok := m["timestamp"].(json.Number); ok {
+		notes = append(notes, "timestamp is Copilot's milliseconds; it is passed as is") // Claude Code sends none
 	}
 	for _, k := range []string{"initial_prompt", "permission_suggestions", "hookName"} {
-		if _, ok := out[k]; ok {
+		if _, ok := m[k]; ok {
 			notes = append(notes, k+" has no place in Claude Code's payload; it is passed as is")
 		}
 	}
-	b, err := dialect.Marshal(out)
-	return e.claude, b, notes, err
+	return notes
 }
 
 // FromClaude rewrites the payload of a Claude Code event as the camelCase payload of Copilot
@@ -119,6 +135,14 @@ func FromClaude(name string, payload []byte) ([]byte, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	notes := RenameFromClaude(name, m)
+	b, err := dialect.Marshal(m)
+	return b, notes, err
+}
+
+// RenameFromClaude rewrites a decoded Claude Code payload, in place, as the camelCase payload of
+// Copilot event name, and says what Copilot's payload has no place for.
+func RenameFromClaude(name string, m map[string]any) []string {
 	back := map[string]string{}
 	for c, cl := range renames {
 		if c != "toolInput" {
@@ -129,24 +153,25 @@ func FromClaude(name string, payload []byte) ([]byte, []string, error) {
 		back["tool_input"] = "toolInput"
 	}
 	var notes []string
-	out := map[string]any{}
 	for k, v := range m {
 		switch k {
 		case "hook_event_name":
-			continue // Copilot's camelCase payloads do not name their event
+			delete(m, k) // Copilot's camelCase payloads do not name their event
+			continue
 		case "permission_mode", "tool_use_id", "prompt_id", "effort", "agent_id", "agent_type":
+			delete(m, k)
 			notes = append(notes, k+" has no place in Copilot's payload; it is dropped")
 			continue
 		}
 		if c, ok := back[k]; ok {
-			k = c
+			delete(m, k)
+			m[c] = v
 		}
-		out[k] = v
 	}
-	if tool, ok := out["toolName"].(string); ok {
-		out["toolName"] = CopilotTool(tool)
+	if tool, ok := m["toolName"].(string); ok {
+		m["toolName"] = CopilotTool(tool)
 		for _, key := range []string{"toolArgs", "toolInput"} {
-			if in, ok := out[key].(map[string]any); ok {
+			if in, ok := m[key].(map[string]any); ok {
 				for from, to := range argKeys {
 					if v, has := in[to]; has {
 						in[from] = v
@@ -155,16 +180,29 @@ func FromClaude(name string, payload []byte) ([]byte, []string, error) {
 				}
 			}
 		}
-		if res, ok := out["toolResult"].(map[string]any); ok && tool == "Bash" {
+		if res, ok := m["toolResult"].(map[string]any); ok && tool == "Bash" {
 			text, _ := res["stdout"].(string)
-			out["toolResult"] = map[string]any{"resultType": "success", "textResultForLlm": text}
+			m["toolResult"] = map[string]any{"resultType": "success", "textResultForLlm": text}
 		}
 	}
-	if src, ok := out["source"].(string); ok && src == "startup" && name == "sessionStart" {
-		out["source"] = "new"
+	if src, ok := m["source"].(string); ok && src == "startup" && name == "sessionStart" {
+		m["source"] = "new"
 	}
-	b, err := dialect.Marshal(out)
-	return b, notes, err
+	sort.Strings(notes) // map order
+	return notes
+}
+
+// GuardView rewrites a Copilot payload for the built-in guards in Claude Code's field, tool and
+// argument names (toolName bash with toolArgs.command is tool_name Bash with
+// tool_input.command; create's path and file_text are file_path and content); it does not name
+// the event, which Copilot's payloads do not carry.
+func GuardView(payload []byte) ([]byte, error) {
+	m, err := decodeObject(payload)
+	if err != nil {
+		return nil, err
+	}
+	renameToClaude(m)
+	return dialect.Marshal(m)
 }
 
 // decodeObject decodes a payload that must be a JSON object, bounded in depth.

@@ -65,8 +65,16 @@ func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
 	if err != nil {
 		return "", nil, nil, err
 	}
+	notes := RenameToClaude(name, m)
+	b, err := dialect.Marshal(m)
+	return e.claude, b, notes, err
+}
+
+// RenameToClaude rewrites a decoded payload of Qwen Code event name, in place, as the payload of
+// its Claude Code namesake, and says what Claude Code's shape has no place for.
+func RenameToClaude(name string, m map[string]any) []string {
 	var notes []string
-	m["hook_event_name"] = e.claude
+	m["hook_event_name"] = ClaudeEvent(name)
 	if tool, ok := m["tool_name"].(string); ok {
 		m["tool_name"] = ClaudeTool(tool)
 		if in, ok := m["tool_input"].(map[string]any); ok && tool == "read_file" {
@@ -87,8 +95,7 @@ func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
 			notes = append(notes, k+" has no place in Claude Code's payload; it is passed as is")
 		}
 	}
-	b, err := dialect.Marshal(m)
-	return e.claude, b, notes, err
+	return notes
 }
 
 // FromClaude rewrites the payload of a Claude Code event as the payload of Qwen Code event
@@ -101,6 +108,14 @@ func FromClaude(name string, payload []byte) ([]byte, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	notes := RenameFromClaude(name, m)
+	b, err := dialect.Marshal(m)
+	return b, notes, err
+}
+
+// RenameFromClaude rewrites a decoded Claude Code payload, in place, as the payload of Qwen Code
+// event name, and says what Qwen's payload has no place for.
+func RenameFromClaude(name string, m map[string]any) []string {
 	var notes []string
 	m["hook_event_name"] = name
 	if tool, ok := m["tool_name"].(string); ok {
@@ -119,8 +134,7 @@ func FromClaude(name string, payload []byte) ([]byte, []string, error) {
 			notes = append(notes, k+" has no place in Qwen Code's payload; it is dropped")
 		}
 	}
-	b, err := dialect.Marshal(m)
-	return b, notes, err
+	return notes
 }
 
 // decodeObject decodes a payload that must be a JSON object, bounded in depth.

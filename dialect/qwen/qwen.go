@@ -13,7 +13,7 @@ import (
 )
 
 // Name is the dialect's name.
-const Name dialect.Name = "qwen"
+const Name dialect.Name = dialect.Qwen
 
 // Version is the Qwen Code release whose code and behaviour this package follows.
 const Version = "0.24.4"

@@ -141,7 +141,7 @@ func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Na
 			ag.Files = append(ag.Files, f.Source.File)
 		}
 	}
-	registered := false
+	registered, inProject := false, false
 	cache := map[string]reach{}
 	seen := map[string]string{} // event, matcher and arguments of an agenthooks entry: where first
 	for _, f := range files {
@@ -162,6 +162,9 @@ func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Na
 				continue
 			}
 			registered = true
+			if f.Source.Layer == config.Project || f.Source.Layer == config.Local {
+				inProject = true
+			}
 			args, _ := ourArgs(hookCommand(h))
 			key := h.Event + "\x00" + h.Matcher + "\x00" + args
 			if first, dup := seen[key]; dup {
@@ -210,6 +213,9 @@ func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Na
 	}
 	if desc.Doctor.Warning != "" {
 		add("warn", "", desc.Doctor.Warning)
+	}
+	if desc.Doctor.ProjectWarning != "" && inProject {
+		add("warn", "", desc.Doctor.ProjectWarning)
 	}
 	ag.Canary = canary(ctx, cfg, files, a, cwd, add)
 	ag.State = "ok"

@@ -239,6 +239,16 @@ type shellPayload struct {
 	ToolInput      any      `json:"tool_input"`
 	WorkspaceRoots []string `json:"workspace_roots"`
 	TurnID         any      `json:"turn_id"`
+	Timestamp      any      `json:"timestamp"`
+	// SessionIDCamel and ToolNameCamel tell a camelCase payload (Copilot CLI's).
+	SessionIDCamel string `json:"sessionId"`
+	ToolNameCamel  string `json:"toolName"`
+}
+
+// probe is what the payload shows of its agent.
+func (pl *shellPayload) probe() dialect.Probe {
+	return dialect.Probe{HookEvent: pl.HookEventName, Tool: pl.ToolName, TurnID: pl.TurnID, Timestamp: pl.Timestamp,
+		CamelCase: pl.SessionIDCamel != "" || pl.ToolNameCamel != ""}
 }
 
 // shellCall is what the guard judges.
@@ -358,7 +368,10 @@ func readShellCall(e *env, forced string) (shellCall, error) {
 		pl.ToolName == "Shell" || len(pl.WorkspaceRoots) > 0 || (pl.ToolInput == nil && pl.Command != nil):
 		call.format = string(agents.Default().Name)
 	default:
-		call.format = agentOf(pl.HookEventName, pl.ToolName, pl.TurnID)
+		call.format = string(agents.Detect(pl.probe()).Name)
+	}
+	if err := guardView(call.format, &data, &pl); err != nil {
+		return call, err
 	}
 	call.cwd = pl.Cwd
 	call.project = cmp.Or(e.getenv("CLAUDE_PROJECT_DIR"), e.getenv("CURSOR_PROJECT_DIR"))
@@ -406,11 +419,22 @@ func checkFormat(format, askAs string) error {
 	return nil
 }
 
-// agentOf tells the payloads of the agents that share Claude Code's shape apart (Gemini CLI's
-// events and tool names are its own; Codex sends Claude Code's fields plus turn_id), by each
-// agent's Detect.
-func agentOf(hookEvent, tool string, turnID any) string {
-	return string(agents.Detect(dialect.Probe{HookEvent: hookEvent, Tool: tool, TurnID: turnID}).Name)
+// guardView decodes the payload again, into v, as the agent of format's GuardView rewrites it
+// in Claude Code's names, when the agent has one (Copilot CLI's camelCase toolName and toolArgs).
+func guardView(format string, data *[]byte, v any) error {
+	a, ok := agents.Lookup(format)
+	if !ok || a.GuardView == nil {
+		return nil
+	}
+	view, err := a.GuardView(*data)
+	if err != nil {
+		return err
+	}
+	*data = view
+	if err := json.Unmarshal(view, v); err != nil {
+		return dialect.JSONError("payload", view, err)
+	}
+	return nil
 }
 
 // answerShell writes the shell guard's decision in the contract of the format's agent.

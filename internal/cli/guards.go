@@ -60,6 +60,9 @@ type guardPayload struct {
 	Cwd            string           `json:"cwd"`
 	WorkspaceRoots []string         `json:"workspace_roots"`
 	TurnID         any              `json:"turn_id"`
+	Timestamp      any              `json:"timestamp"`
+	SessionIDCamel string           `json:"sessionId"`
+	ToolNameCamel  string           `json:"toolName"`
 }
 
 func readGuardPayload(e *env, forced string) (*guardPayload, error) {
@@ -78,17 +81,21 @@ func readGuardPayload(e *env, forced string) (*guardPayload, error) {
 	if err := json.Unmarshal(data, p); err != nil {
 		return p, dialect.JSONError("payload", data, err)
 	}
-	if len(p.RawToolInput) > 0 && p.RawToolInput[0] == '{' {
-		if err := json.Unmarshal(p.RawToolInput, &p.ToolInput); err != nil {
-			return p, dialect.JSONError("payload field \"tool_input\"", p.RawToolInput, err)
-		}
-	}
 	switch {
 	case forced != "":
 	case len(p.WorkspaceRoots) > 0 || p.HookEventName != "" && p.HookEventName[0] >= 'a' && p.HookEventName[0] <= 'z':
 		p.format = string(agents.Default().Name)
 	default:
-		p.format = agentOf(p.HookEventName, p.ToolName, p.TurnID)
+		p.format = string(agents.Detect(dialect.Probe{HookEvent: p.HookEventName, Tool: p.ToolName, TurnID: p.TurnID,
+			Timestamp: p.Timestamp, CamelCase: p.SessionIDCamel != "" || p.ToolNameCamel != ""}).Name)
+	}
+	if err := guardView(p.format, &data, p); err != nil {
+		return p, err
+	}
+	if len(p.RawToolInput) > 0 && p.RawToolInput[0] == '{' {
+		if err := json.Unmarshal(p.RawToolInput, &p.ToolInput); err != nil {
+			return p, dialect.JSONError("payload field \"tool_input\"", p.RawToolInput, err)
+		}
 	}
 	return p, nil
 }

@@ -133,7 +133,7 @@ func runInstall(e *env, p installParams) error {
 		for _, line := range c.Changes {
 			fmt.Fprintf(e.stdout, "%s: %s\n", c.File, line)
 		}
-		if c.Exists {
+		if c.Exists && !c.Delete {
 			fmt.Fprintf(e.stdout, "the previous file is %s.bak\n", c.File)
 		}
 	}

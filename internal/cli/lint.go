@@ -176,10 +176,16 @@ func fileExists(path string) bool {
 	return err == nil
 }
 
-// familyOf tells a config file's kind by its place and name: the settings.json or hooks.json
-// in the folder of an agent that speaks another's format (.gemini, .codex) is that agent's, other
-// settings*.json Claude Code's, anything else Cursor's.
+// familyOf tells a config file's kind by its place and name: a file at one of an agent's own
+// places (.github/hooks/*.json, ~/.qwen/settings.json) is that agent's; the settings.json or
+// hooks.json in the folder of an agent that speaks another's format (.gemini, .codex) is that
+// agent's, other settings*.json Claude Code's, anything else Cursor's.
 func familyOf(path string) dialect.Name {
+	for _, a := range agents.All() {
+		if _, ok := config.LocationOf(a, path); ok {
+			return a.Name
+		}
+	}
 	dir := filepath.Base(filepath.Dir(path))
 	for _, a := range agents.All() {
 		if a.Speaks != "" && dir == a.Dir {
