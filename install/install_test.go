@@ -181,3 +181,40 @@ func ExamplePlanAll() {
 	// Gemini CLI 9 entries; first: added BeforeTool: agenthooks guard bash --fail-closed
 	// changed on a second run: false
 }
+
+// TestPlanOwn: an agent whose install file is agenthooks' own (Copilot CLI's hooks folder) gets
+// the file whole, nothing changes on a second run, and uninstall deletes it.
+func TestPlanOwn(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	copilot := agents.Get(dialect.Copilot)
+	o := install.Options{Home: home, Program: "'/opt/my dir/agenthooks'"}
+	c, err := install.Plan(copilot, o, false)
+	if err != nil || !c.Changed() || c.File != filepath.Join(home, ".copilot", "hooks", "agenthooks.json") {
+		t.Fatalf("%+v %v", c, err)
+	}
+	if err := c.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(c.File)
+	if !strings.Contains(string(data), `"bash": "'/opt/my dir/agenthooks' guard bash --fail-closed"`) || !strings.Contains(string(data), `& '/opt/my dir/agenthooks' guard bash`) {
+		t.Errorf("file:\n%s", data)
+	}
+	if again, err := install.Plan(copilot, o, false); err != nil || again.Changed() {
+		t.Errorf("second plan: %+v %v", again.Changes, err)
+	}
+	rm, err := install.Plan(copilot, o, true)
+	if err != nil || !rm.Delete || !strings.Contains(rm.Diff(), "+++ /dev/null\n") {
+		t.Fatalf("uninstall: %+v %v", rm, err)
+	}
+	if err := rm.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(c.File); !os.IsNotExist(err) {
+		t.Errorf("the file is still there: %v", err)
+	}
+	o.Scope, o.Workspace = install.ScopeProject, filepath.Join(home, "ws")
+	if f := o.File(copilot); f != filepath.Join(home, "ws", ".github", "hooks", "agenthooks.json") {
+		t.Errorf("project file %s", f)
+	}
+}
