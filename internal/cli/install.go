@@ -82,25 +82,9 @@ func runInstall(e *env, p installParams) error {
 	if err != nil {
 		return err
 	}
-	var list []*dialect.Agent
-	if p.agent != "" {
-		a, ok := agents.Lookup(p.agent)
-		if !ok {
-			return fmt.Errorf("--agent must be %s, not %q", agents.List("or"), p.agent)
-		}
-		list = []*dialect.Agent{a}
-	} else if p.remove {
-		list = agents.All()
-	} else {
-		var why []string
-		list, why = install.Present(o)
-		if len(list) == 0 {
-			return fmt.Errorf("found no agent to wire (none of %s has its program on PATH or its folder in %s): name one with --agent",
-				agents.List("or"), map[bool]string{true: "the workspace", false: "the home"}[o.Scope == install.ScopeProject])
-		}
-		for i, a := range list {
-			fmt.Fprintf(e.stdout, "found %s: %s\n", a.Title, why[i])
-		}
+	list, err := p.agents(e, o)
+	if err != nil {
+		return err
 	}
 	var progNote string
 	if !p.remove {
@@ -145,31 +129,63 @@ func runInstall(e *env, p installParams) error {
 	}
 	if !p.remove {
 		fmt.Fprintln(e.stdout, progNote)
-		if !p.dryRun && wrote > 0 {
-			fmt.Fprintln(e.stdout, "the shell guard is fail-closed (--fail-closed): when it cannot work, the command is blocked, not let through")
-		}
-		for _, c := range changes {
-			if !c.Changed() {
-				continue
-			}
-			if n := c.Agent.Install.Note; n != "" {
-				fmt.Fprintln(e.stdout, n)
-			}
-			if n := c.Agent.Install.ProjectNote; n != "" && o.Scope == install.ScopeProject {
-				fmt.Fprintln(e.stdout, n)
-			}
-		}
-		for _, ov := range install.Overlaps(list, o) {
-			if ov.Setting != "" {
-				fmt.Fprintf(e.stdout, "note: %s also runs %s's hooks files when its setting %s is on: then one call runs agenthooks' entries of both files, and a hook in both twice; keep that setting off\n",
-					ov.Agent.Title, ov.Reads.Title, ov.Setting)
-				continue
-			}
-			fmt.Fprintf(e.stdout, "note: %s also runs %s's hooks files here: one call runs agenthooks' entries of both files\n", ov.Agent.Title, ov.Reads.Title)
-		}
-
+		installNotes(e, o, list, changes, wrote > 0)
 	}
 	return planErr
+}
+
+// agents are the agents install works on: the one --agent names; with none, for install every
+// agent found on this machine (each said with why), for uninstall every agent.
+func (p installParams) agents(e *env, o install.Options) ([]*dialect.Agent, error) {
+	if p.agent != "" {
+		a, ok := agents.Lookup(p.agent)
+		if !ok {
+			return nil, fmt.Errorf("--agent must be %s, not %q", agents.List("or"), p.agent)
+		}
+		return []*dialect.Agent{a}, nil
+	}
+	if p.remove {
+		return agents.All(), nil
+	}
+	list, why := install.Present(o)
+	if len(list) == 0 {
+		where := "its folder in the home"
+		if o.Scope == install.ScopeProject {
+			where = "its folder in the workspace"
+		}
+		return nil, fmt.Errorf("found no agent to wire (none of %s has its program on PATH or %s): name one with --agent", agents.List("or"), where)
+	}
+	for i, a := range list {
+		fmt.Fprintf(e.stdout, "found %s: %s\n", a.Title, why[i])
+	}
+	return list, nil
+}
+
+// installNotes says what an install leaves to the user: the guard's fail-closed mode, each
+// changed agent's notes, and where one agent runs another's files too.
+func installNotes(e *env, o install.Options, list []*dialect.Agent, changes []*install.Change, wrote bool) {
+	if wrote {
+		fmt.Fprintln(e.stdout, "the shell guard is fail-closed (--fail-closed): when it cannot work, the command is blocked, not let through")
+	}
+	for _, c := range changes {
+		if !c.Changed() {
+			continue
+		}
+		if n := c.Agent.Install.Note; n != "" {
+			fmt.Fprintln(e.stdout, n)
+		}
+		if n := c.Agent.Install.ProjectNote; n != "" && o.Scope == install.ScopeProject {
+			fmt.Fprintln(e.stdout, n)
+		}
+	}
+	for _, ov := range install.Overlaps(list, o) {
+		if ov.Setting != "" {
+			fmt.Fprintf(e.stdout, "note: %s also runs %s's hooks files when its setting %s is on: then one call runs agenthooks' entries of both files, and a hook in both twice; keep that setting off\n",
+				ov.Agent.Title, ov.Reads.Title, ov.Setting)
+			continue
+		}
+		fmt.Fprintf(e.stdout, "note: %s also runs %s's hooks files here: one call runs agenthooks' entries of both files\n", ov.Agent.Title, ov.Reads.Title)
+	}
 }
 
 func arrayAt(parent *jsonpos.Value, key string) *jsonpos.Value {
