@@ -88,23 +88,29 @@ func Load(cands []Candidate, trust TrustFunc) *Config {
 			continue
 		}
 		cand.Family = family
-		switch formatOf(cand) {
-		case dialect.FormatCodexTOML:
-			if f := DecodeCodexTOML(src, data); len(f.Hooks) > 0 || len(f.Problems) > 0 {
-				c.Files = append(c.Files, f)
-			}
-		case dialect.FormatSettings:
-			c.Files = append(c.Files, DecodeSettings(src, data))
-		case dialect.FormatCopilotHooks, dialect.FormatCopilotSettings:
-			c.Files = append(c.Files, DecodeCopilot(src, data, formatOf(cand) == dialect.FormatCopilotSettings))
-		default:
-			c.Files = append(c.Files, Decode(src, data))
+		format := formatOf(cand)
+		if f := DecodeAs(src, data, format); format != dialect.FormatCodexTOML || len(f.Hooks) > 0 || len(f.Problems) > 0 {
+			c.Files = append(c.Files, f)
 		}
 	}
 	sort.SliceStable(c.Files, func(i, j int) bool {
 		return c.Files[i].Source.Layer.Rank() < c.Files[j].Source.Layer.Rank()
 	})
 	return c
+}
+
+// DecodeAs decodes a hooks file of the given format: Cursor's hooks.json (the default), Claude
+// Code's settings.json shape, Codex's config.toml or Copilot CLI's hooks file or settings.json.
+func DecodeAs(src Source, data []byte, format dialect.Format) *File {
+	switch format {
+	case dialect.FormatCodexTOML:
+		return DecodeCodexTOML(src, data)
+	case dialect.FormatSettings:
+		return DecodeSettings(src, data)
+	case dialect.FormatCopilotHooks, dialect.FormatCopilotSettings:
+		return DecodeCopilot(src, data, format == dialect.FormatCopilotSettings)
+	}
+	return Decode(src, data)
 }
 
 // readLimited reads a regular file of at most MaxFileSize bytes, without blocking on a FIFO or

@@ -100,44 +100,50 @@ func guardCommand(t testing.TB, args ...string) string {
 	return filepath.Join(agenthooksDir(t), "agenthooks") + " guard " + strings.Join(args, " ")
 }
 
-// TestCopilotShellGuard: inside Copilot CLI, the shell guard answering through dialect/copilot
-// (the adapter) blocks a destructive command (it does not run, and the model is told why) and
-// lets an ordinary one run; both decisions are in the audit trail (under "claude" until the
-// guard speaks Copilot's dialect itself) and status shows the guard alive.
+// TestCopilotShellGuard: inside Copilot CLI, the shell guard as agenthooks install --agent
+// copilot registers it (~/.copilot/hooks/agenthooks.json, its own file) blocks a destructive
+// command (it does not run, and the model is told why in Copilot's words, which only the JSON
+// deny on exit 0 gets) and lets an ordinary one run; both decisions are in the audit trail under
+// "copilot", and status shows the guard alive.
 func TestCopilotShellGuard(t *testing.T) {
 	c := newCopilot(t, destructive, ordinary)
-	c.userHooks(t, "agenthooks", map[string]any{"preToolUse": copilotHook(
-		adapterCommand(t, "preToolUse", guardCommand(t, "bash", "--format", "claude", "--fail-closed")))})
+	out := c.ws.agenthooksEnv(t, c.env(), "install", "--agent", "copilot")
+	if !strings.Contains(out, filepath.Join(c.home(), "hooks", "agenthooks.json")+": written") {
+		t.Fatalf("install did not write Copilot's hooks file:\n%s", out)
+	}
 	c.exec(t, "please run it")
-	checkShellGuard(t, "claude", c.agentRun, c.env())
+	checkShellGuard(t, "copilot", c.agentRun, c.env())
 	if !c.model.anySent("Denied by preToolUse hook: Blocked by agenthooks") {
 		t.Errorf("the model was not told in Copilot's words that the guard denied the call:\n%s", lastToolResult(c.model))
 	}
 }
 
 // TestCopilotRunsOtherAgentsHooks: a Claude Code exit-2 hook and a Cursor hooks.json deny run on
-// Copilot's bash tool through agenthooks run (in Claude Code's form, through the adapter), and
-// their messages reach the model.
+// Copilot's bash tool through agenthooks run --agent copilot, which reads Copilot's camelCase
+// payload and answers in Copilot's JSON, and their messages reach the model.
 func TestCopilotRunsOtherAgentsHooks(t *testing.T) {
 	c := newCopilot(t, "echo one > one.txt", "echo two > two.txt")
 	claude, cursor := writeForeignHooks(t, c.ws.home)
-	c.userHooks(t, "agenthooks", map[string]any{"preToolUse": copilotHook(adapterCommand(t, "preToolUse",
-		filepath.Join(agenthooksDir(t), "agenthooks"), "run", "--agent", "claude", "PreToolUse", "--settings", claude, "--config", cursor))})
+	c.userHooks(t, "agenthooks", map[string]any{"preToolUse": copilotHook(
+		filepath.Join(agenthooksDir(t), "agenthooks") + " run --agent copilot preToolUse --settings " + claude + " --config " + cursor)})
 	c.exec(t, "please run it")
 	checkForeignHooks(t, "Copilot CLI", c.ws, c.model)
 }
 
-// TestCopilotPromptGuard: a prompt carrying a secret never reaches the model; an ordinary one does.
+// TestCopilotPromptGuard: a prompt carrying a secret never reaches the model; an ordinary one
+// does. The guard tells Copilot's payload by its camelCase fields.
 func TestCopilotPromptGuard(t *testing.T) {
 	guard := func(c *copilotRun) {
-		c.userHooks(t, "agenthooks", map[string]any{"userPromptSubmitted": copilotHook(
-			adapterCommand(t, "userPromptSubmitted", guardCommand(t, "prompt", "--format", "claude")))})
+		c.userHooks(t, "agenthooks", map[string]any{"userPromptSubmitted": copilotHook(guardCommand(t, "prompt"))})
 	}
 	c := newCopilot(t)
 	guard(c)
 	c.exec(t, "push with "+secretToken)
 	if c.model.anySent(secretToken) {
 		t.Error("the secret in the prompt reached the model")
+	}
+	if log := c.ws.agenthooks(t, "log", "--audit", c.ws.audit, "--agent", "copilot"); !strings.Contains(log, "deny") {
+		t.Errorf("the audit has no deny of Copilot's prompt:\n%s", log)
 	}
 	c2 := newCopilot(t)
 	guard(c2)

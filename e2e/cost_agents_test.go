@@ -5,9 +5,9 @@ import (
 	"time"
 )
 
-// Qwen Code and Copilot CLI in the cost benchmark. Copilot's hook is registered under Claude
-// Code's name (PreToolUse), where Copilot sends Claude Code's payload, which the guard reads
-// today without an adapter; every scripted call is allowed, so the answer's form does not matter.
+// Qwen Code and Copilot CLI in the cost benchmark, each guard registered under the agent's own
+// event, as install registers it (Copilot's camelCase preToolUse, whose payload the guard reads);
+// every scripted call is allowed, so the answer's form does not matter.
 func init() {
 	costAgents["qwen"] = func(b *testing.B, hook string) time.Duration {
 		q := newQwen(b, costCommands()...)
@@ -19,7 +19,7 @@ func init() {
 	costAgents["copilot"] = func(b *testing.B, hook string) time.Duration {
 		c := newCopilot(b, costCommands()...)
 		if hook != "" {
-			c.userHooks(b, "cost", map[string]any{"PreToolUse": copilotHook(hook)})
+			c.userHooks(b, "cost", map[string]any{"preToolUse": copilotHook(hook)})
 		}
 		return timed(func() { c.exec(b, "please run them") })
 	}

@@ -85,28 +85,28 @@ var qwenHonours = []honourCase{
 	{"exit 0 silent", `exit 0`, true, ""},
 }
 
-// TestQwenShellGuard: the shell guard registered in Qwen Code's user settings, as install will
-// register it, blocks a destructive command (it does not run, and the model is told why) and
-// lets an ordinary one run; both decisions are in the audit trail and status shows the guard
-// alive. Until the guard knows Qwen Code, it reads Qwen's payload as Gemini CLI's (the same
-// tool names) and answers as it answers Gemini, exit 2 with the reason on stderr, which Qwen
-// honours: so the audit has the decisions under "gemini".
+// TestQwenShellGuard: the shell guard as agenthooks install --agent qwen registers it in Qwen
+// Code's user settings (beside the settings already there) blocks a destructive command (it
+// does not run, and the model is told why) and lets an ordinary one run; both decisions are in
+// the audit trail under "qwen", and status shows the guard alive.
 func TestQwenShellGuard(t *testing.T) {
 	q := newQwen(t, destructive, ordinary)
-	q.settings(t, map[string]any{"PreToolUse": []any{qwenGroup("", guardCommand(t, "bash", "--fail-closed"))}})
+	out := q.ws.agenthooksEnv(t, q.env(), "install", "--agent", "qwen")
+	if !strings.Contains(out, "added PreToolUse") {
+		t.Fatalf("install did not add the guard:\n%s", out)
+	}
 	q.exec(t, "please run it")
-	checkShellGuard(t, "gemini", q.agentRun, q.env())
+	checkShellGuard(t, "qwen", q.agentRun, q.env())
 }
 
 // TestQwenRunsOtherAgentsHooks: a Claude Code exit-2 hook and a Cursor hooks.json deny, written
 // for Bash and beforeShellExecution, run on Qwen Code's run_shell_command through agenthooks run
-// (reading Qwen's payload as Gemini CLI's until run knows Qwen Code), and their messages reach
-// the model.
+// --agent qwen, and their messages reach the model.
 func TestQwenRunsOtherAgentsHooks(t *testing.T) {
 	q := newQwen(t, "echo one > one.txt", "echo two > two.txt")
 	claude, cursor := writeForeignHooks(t, q.ws.home)
 	q.settings(t, map[string]any{"PreToolUse": []any{qwenGroup("run_shell_command",
-		"agenthooks run --agent gemini BeforeTool --settings "+claude+" --config "+cursor)}})
+		"agenthooks run --agent qwen PreToolUse --settings "+claude+" --config "+cursor)}})
 	q.exec(t, "please run it")
 	checkForeignHooks(t, "Qwen Code", q.ws, q.model)
 }
@@ -118,6 +118,9 @@ func TestQwenPromptGuard(t *testing.T) {
 	q.exec(t, "push with "+secretToken)
 	if q.model.anySent(secretToken) {
 		t.Error("the secret in the prompt reached the model")
+	}
+	if log := q.ws.agenthooks(t, "log", "--audit", q.ws.audit, "--agent", "qwen"); !strings.Contains(log, "deny") {
+		t.Errorf("the audit has no deny of Qwen's prompt:\n%s", log)
 	}
 	q2 := newQwen(t)
 	q2.settings(t, map[string]any{"UserPromptSubmit": []any{qwenGroup("", "agenthooks guard prompt")}})

@@ -60,12 +60,11 @@ func runConvert(e *env, p convertParams) error {
 		return err
 	}
 	src := config.Source{Layer: config.CLI, Family: dialect.Name(p.from), File: p.file, Trusted: true}
-	var f *config.File
-	if fromAgent.InstallFormat() == dialect.FormatHooks {
-		f = config.Decode(src, data)
-	} else {
-		f = config.DecodeSettings(src, data)
+	format := fromAgent.InstallFormat()
+	if l, ok := config.LocationOf(fromAgent, p.file); ok {
+		format = l.Format // Copilot's settings.json, Codex's config.toml
 	}
+	f := config.DecodeAs(src, data, format)
 	if !f.Usable {
 		for _, pr := range f.Problems.Errors() {
 			fmt.Fprintln(e.stderr, pr)
@@ -89,6 +88,8 @@ func runConvert(e *env, p convertParams) error {
 		out, lost = toSettings(f) // Cursor's hooks.json to Claude Code's own settings.json
 	case toAgent.InstallFormat() == flat:
 		out, lost = toHooksJSON(f)
+	case toAgent.InstallFormat() == dialect.FormatCopilotHooks:
+		out, lost = toCopilotHooks(f, toAgent)
 	default:
 		var notes []string
 		out, lost, notes = toMatcherGroups(f, toAgent)
