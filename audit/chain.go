@@ -32,6 +32,26 @@ var genesis = strings.Repeat("0", 2*sha256.Size)
 const decisionCols = `ts, origin, agent, event, workspace, session, decision, reason, payload, payload_size, warnings`
 const runCols = `ts, hook, layer, dialect, event, command, exit_code, duration_us, timed_out, verdict, error`
 
+// The trace context columns (migration 5) are hashed after the others, behind a tag, only when
+// one of them is set: records without trace context, those stored before it existed among
+// them, hash exactly as they did.
+const decisionTraceCols = `trace_id, span_id, parent_span_id`
+const runTraceCols = `span_id`
+
+// appendOptional appends the values behind tag when any of them is not NULL.
+func appendOptional(b []byte, tag byte, vals []any) []byte {
+	for _, v := range vals {
+		if v != nil {
+			b = append(b, tag)
+			for _, v := range vals {
+				b = appendValue(b, v)
+			}
+			return b
+		}
+	}
+	return b
+}
+
 // querier is what chain reads go through: a transaction or a connection.
 type querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
@@ -77,7 +97,13 @@ func scanValues(rows *sql.Rows, n int) ([]any, error) {
 // loadChainRows reads up to limit decisions with ids in (after, upTo], in id order, with the
 // content the chain hashes.
 func loadChainRows(ctx context.Context, q querier, after, upTo int64, limit int) ([]chainRow, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, hash, `+decisionCols+` FROM decisions WHERE id > ? AND id <= ? ORDER BY id LIMIT ?`,
+	return loadChainRowsOf(ctx, q, after, upTo, limit, decisionTraceCols, runTraceCols)
+}
+
+// loadChainRowsOf is loadChainRows reading traceCols and runTrace as the trace context
+// columns: NULL before migration 5 added them (chainExisting runs at migration 4).
+func loadChainRowsOf(ctx context.Context, q querier, after, upTo int64, limit int, traceCols, runTrace string) ([]chainRow, error) {
+	rows, err := q.QueryContext(ctx, `SELECT id, hash, `+decisionCols+`, `+traceCols+` FROM decisions WHERE id > ? AND id <= ? ORDER BY id LIMIT ?`,
 		after, upTo, limit)
 	if err != nil {
 		return nil, err
@@ -85,7 +111,7 @@ func loadChainRows(ctx context.Context, q querier, after, upTo int64, limit int)
 	var out []chainRow
 	index := map[int64]int{}
 	for rows.Next() {
-		vals, err := scanValues(rows, 13)
+		vals, err := scanValues(rows, 16)
 		if err != nil {
 			rows.Close()
 			return nil, err
@@ -100,9 +126,10 @@ func loadChainRows(ctx context.Context, q querier, after, upTo int64, limit int)
 		if h, ok := vals[1].(string); ok {
 			r.hash = sql.NullString{String: h, Valid: true}
 		}
-		for _, v := range vals[2:] {
+		for _, v := range vals[2:13] {
 			r.content = appendValue(r.content, v)
 		}
+		r.content = appendOptional(r.content, 'T', vals[13:])
 		index[r.id] = len(out)
 		out = append(out, r)
 	}
@@ -113,14 +140,14 @@ func loadChainRows(ctx context.Context, q querier, after, upTo int64, limit int)
 	if len(out) == 0 {
 		return out, nil
 	}
-	runs, err := q.QueryContext(ctx, `SELECT decision_id, `+runCols+` FROM runs WHERE decision_id >= ? AND decision_id <= ? ORDER BY id`,
+	runs, err := q.QueryContext(ctx, `SELECT decision_id, `+runCols+`, `+runTrace+` FROM runs WHERE decision_id >= ? AND decision_id <= ? ORDER BY id`,
 		out[0].id, out[len(out)-1].id)
 	if err != nil {
 		return nil, err
 	}
 	defer runs.Close()
 	for runs.Next() {
-		vals, err := scanValues(runs, 12)
+		vals, err := scanValues(runs, 13)
 		if err != nil {
 			return nil, err
 		}
@@ -130,9 +157,10 @@ func loadChainRows(ctx context.Context, q querier, after, upTo int64, limit int)
 			continue // a run of no decision: not part of the chain (foreign keys delete them)
 		}
 		out[i].content = append(out[i].content, 'R')
-		for _, v := range vals[1:] {
+		for _, v := range vals[1:12] {
 			out[i].content = appendValue(out[i].content, v)
 		}
+		out[i].content = appendOptional(out[i].content, 'S', vals[12:])
 	}
 	return out, runs.Err()
 }
@@ -228,7 +256,7 @@ func chainExisting(ctx context.Context, tx *sql.Tx) error {
 	}
 	prev, after := genesis, minID-1
 	for {
-		rows, err := loadChainRows(ctx, tx, after, maxID, 500)
+		rows, err := loadChainRowsOf(ctx, tx, after, maxID, 500, "NULL, NULL, NULL", "NULL")
 		if err != nil {
 			return err
 		}

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -184,6 +185,7 @@ func (r *Record) clean() *Record {
 	c.PayloadSize = len(r.Payload)
 	c.Payload = truncate(Redact(r.Payload), MaxField)
 	c.Reason = truncate(Redact(r.Reason), MaxField)
+	c.TraceID, c.SpanID, c.ParentSpanID = validID(r.TraceID, 32), validID(r.SpanID, 16), validID(r.ParentSpanID, 16)
 	c.Warnings = nil
 	for _, w := range r.Warnings {
 		c.Warnings = append(c.Warnings, truncate(Redact(w), 4096))
@@ -191,10 +193,24 @@ func (r *Record) clean() *Record {
 	c.Runs = make([]Run, len(r.Runs))
 	for i, run := range r.Runs {
 		run.Command, run.Error = truncate(Redact(run.Command), 4096), truncate(Redact(run.Error), 4096)
-		run.Time = run.Time.UTC()
+		run.Time, run.SpanID = run.Time.UTC(), validID(run.SpanID, 16)
 		c.Runs[i] = run
 	}
 	return &c
+}
+
+// validID is id when it is n lower-case hex digits and not all zeros (a W3C trace or span id),
+// else "": a trace context that does not parse is dropped, as the specification says.
+func validID(id string, n int) string {
+	if len(id) != n || strings.Trim(id, "0") == "" {
+		return ""
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return ""
+		}
+	}
+	return id
 }
 
 // IngestLockWait bounds how long Ingest waits for the spool's lock before it leaves the spool

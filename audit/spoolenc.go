@@ -47,6 +47,9 @@ func appendSpoolLine(b []byte, uid string, r *Record) []byte {
 		}
 		b = append(b, ']')
 	}
+	b = appendField(b, "trace_id", r.TraceID, true)
+	b = appendField(b, "span_id", r.SpanID, true)
+	b = appendField(b, "parent_span_id", r.ParentSpanID, true)
 	return append(b, "}}"...)
 }
 
@@ -70,6 +73,7 @@ func appendRun(b []byte, run *Run) []byte {
 	b = appendField(b, "error", run.Error, true)
 	b = append(b, `,"time":`...)
 	b = appendJSONTime(b, run.Time)
+	b = appendField(b, "span_id", run.SpanID, true)
 	return append(b, '}')
 }
 

@@ -42,6 +42,8 @@ func TestSpoolLineMatchesJSON(t *testing.T) {
 					Duration: 1500 * time.Microsecond, TimedOut: true, Verdict: "deny", Error: "x", Time: at},
 				{Hook: "", ExitCode: &zero, Verdict: ""},
 			}},
+		{Time: at, Origin: "run", Agent: "claude", Event: "PreToolUse", Decision: "allow", TraceID: "4bf92f3577b34da6a3ce929d0e0e4736",
+			SpanID: "b7ad6b7169203331", ParentSpanID: "00f067aa0ba902b7", Runs: []Run{{Hook: "h", Verdict: "allow", SpanID: "53995c3f42cd8ad8"}}},
 	} {
 		checkSpoolLine(t, r)
 	}
@@ -54,7 +56,9 @@ func FuzzSpoolLine(f *testing.F) {
 	f.Fuzz(func(t *testing.T, reason, payload, warning, command string, nanos int64, exit int, timedOut bool) {
 		r := &Record{Time: time.Unix(0, nanos).UTC(), Origin: "run", Agent: command, Event: reason, Decision: warning,
 			Reason: reason, Payload: payload, Warnings: []string{warning},
-			Runs: []Run{{Hook: command, Command: command, Error: reason, ExitCode: &exit, Duration: time.Duration(nanos), TimedOut: timedOut, Time: time.Unix(0, nanos)}}}
+			Runs: []Run{{Hook: command, Command: command, Error: reason, ExitCode: &exit, Duration: time.Duration(nanos), TimedOut: timedOut,
+				Time: time.Unix(0, nanos), SpanID: payload}},
+			TraceID: command, SpanID: warning, ParentSpanID: reason}
 		checkSpoolLine(t, r)
 	})
 }

@@ -167,6 +167,12 @@ type Record struct {
 	PayloadSize int       `json:"payload_size"`
 	Warnings    []string  `json:"warnings,omitempty"`
 	Runs        []Run     `json:"runs,omitempty"`
+	// TraceID, SpanID and ParentSpanID are the decision's W3C trace context (hex): the trace it
+	// belongs to, its own span and the agent's span it continues (from TRACEPARENT). Empty when
+	// none was known; the exporter then derives ids from the record.
+	TraceID      string `json:"trace_id,omitempty"`
+	SpanID       string `json:"span_id,omitempty"`
+	ParentSpanID string `json:"parent_span_id,omitempty"`
 }
 
 // Run is one hook run of a decision.
@@ -182,6 +188,8 @@ type Run struct {
 	Verdict  string        `json:"verdict"`
 	Error    string        `json:"error,omitempty"`
 	Time     time.Time     `json:"time"`
+	// SpanID is the run's span (hex): the parent id its hook process got in TRACEPARENT.
+	SpanID string `json:"span_id,omitempty"`
 }
 
 // MaxField bounds what is kept of a stored text field.
@@ -248,10 +256,12 @@ func insert(ctx context.Context, tx *sql.Tx, ch *chainer, uid string, r *Record)
 	}
 	// The id is given, not left to SQLite: after a prune that emptied the table SQLite would start
 	// again at 1, below the chain's base, and the chain (and team sync's position) would break.
-	res, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO decisions (id, uid, ts, origin, agent, event, workspace, session, decision, reason, payload, payload_size, warnings)
+	res, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO decisions (id, uid, ts, origin, agent, event, workspace, session, decision, reason, payload, payload_size, warnings,
+		trace_id, span_id, parent_span_id)
 		VALUES (max(COALESCE((SELECT MAX(id) FROM decisions), 0), COALESCE((SELECT MAX(base_id, head_id) FROM chain WHERE one = 1), 0)) + 1,
-		?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, uidArg, r.Time.UnixMicro(), r.Origin, r.Agent, r.Event, r.Workspace, r.Session,
-		r.Decision, r.Reason, r.Payload, r.PayloadSize, strings.Join(r.Warnings, "\n"))
+		?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, uidArg, r.Time.UnixMicro(), r.Origin, r.Agent, r.Event, r.Workspace, r.Session,
+		r.Decision, r.Reason, r.Payload, r.PayloadSize, strings.Join(r.Warnings, "\n"), nullIfEmpty(validID(r.TraceID, 32)),
+		nullIfEmpty(validID(r.SpanID, 16)), nullIfEmpty(validID(r.ParentSpanID, 16)))
 	if err != nil {
 		return false, err
 	}
@@ -272,13 +282,22 @@ func insert(ctx context.Context, tx *sql.Tx, ch *chainer, uid string, r *Record)
 		if run.ExitCode != nil {
 			exit = *run.ExitCode
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO runs (decision_id, ts, hook, layer, dialect, event, command, exit_code, duration_us, timed_out, verdict, error)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, t.UnixMicro(), run.Hook, run.Layer, run.Dialect, run.Event,
-			run.Command, exit, run.Duration.Microseconds(), boolInt(run.TimedOut), run.Verdict, run.Error); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO runs (decision_id, ts, hook, layer, dialect, event, command, exit_code, duration_us, timed_out, verdict, error, span_id)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, t.UnixMicro(), run.Hook, run.Layer, run.Dialect, run.Event,
+			run.Command, exit, run.Duration.Microseconds(), boolInt(run.TimedOut), run.Verdict, run.Error, nullIfEmpty(validID(run.SpanID, 16))); err != nil {
 			return false, err
 		}
 	}
 	return true, ch.add(ctx, tx, id)
+}
+
+// nullIfEmpty stores "" as NULL: a record without trace context is stored, and chained, as
+// records were before trace context existed.
+func nullIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }
 
 func boolInt(b bool) int {
@@ -355,7 +374,8 @@ func (s *Store) Query(ctx context.Context, f Filter) ([]Record, error) {
 		limit = 50
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT d.id, d.ts, d.origin, d.agent, d.event, d.workspace, d.session, d.decision, d.reason,
-		d.payload, d.payload_size, d.warnings FROM decisions d`+where+` ORDER BY `+order+` LIMIT `+strconv.Itoa(limit), args...)
+		d.payload, d.payload_size, d.warnings, COALESCE(d.trace_id, ''), COALESCE(d.span_id, ''), COALESCE(d.parent_span_id, '')
+		FROM decisions d`+where+` ORDER BY `+order+` LIMIT `+strconv.Itoa(limit), args...)
 	if err != nil {
 		return nil, err
 	}
@@ -367,7 +387,7 @@ func (s *Store) Query(ctx context.Context, f Filter) ([]Record, error) {
 		var ts int64
 		var warnings string
 		if err := rows.Scan(&r.ID, &ts, &r.Origin, &r.Agent, &r.Event, &r.Workspace, &r.Session, &r.Decision, &r.Reason,
-			&r.Payload, &r.PayloadSize, &warnings); err != nil {
+			&r.Payload, &r.PayloadSize, &warnings, &r.TraceID, &r.SpanID, &r.ParentSpanID); err != nil {
 			return nil, err
 		}
 		r.Time = time.UnixMicro(ts)
@@ -387,8 +407,8 @@ func (s *Store) Query(ctx context.Context, f Filter) ([]Record, error) {
 	for _, r := range out {
 		ids = append(ids, strconv.FormatInt(r.ID, 10))
 	}
-	runs, err := s.db.QueryContext(ctx, `SELECT decision_id, ts, hook, layer, dialect, event, command, exit_code, duration_us, timed_out, verdict, error
-		FROM runs WHERE decision_id IN (`+strings.Join(ids, ",")+`) ORDER BY id`)
+	runs, err := s.db.QueryContext(ctx, `SELECT decision_id, ts, hook, layer, dialect, event, command, exit_code, duration_us, timed_out, verdict, error,
+		COALESCE(span_id, '') FROM runs WHERE decision_id IN (`+strings.Join(ids, ",")+`) ORDER BY id`)
 	if err != nil {
 		return nil, err
 	}
@@ -398,7 +418,7 @@ func (s *Store) Query(ctx context.Context, f Filter) ([]Record, error) {
 		var exit sql.NullInt64
 		var timedOut int
 		var run Run
-		if err := runs.Scan(&id, &ts, &run.Hook, &run.Layer, &run.Dialect, &run.Event, &run.Command, &exit, &dur, &timedOut, &run.Verdict, &run.Error); err != nil {
+		if err := runs.Scan(&id, &ts, &run.Hook, &run.Layer, &run.Dialect, &run.Event, &run.Command, &exit, &dur, &timedOut, &run.Verdict, &run.Error, &run.SpanID); err != nil {
 			return nil, err
 		}
 		run.Time, run.Duration, run.TimedOut = time.UnixMicro(ts), time.Duration(dur)*time.Microsecond, timedOut == 1

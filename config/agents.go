@@ -50,6 +50,9 @@ func AgentCandidates(env Env, a *dialect.Agent) []Candidate {
 			continue
 		}
 		p := filepath.Join(base, filepath.FromSlash(l.Path))
+		if l.Root == dialect.RootManaged && !strings.Contains(l.Path, "*") {
+			p = joinFor(cmp.Or(env.GOOS, runtime.GOOS), base, l.Path) // another platform's path as it reads there
+		}
 		if !strings.Contains(l.Path, "*") {
 			out = append(out, Candidate{Layer: Layer(l.Scope), Family: a.Name, Path: p, Format: l.Format})
 			continue

@@ -3,7 +3,11 @@ package config
 import (
 	"errors"
 	"io/fs"
+	"path"
+	"path/filepath"
+	"runtime"
 	"sort"
+	"strings"
 
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/agents"
@@ -116,3 +120,15 @@ func DecodeAs(src Source, data []byte, format dialect.Format) *File {
 // readLimited reads a regular file of at most MaxFileSize bytes, without blocking on a FIFO or
 // reading a device without end.
 func readLimited(path string) ([]byte, error) { return regfile.Read(path, MaxFileSize) }
+
+// joinFor joins a folder and a file name with goos's separator, so the enterprise path of
+// another platform reads as it does there.
+func joinFor(goos, dir, name string) string {
+	switch {
+	case goos == runtime.GOOS:
+		return filepath.Join(dir, name)
+	case goos == "windows":
+		return strings.TrimRight(dir, `\/`) + `\` + name
+	}
+	return path.Join(dir, name)
+}

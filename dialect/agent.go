@@ -92,7 +92,8 @@ type Agent struct {
 	Shell Shell
 	// Install is what agenthooks install writes into the agent's hooks file.
 	Install Install
-	// Doctor is what agenthooks doctor checks in the agent's own settings.
+	// Doctor is what agenthooks doctor checks of the agent beyond its hooks, where it has a
+	// switch of its own or a condition doctor cannot see.
 	Doctor Doctor
 	// Trust says, for people, when the agent runs a project's hooks.
 	Trust string
@@ -234,6 +235,9 @@ type Shell struct {
 	Tool  string // "" when the event is about shell commands only
 	// Payload is the payload the agent sends for command, run in cwd (doctor's canary).
 	Payload func(command, cwd string) map[string]any
+	// GitBashOnWindows: on Windows the agent runs its hooks, like its shell tool, with Git for
+	// Windows' bash when it finds one (others use cmd.exe).
+	GitBashOnWindows bool
 }
 
 // Install is what agenthooks install writes into an agent's hooks file: the shell guard on
@@ -331,22 +335,14 @@ func GuardByExit2(_ Kind, perm decide.Permission, reason string) Reply {
 	return Reply{ExitCode: 2, Stderr: []byte("Blocked by agenthooks: " + reason + "\n")}
 }
 
-// Doctor is what doctor checks in an agent's own settings, beyond its hooks.
+// Doctor is what doctor checks of an agent beyond its hooks.
 type Doctor struct {
 	// HooksFile says why the agent's settings in one of its hooks files switch hooks off; nil
 	// when they cannot.
 	HooksFile func(file string) []string
-	// Settings reads the agent's other settings files, in its user folder userDir and beside its
-	// hooks files (in dirs), for switches that turn its hooks off: each such file and why.
-	Settings func(userDir string, dirs []string) []Finding
-	// Warning is what doctor cannot see, said of every install where agenthooks is registered.
-	Warning string
 	// ProjectWarning is said when agenthooks is registered in one of the agent's project files.
 	ProjectWarning string
 }
-
-// Finding is one problem in a file.
-type Finding struct{ File, Message string }
 
 // Field is one payload field and its JSON value.
 type Field struct{ Key, JSON string }

@@ -17,12 +17,10 @@ type Name string
 
 // The dialects.
 const (
-	Cursor  Name = "cursor"
-	Claude  Name = "claude"
-	Codex   Name = "codex"
-	Gemini  Name = "gemini"
-	Qwen    Name = "qwen"
-	Copilot Name = "copilot"
+	Cursor Name = "cursor"
+	Claude Name = "claude"
+	Codex  Name = "codex"
+	Gemini Name = "gemini"
 )
 
 // AskAs is what an agent that cannot ask a person (Codex, Gemini in headless runs) gets for an

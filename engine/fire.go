@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/guard/shell"
+	"github.com/agenthooks/agenthooks/internal/tracectx"
 	"github.com/agenthooks/agenthooks/runner"
 )
 
@@ -76,6 +78,11 @@ type Run struct {
 	Notes   []string       `json:"notes,omitempty"`
 	Result  *runner.Result `json:"result,omitempty"`
 	Answer  *decide.Answer `json:"answer,omitempty"`
+	// SpanID is the span of this run in the Fire's trace: the hook process got it as the parent
+	// id in its TRACEPARENT. Empty for a run that started no process.
+	SpanID string `json:"span_id,omitempty"`
+	// Start is when the hook was started (zero for a run that started nothing).
+	Start time.Time `json:"start,omitzero"`
 }
 
 // Decision is the outcome of one Fire.
@@ -93,6 +100,8 @@ type Decision struct {
 	Reason   string   `json:"reason"`
 	Runs     []Run    `json:"runs"`
 	Warnings []string `json:"warnings,omitempty"`
+	// Trace is the Fire's trace context, which its hooks' TRACEPARENT continues.
+	Trace Trace `json:"trace"`
 	// Reply is the decision in the agent's wire form: exit code, stdout, stderr.
 	Reply dialect.Reply `json:"-"`
 }
@@ -140,7 +149,9 @@ func (e *Engine) Fire(ctx context.Context, ev Event) (*Decision, error) {
 	hooks := e.cfg.HooksFor(spec.Dialect, spec.Name, kind)
 	d.Runs = make([]Run, len(hooks))
 	skips := e.guardSkips(agentSpec.Dialect, spec, kind, hooks, payload.bytes())
-	env := e.environ(spec, payload)
+	trace, parent := e.startTrace()
+	d.Trace = trace
+	env := withTraceparent(e.environ(spec, payload), parent)
 	sequential := e.opts.Sequential || e.cfg.Sequential(spec.Name)
 	if sequential {
 		for i, h := range hooks {
@@ -268,14 +279,16 @@ func (e *Engine) runHook(ctx context.Context, spec *dialect.Spec, h *config.Hook
 	if timeout <= 0 {
 		timeout = e.opts.HookTimeout
 	}
+	run.SpanID, env = hookTrace(env)
 	if h.Async {
 		run.Verdict, run.Skipped = VerdictSkipped, "async: started in the background; it gives no answer"
 		e.startAsync(h, run.Command, body, env)
 		return run
 	}
 	var res runner.Result
+	run.Start = time.Now()
 	if h.Type == "http" {
-		res = e.runHTTP(ctx, h, body, timeout)
+		res = e.runHTTP(ctx, h, body, timeout, lookupEnv(env, tracectx.Env))
 	} else {
 		res = runner.Run(ctx, runner.Spec{
 			Command:   run.Command,

@@ -157,7 +157,7 @@ type HTTPPoster func(ctx context.Context, r HTTPRequest) (HTTPResponse, error)
 // command's: a 2xx body is stdout with exit status 0; any other status, or no connection, is a
 // non-blocking error (an http hook cannot block by its status code). Header values may use
 // $VAR or ${VAR} only for the variables the hook lists in allowedEnvVars.
-func (e *Engine) runHTTP(ctx context.Context, h *config.Hook, body []byte, timeout time.Duration) runner.Result {
+func (e *Engine) runHTTP(ctx context.Context, h *config.Hook, body []byte, timeout time.Duration, traceparent string) runner.Result {
 	start := time.Now()
 	if e.opts.HTTP == nil {
 		return runner.Result{ExitCode: -1, Err: errors.New("http hooks are not enabled in this program (engine.Options.HTTP is not set)")}
@@ -177,6 +177,7 @@ func (e *Engine) runHTTP(ctx context.Context, h *config.Hook, body []byte, timeo
 			return lookupEnv(e.opts.Environ, name)
 		})
 	}
+	setTraceparent(req.Header, traceparent)
 	resp, err := e.opts.HTTP(ctx, req)
 	res := runner.Result{Duration: time.Since(start)}
 	switch {

@@ -18,7 +18,7 @@ func TestBlindSet(t *testing.T) {
 	ctx := corpusCtx
 	ctx.Protected = config.ProtectedPaths(config.Env{Home: ctx.Home, Workspaces: []string{ctx.Project},
 		EnterpriseDir: "/etc/cursor", ClaudeManagedDir: "/etc/claude-code"}, nil, nil)
-	const floorDenied = 0.92
+	const floorDenied = 0.97
 	g := guard.Default()
 	var deny, denyDenied, allow, allowInterrupted int
 	for _, c := range readCorpus(t, "testdata/blind.tsv") {

@@ -40,6 +40,7 @@ func (g *Guard) Policy() *policy.Policy { return g.policy }
 
 // Check judges command run in ctx. An empty Project means the working directory is the project.
 func (g *Guard) Check(command string, ctx Context) Verdict {
+	ctx = policy.BashPaths(ctx)
 	if ctx.Project == "" {
 		ctx.Project = ctx.Cwd
 	}
@@ -49,6 +50,7 @@ func (g *Guard) Check(command string, ctx Context) Verdict {
 
 // Analyze returns how command is read: its invocations and structural findings.
 func (g *Guard) Analyze(command string, ctx Context) *shell.Script {
+	ctx = policy.BashPaths(ctx)
 	return shell.Analyze(command, shell.Options{Home: ctx.Home, Cwd: ctx.Cwd, LookPath: ctx.LookPath, ReadFile: ctx.ReadFile})
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/agents"
+	copilotdialect "github.com/agenthooks/agenthooks/dialect/copilot"
 	"github.com/agenthooks/agenthooks/install"
 )
 
@@ -187,7 +188,7 @@ func ExamplePlanAll() {
 func TestPlanOwn(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
-	copilot := agents.Get(dialect.Copilot)
+	copilot := &copilotdialect.Agent
 	o := install.Options{Home: home, Program: "'/opt/my dir/agenthooks'"}
 	c, err := install.Plan(copilot, o, false)
 	if err != nil || !c.Changed() || c.File != filepath.Join(home, ".copilot", "hooks", "agenthooks.json") {

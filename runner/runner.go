@@ -92,13 +92,18 @@ func Run(ctx context.Context, spec Spec) Result {
 	stdout := &capWriter{max: spec.StdoutCap}
 	stderr := &capWriter{max: spec.StderrCap}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	setGroup(cmd)
+	grp := newGroup(cmd)
+	defer grp.close()
 	// The deadline is enforced here rather than by exec.CommandContext so that the whole
 	// process group gets SIGTERM, then SIGKILL after the grace, whatever the leader does.
 	cmd.WaitDelay = 2 * spec.KillGrace
 
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
+		return Result{ExitCode: -1, Err: err, Duration: time.Since(start)}
+	}
+	if err := grp.started(); err != nil {
+		_ = cmd.Wait()
 		return Result{ExitCode: -1, Err: err, Duration: time.Since(start)}
 	}
 	stopWatch := make(chan struct{})
@@ -108,14 +113,14 @@ func Run(ctx context.Context, spec Spec) Result {
 		case <-stopWatch:
 			watchDone <- false
 		case <-runCtx.Done():
-			terminateGroup(cmd)
+			grp.terminate()
 			t := time.NewTimer(spec.KillGrace)
 			select {
 			case <-stopWatch:
 			case <-t.C:
 			}
 			t.Stop()
-			killGroup(cmd)
+			grp.kill()
 			watchDone <- true
 		}
 	}()
@@ -141,7 +146,7 @@ func Run(ctx context.Context, spec Spec) Result {
 	if errors.Is(waitErr, exec.ErrWaitDelay) {
 		// The command exited but something it started still holds our pipes: that group has
 		// outlived its welcome.
-		killGroup(cmd)
+		grp.kill()
 	}
 	return res
 }
@@ -194,7 +199,7 @@ func Start(spec Spec) error {
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env, cmd.Stdin = spec.Dir, spec.Env, tmp
-	setGroup(cmd)
+	detach(cmd)
 	if err := cmd.Start(); err != nil {
 		return err
 	}

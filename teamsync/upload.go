@@ -163,6 +163,7 @@ func (o *Options) auditBody(epoch string, recs []audit.Record, hashes map[int64]
 	n := 0
 	for _, r := range recs {
 		r.Payload = "" // decisions and reasons go up; payloads stay on the machine
+		r = withoutTrace(r)
 		hash := hashes[r.ID]
 		one, _ := json.Marshal(uploadRecord{UID: epoch + "-" + strconv.FormatInt(r.ID, 10), Hash: hash, Record: r})
 		if len(one) > maxUploadBody-b.Len() && n == 0 {
@@ -179,6 +180,21 @@ func (o *Options) auditBody(epoch string, recs []audit.Record, hashes map[int64]
 	}
 	b.WriteString("]}")
 	return b.Bytes(), n
+}
+
+// withoutTrace leaves out the record's trace context: the server keeps none, and a server from
+// before it existed refuses fields it does not know.
+func withoutTrace(r audit.Record) audit.Record {
+	r.TraceID, r.SpanID, r.ParentSpanID = "", "", ""
+	runs := make([]audit.Run, len(r.Runs))
+	for i, run := range r.Runs {
+		run.SpanID = ""
+		runs[i] = run
+	}
+	if r.Runs != nil {
+		r.Runs = runs
+	}
+	return r
 }
 
 // shrink encodes a record cut to what the server keeps of it.

@@ -33,9 +33,11 @@ func fillAudit(t *testing.T, home string, n, reasonSize, runs int) {
 	start := time.Now().Add(-time.Duration(n) * time.Minute)
 	for i := range n {
 		r := &audit.Record{Time: start.Add(time.Duration(i) * time.Minute), Origin: "guard bash", Agent: "claude", Event: "PreToolUse",
-			Decision: "deny", Reason: fmt.Sprintf("%05d ", i) + strings.Repeat("r", reasonSize)}
+			Decision: "deny", Reason: fmt.Sprintf("%05d ", i) + strings.Repeat("r", reasonSize),
+			TraceID: "4bf92f3577b34da6a3ce929d0e0e4736", SpanID: "b7ad6b7169203331", ParentSpanID: "00f067aa0ba902b7"}
 		for j := range runs {
-			r.Runs = append(r.Runs, audit.Run{Hook: fmt.Sprint("h", j), Command: "agenthooks guard bash", Verdict: "deny", Error: strings.Repeat("e", 15000)})
+			r.Runs = append(r.Runs, audit.Run{Hook: fmt.Sprint("h", j), Command: "agenthooks guard bash", Verdict: "deny", Error: strings.Repeat("e", 15000),
+				SpanID: "53995c3f42cd8ad8"})
 		}
 		if err := db.Record(context.Background(), r); err != nil {
 			t.Fatal(err)
@@ -52,6 +54,7 @@ type recorder struct {
 	maxBody  int
 	onUpload func(n int) // called before the n-th audit upload (from 1) is passed on
 	srv      *httptest.Server
+	traced   int // uploads that carried trace context, which the server does not keep
 }
 
 func newRecorder(t *testing.T, target string) *recorder {
@@ -66,6 +69,9 @@ func newRecorder(t *testing.T, target string) *recorder {
 		body, _ := io.ReadAll(r.Body)
 		rec.mu.Lock()
 		rec.bodies = append(rec.bodies, len(body))
+		if strings.Contains(string(body), `"trace_id"`) || strings.Contains(string(body), `"span_id"`) {
+			rec.traced++
+		}
 		n, hook, limit := len(rec.bodies), rec.onUpload, rec.maxBody
 		rec.mu.Unlock()
 		if hook != nil {
@@ -156,6 +162,9 @@ func TestAuditFirstSync(t *testing.T) {
 	}
 	if n := stored(t, tm); n != 450 {
 		t.Fatalf("the server holds %d records", n)
+	}
+	if rec.traced != 0 {
+		t.Fatalf("%d uploads carried trace context: a server from before it refuses them", rec.traced)
 	}
 }
 

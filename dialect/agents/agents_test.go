@@ -6,6 +6,8 @@ import (
 
 	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/copilot"
+	"github.com/agenthooks/agenthooks/dialect/qwen"
 )
 
 // TestEveryAgentIsWhole: each registered descriptor names itself, its dialect answers to the same
@@ -65,13 +67,13 @@ func TestDetect(t *testing.T) {
 		{dialect.Probe{HookEvent: "BeforeTool", Tool: "run_shell_command"}, dialect.Gemini},
 		{dialect.Probe{Tool: "read_file"}, dialect.Gemini},
 		{dialect.Probe{HookEvent: "BeforeTool", TurnID: "1"}, dialect.Gemini},
-		{dialect.Probe{HookEvent: "PreToolUse", Tool: "run_shell_command", Timestamp: "2026-11-24T08:40:00.612Z"}, dialect.Qwen},
-		{dialect.Probe{HookEvent: "UserPromptSubmit", Timestamp: "2026-11-24T08:40:00.612Z"}, dialect.Qwen},
+		{dialect.Probe{HookEvent: "PreToolUse", Tool: "run_shell_command", Timestamp: "2026-11-24T08:40:00.612Z"}, qwen.Name},
+		{dialect.Probe{HookEvent: "UserPromptSubmit", Timestamp: "2026-11-24T08:40:00.612Z"}, qwen.Name},
 		{dialect.Probe{HookEvent: "UserPromptSubmit"}, dialect.Claude},
 		{dialect.Probe{HookEvent: "SessionStart", Timestamp: "2026-11-24T08:40:00.612Z"}, dialect.Claude},
 		{dialect.Probe{HookEvent: "PreToolUse", Tool: "Bash", Timestamp: "x", TurnID: "1"}, dialect.Codex},
-		{dialect.Probe{Tool: "bash", CamelCase: true}, dialect.Copilot},
-		{dialect.Probe{CamelCase: true}, dialect.Copilot},
+		{dialect.Probe{Tool: "bash", CamelCase: true}, copilot.Name},
+		{dialect.Probe{CamelCase: true}, copilot.Name},
 	} {
 		if got := Detect(c.p).Name; got != c.want {
 			t.Errorf("%+v: %s, want %s", c.p, got, c.want)

@@ -29,7 +29,7 @@ var Agent = dialect.Agent{
 	HookSwitches: true,
 	HookCwd:      true,
 	Answer:       dialect.Answer{CanAsk: true, Loses: Loses, Guard: guardReply, Rewrite: Rewrite},
-	Shell:        dialect.Shell{Event: "PreToolUse", Tool: "Bash", Payload: shellPayload},
+	Shell:        dialect.Shell{Event: "PreToolUse", Tool: "Bash", Payload: shellPayload, GitBashOnWindows: true},
 	Install: dialect.Install{
 		File:         "settings.json",
 		ShellMatcher: "Bash",

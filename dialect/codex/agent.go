@@ -37,8 +37,6 @@ var Agent = dialect.Agent{
 		EditMatcher: "apply_patch",
 		Note:        "note: Codex skips hooks nobody has reviewed, silently: review them in codex (or pass codex exec --dangerously-bypass-hook-trust), and trust the project for project hooks",
 	},
-	Doctor: dialect.Doctor{Settings: doctorSettings,
-		Warning: "Codex skips hooks nobody has reviewed, silently, and project hooks in an untrusted project; doctor cannot see its review state: review them with /hooks in codex"},
 	Trust:          "runs only hooks the user reviewed, and project hooks only in a trusted project",
 	DefaultTimeout: 600 * time.Second,
 	Proven: []dialect.Proof{

@@ -11,7 +11,7 @@ import (
 
 // Agent is GitHub Copilot CLI's descriptor.
 var Agent = dialect.Agent{
-	Name:    dialect.Copilot,
+	Name:    Name,
 	Title:   "GitHub Copilot CLI",
 	Short:   "Copilot",
 	Binary:  "copilot",

@@ -7,7 +7,7 @@ import (
 )
 
 // Name is the dialect's name.
-const Name dialect.Name = dialect.Copilot
+const Name dialect.Name = "copilot"
 
 // Version is the Copilot CLI release whose behaviour this package follows.
 const Version = "1.0.102"
@@ -38,51 +38,59 @@ type event struct {
 	context bool // additionalContext reaches the model
 }
 
-var events = sync.OnceValue(func() map[string]*event {
-	tool := func(name string, kind dialect.Kind, gates bool) dialect.Spec {
-		return dialect.Spec{Dialect: Name, Name: name, Kind: kind, Gates: gates, Target: dialect.FieldName, MatchField: "toolName"}
-	}
-	plain := func(name string, kind dialect.Kind, gates bool) dialect.Spec {
-		s := dialect.Spec{Dialect: Name, Name: name, Kind: kind, Gates: gates}
-		if kind == dialect.Stop || kind == dialect.SubagentStop {
-			s.Loop = true
+var eventsValue lazy[map[string]*event]
+
+func events() map[string]*event {
+	return eventsValue.get(func() map[string]*event {
+		tool := func(name string, kind dialect.Kind, gates bool) dialect.Spec {
+			return dialect.Spec{Dialect: Name, Name: name, Kind: kind, Gates: gates, Target: dialect.FieldName, MatchField: "toolName"}
 		}
-		return s
-	}
-	list := []event{
-		{Spec: plain("sessionStart", dialect.SessionStart, false), claude: "SessionStart", context: true},
-		{Spec: plain("sessionEnd", dialect.SessionEnd, false), claude: "SessionEnd"},
-		{Spec: plain("userPromptSubmitted", dialect.PromptSubmit, true), claude: "UserPromptSubmit", style: stylePrompt, context: true},
-		{Spec: tool("preToolUse", dialect.PreTool, true), claude: "PreToolUse", style: stylePermission, context: true},
-		{Spec: tool("postToolUse", dialect.PostTool, false), claude: "PostToolUse", context: true},
-		{Spec: tool("postToolUseFailure", dialect.PostToolFailure, false), claude: "PostToolUseFailure", context: true},
-		{Spec: plain("agentStop", dialect.Stop, false), claude: "Stop", style: styleContinue},
-		{Spec: plain("subagentStart", dialect.SubagentStart, false), claude: "SubagentStart", context: true},
-		{Spec: plain("subagentStop", dialect.SubagentStop, false), claude: "SubagentStop", style: styleContinue},
-		{Spec: plain("errorOccurred", "", false)},
-		{Spec: plain("preCompact", dialect.PreCompact, false), claude: "PreCompact"},
-		{Spec: tool("permissionRequest", "", true), claude: "PermissionRequest", style: styleRequest},
-		{Spec: plain("notification", "", false), claude: "Notification"},
-		{Spec: tool("preMcpToolCall", "", false)},
-	}
-	m := make(map[string]*event, len(list))
-	for i := range list {
-		m[list[i].Name] = &list[i]
-	}
-	return m
-})
+		plain := func(name string, kind dialect.Kind, gates bool) dialect.Spec {
+			s := dialect.Spec{Dialect: Name, Name: name, Kind: kind, Gates: gates}
+			if kind == dialect.Stop || kind == dialect.SubagentStop {
+				s.Loop = true
+			}
+			return s
+		}
+		list := []event{
+			{Spec: plain("sessionStart", dialect.SessionStart, false), claude: "SessionStart", context: true},
+			{Spec: plain("sessionEnd", dialect.SessionEnd, false), claude: "SessionEnd"},
+			{Spec: plain("userPromptSubmitted", dialect.PromptSubmit, true), claude: "UserPromptSubmit", style: stylePrompt, context: true},
+			{Spec: tool("preToolUse", dialect.PreTool, true), claude: "PreToolUse", style: stylePermission, context: true},
+			{Spec: tool("postToolUse", dialect.PostTool, false), claude: "PostToolUse", context: true},
+			{Spec: tool("postToolUseFailure", dialect.PostToolFailure, false), claude: "PostToolUseFailure", context: true},
+			{Spec: plain("agentStop", dialect.Stop, false), claude: "Stop", style: styleContinue},
+			{Spec: plain("subagentStart", dialect.SubagentStart, false), claude: "SubagentStart", context: true},
+			{Spec: plain("subagentStop", dialect.SubagentStop, false), claude: "SubagentStop", style: styleContinue},
+			{Spec: plain("errorOccurred", "", false)},
+			{Spec: plain("preCompact", dialect.PreCompact, false), claude: "PreCompact"},
+			{Spec: tool("permissionRequest", "", true), claude: "PermissionRequest", style: styleRequest},
+			{Spec: plain("notification", "", false), claude: "Notification"},
+			{Spec: tool("preMcpToolCall", "", false)},
+		}
+		m := make(map[string]*event, len(list))
+		for i := range list {
+			m[list[i].Name] = &list[i]
+		}
+		return m
+	})
+}
 
 // claudeNames maps Claude Code's (and VS Code's) PascalCase event names, which Copilot also
 // accepts in a hooks file, to Copilot's own.
-var claudeNames = sync.OnceValue(func() map[string]string {
-	m := map[string]string{}
-	for name, e := range events() {
-		if e.claude != "" {
-			m[e.claude] = name
+var claudeNamesValue lazy[map[string]string]
+
+func claudeNames() map[string]string {
+	return claudeNamesValue.get(func() map[string]string {
+		m := map[string]string{}
+		for name, e := range events() {
+			if e.claude != "" {
+				m[e.claude] = name
+			}
 		}
-	}
-	return m
-})
+		return m
+	})
+}
 
 // ClaudeEvent names the Claude Code event whose hooks run for a Copilot event, or "".
 func ClaudeEvent(name string) string {
@@ -95,3 +103,15 @@ func ClaudeEvent(name string) string {
 // FromClaudeEvent names the Copilot event that a PascalCase (Claude Code) name in a hooks file
 // stands for, or "".
 func FromClaudeEvent(name string) string { return claudeNames()[name] }
+
+// lazy is a value built on first use: its zero value needs no package initialisation, which
+// the guard process, linking every agent's package, would pay on every hook call.
+type lazy[T any] struct {
+	once sync.Once
+	v    T
+}
+
+func (l *lazy[T]) get(build func() T) T {
+	l.once.Do(func() { l.v = build() })
+	return l.v
+}

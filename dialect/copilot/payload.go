@@ -4,42 +4,57 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"sync"
 
 	"github.com/agenthooks/agenthooks/dialect"
 )
 
 // claudeTools names Copilot CLI's built-in tools as Claude Code names the same tools.
-var claudeTools = map[string]string{
-	"bash":       "Bash",
-	"view":       "Read",
-	"create":     "Write",
-	"edit":       "Edit",
-	"glob":       "Glob",
-	"grep":       "Grep",
-	"web_fetch":  "WebFetch",
-	"task":       "Task",
-	"powershell": "PowerShell",
+var claudeToolsValue lazy[map[string]string]
+
+func claudeTools() map[string]string {
+	return claudeToolsValue.get(func() map[string]string {
+		return map[string]string{
+			"bash":       "Bash",
+			"view":       "Read",
+			"create":     "Write",
+			"edit":       "Edit",
+			"glob":       "Glob",
+			"grep":       "Grep",
+			"web_fetch":  "WebFetch",
+			"task":       "Task",
+			"powershell": "PowerShell",
+		}
+	})
 }
 
 // argKeys renames the arguments of Copilot's file tools to Claude Code's keys.
-var argKeys = map[string]string{"path": "file_path", "file_text": "content", "old_str": "old_string", "new_str": "new_string"}
+var argKeysValue lazy[map[string]string]
+
+func argKeys() map[string]string {
+	return argKeysValue.get(func() map[string]string {
+		return map[string]string{"path": "file_path", "file_text": "content", "old_str": "old_string", "new_str": "new_string"}
+	})
+}
 
 // ClaudeTool names a Copilot tool as Claude Code does; others keep their names.
 func ClaudeTool(tool string) string {
-	if t, ok := claudeTools[tool]; ok {
+	if t, ok := claudeTools()[tool]; ok {
 		return t
 	}
 	return tool
 }
 
-var copilotTools = sync.OnceValue(func() map[string]string {
-	m := map[string]string{"MultiEdit": "edit"}
-	for c, cl := range claudeTools {
-		m[cl] = c
-	}
-	return m
-})
+var copilotToolsValue lazy[map[string]string]
+
+func copilotTools() map[string]string {
+	return copilotToolsValue.get(func() map[string]string {
+		m := map[string]string{"MultiEdit": "edit"}
+		for c, cl := range claudeTools() {
+			m[cl] = c
+		}
+		return m
+	})
+}
 
 // CopilotTool names a Claude Code tool as Copilot does; others keep their names.
 func CopilotTool(tool string) string {
@@ -50,9 +65,15 @@ func CopilotTool(tool string) string {
 }
 
 // renames are the camelCase payload fields whose Claude Code names differ.
-var renames = map[string]string{"sessionId": "session_id", "toolName": "tool_name", "toolArgs": "tool_input",
-	"toolInput": "tool_input", "toolResult": "tool_response", "transcriptPath": "transcript_path",
-	"stopReason": "stop_reason", "initialPrompt": "initial_prompt", "permissionSuggestions": "permission_suggestions"}
+var renamesValue lazy[map[string]string]
+
+func renames() map[string]string {
+	return renamesValue.get(func() map[string]string {
+		return map[string]string{"sessionId": "session_id", "toolName": "tool_name", "toolArgs": "tool_input",
+			"toolInput": "tool_input", "toolResult": "tool_response", "transcriptPath": "transcript_path",
+			"stopReason": "stop_reason", "initialPrompt": "initial_prompt", "permissionSuggestions": "permission_suggestions"}
+	})
+}
 
 // ToClaude rewrites the payload of Copilot event name as the payload of its Claude Code
 // namesake, which it returns with notes on what Claude Code's shape has no place for. Copilot's
@@ -89,7 +110,7 @@ func RenameToClaude(name string, m map[string]any) []string {
 // Claude Code's tool name.
 func renameToClaude(m map[string]any) []string {
 	var notes []string
-	for from, to := range renames {
+	for from, to := range renames() {
 		if v, ok := m[from]; ok {
 			delete(m, from)
 			if _, taken := m[to]; !taken {
@@ -100,7 +121,7 @@ func renameToClaude(m map[string]any) []string {
 	if tool, ok := m["tool_name"].(string); ok {
 		m["tool_name"] = ClaudeTool(tool)
 		if in, ok := m["tool_input"].(map[string]any); ok {
-			for from, to := range argKeys {
+			for from, to := range argKeys() {
 				if v, has := in[from]; has {
 					if _, taken := in[to]; !taken {
 						in[to] = v
@@ -144,7 +165,7 @@ func FromClaude(name string, payload []byte) ([]byte, []string, error) {
 // Copilot event name, and says what Copilot's payload has no place for.
 func RenameFromClaude(name string, m map[string]any) []string {
 	back := map[string]string{}
-	for c, cl := range renames {
+	for c, cl := range renames() {
 		if c != "toolInput" {
 			back[cl] = c
 		}
@@ -172,7 +193,7 @@ func RenameFromClaude(name string, m map[string]any) []string {
 		m["toolName"] = CopilotTool(tool)
 		for _, key := range []string{"toolArgs", "toolInput"} {
 			if in, ok := m[key].(map[string]any); ok {
-				for from, to := range argKeys {
+				for from, to := range argKeys() {
 					if v, has := in[to]; has {
 						in[from] = v
 						delete(in, to)

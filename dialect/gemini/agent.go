@@ -43,7 +43,6 @@ var Agent = dialect.Agent{
 		HandlerName: "agenthooks",
 		ProjectNote: "note: Gemini CLI runs project hooks only in a trusted folder",
 	},
-	Doctor:         dialect.Doctor{HooksFile: switchedOff},
 	Trust:          "runs a project's .gemini/settings.json only in a trusted folder",
 	DefaultTimeout: 60 * time.Second,
 	Proven: []dialect.Proof{

@@ -10,7 +10,7 @@ import (
 
 // Agent is Qwen Code's descriptor.
 var Agent = dialect.Agent{
-	Name:       dialect.Qwen,
+	Name:       Name,
 	Title:      "Qwen Code",
 	Short:      "Qwen",
 	Binary:     "qwen",

@@ -2,7 +2,6 @@ package qwen
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/agenthooks/agenthooks/dialect"
 )
@@ -10,36 +9,46 @@ import (
 // claudeTools names Qwen Code's built-in tools (packages/core/src/tools/tool-names.ts) as Claude
 // Code names the same tools; their inputs already use Claude Code's keys (command, file_path,
 // content, old_string, new_string, pattern).
-var claudeTools = map[string]string{
-	"run_shell_command": "Bash",
-	"read_file":         "Read",
-	"write_file":        "Write",
-	"edit":              "Edit",
-	"glob":              "Glob",
-	"grep_search":       "Grep",
-	"web_fetch":         "WebFetch",
-	"web_search":        "WebSearch",
-	"agent":             "Task",
-	"todo_write":        "TodoWrite",
-	"notebook_edit":     "NotebookEdit",
+var claudeToolsValue lazy[map[string]string]
+
+func claudeTools() map[string]string {
+	return claudeToolsValue.get(func() map[string]string {
+		return map[string]string{
+			"run_shell_command": "Bash",
+			"read_file":         "Read",
+			"write_file":        "Write",
+			"edit":              "Edit",
+			"glob":              "Glob",
+			"grep_search":       "Grep",
+			"web_fetch":         "WebFetch",
+			"web_search":        "WebSearch",
+			"agent":             "Task",
+			"todo_write":        "TodoWrite",
+			"notebook_edit":     "NotebookEdit",
+		}
+	})
 }
 
 // ClaudeTool names a Qwen Code tool as Claude Code does; MCP tools (mcp__server__tool) and
 // tools Claude Code does not have keep their names.
 func ClaudeTool(tool string) string {
-	if t, ok := claudeTools[tool]; ok {
+	if t, ok := claudeTools()[tool]; ok {
 		return t
 	}
 	return tool
 }
 
-var qwenTools = sync.OnceValue(func() map[string]string {
-	m := map[string]string{"MultiEdit": "edit"}
-	for q, c := range claudeTools {
-		m[c] = q
-	}
-	return m
-})
+var qwenToolsValue lazy[map[string]string]
+
+func qwenTools() map[string]string {
+	return qwenToolsValue.get(func() map[string]string {
+		m := map[string]string{"MultiEdit": "edit"}
+		for q, c := range claudeTools() {
+			m[c] = q
+		}
+		return m
+	})
+}
 
 // QwenTool names a Claude Code tool as Qwen Code does; others keep their names.
 func QwenTool(tool string) string {

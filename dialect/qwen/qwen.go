@@ -13,7 +13,7 @@ import (
 )
 
 // Name is the dialect's name.
-const Name dialect.Name = dialect.Qwen
+const Name dialect.Name = "qwen"
 
 // Version is the Qwen Code release whose code and behaviour this package follows.
 const Version = "0.24.4"
@@ -48,37 +48,41 @@ type event struct {
 // events is built on first use. What each event honours follows Qwen Code 0.24.4's
 // toolHookTriggers.ts, hookAggregator.ts and client.ts; TodoCreated, TodoCompleted and
 // SessionDelete have no Claude Code counterpart.
-var events = sync.OnceValue(func() map[string]*event {
-	list := []event{
-		{Spec: spec("PreToolUse", true), claude: "PreToolUse", style: stylePermission, halt: true, context: true},
-		{Spec: spec("PostToolUse", false), claude: "PostToolUse", halt: true, context: true},
-		{Spec: spec("PostToolUseFailure", false), claude: "PostToolUseFailure", context: true},
-		{Spec: spec("PostToolBatch", true), claude: "PostToolBatch", style: styleBlock, halt: true},
-		{Spec: spec("Notification", false), claude: "Notification"},
-		{Spec: spec("UserPromptSubmit", true), claude: "UserPromptSubmit", style: styleBlock, halt: true, context: true, text: true},
-		{Spec: spec("UserPromptExpansion", true), claude: "UserPromptExpansion", style: styleBlock, halt: true, context: true, text: true},
-		{Spec: spec("SessionStart", false), claude: "SessionStart", context: true, text: true},
-		{Spec: spec("Stop", false), claude: "Stop", style: styleContinue, halt: true},
-		{Spec: spec("MessageDisplay", false), claude: "MessageDisplay"},
-		{Spec: spec("SubagentStart", false), claude: "SubagentStart", context: true},
-		{Spec: spec("SubagentStop", false), claude: "SubagentStop", style: styleContinue, halt: true},
-		{Spec: spec("PreCompact", false), claude: "PreCompact"},
-		{Spec: spec("PostCompact", false), claude: "PostCompact"},
-		{Spec: spec("SessionEnd", false), claude: "SessionEnd"},
-		{Spec: spec("SessionDelete", false)},
-		{Spec: spec("PermissionRequest", true), claude: "PermissionRequest", style: styleRequest},
-		{Spec: spec("PermissionDenied", false), claude: "PermissionDenied"},
-		{Spec: spec("StopFailure", false), claude: "StopFailure"},
-		{Spec: spec("TodoCreated", false)},
-		{Spec: spec("TodoCompleted", false)},
-		{Spec: spec("InstructionsLoaded", false), claude: "InstructionsLoaded"},
-	}
-	m := make(map[string]*event, len(list))
-	for i := range list {
-		m[list[i].Name] = &list[i]
-	}
-	return m
-})
+var eventsValue lazy[map[string]*event]
+
+func events() map[string]*event {
+	return eventsValue.get(func() map[string]*event {
+		list := []event{
+			{Spec: spec("PreToolUse", true), claude: "PreToolUse", style: stylePermission, halt: true, context: true},
+			{Spec: spec("PostToolUse", false), claude: "PostToolUse", halt: true, context: true},
+			{Spec: spec("PostToolUseFailure", false), claude: "PostToolUseFailure", context: true},
+			{Spec: spec("PostToolBatch", true), claude: "PostToolBatch", style: styleBlock, halt: true},
+			{Spec: spec("Notification", false), claude: "Notification"},
+			{Spec: spec("UserPromptSubmit", true), claude: "UserPromptSubmit", style: styleBlock, halt: true, context: true, text: true},
+			{Spec: spec("UserPromptExpansion", true), claude: "UserPromptExpansion", style: styleBlock, halt: true, context: true, text: true},
+			{Spec: spec("SessionStart", false), claude: "SessionStart", context: true, text: true},
+			{Spec: spec("Stop", false), claude: "Stop", style: styleContinue, halt: true},
+			{Spec: spec("MessageDisplay", false), claude: "MessageDisplay"},
+			{Spec: spec("SubagentStart", false), claude: "SubagentStart", context: true},
+			{Spec: spec("SubagentStop", false), claude: "SubagentStop", style: styleContinue, halt: true},
+			{Spec: spec("PreCompact", false), claude: "PreCompact"},
+			{Spec: spec("PostCompact", false), claude: "PostCompact"},
+			{Spec: spec("SessionEnd", false), claude: "SessionEnd"},
+			{Spec: spec("SessionDelete", false)},
+			{Spec: spec("PermissionRequest", true), claude: "PermissionRequest", style: styleRequest},
+			{Spec: spec("PermissionDenied", false), claude: "PermissionDenied"},
+			{Spec: spec("StopFailure", false), claude: "StopFailure"},
+			{Spec: spec("TodoCreated", false)},
+			{Spec: spec("TodoCompleted", false)},
+			{Spec: spec("InstructionsLoaded", false), claude: "InstructionsLoaded"},
+		}
+		m := make(map[string]*event, len(list))
+		for i := range list {
+			m[list[i].Name] = &list[i]
+		}
+		return m
+	})
+}
 
 // spec takes the kind and matcher target of the Claude Code event of the same name.
 func spec(name string, gates bool) dialect.Spec {
@@ -389,4 +393,16 @@ func firstLine(s string) string {
 		line = line[:200] + "…"
 	}
 	return line
+}
+
+// lazy is a value built on first use: its zero value needs no package initialisation, which
+// the guard process, linking every agent's package, would pay on every hook call.
+type lazy[T any] struct {
+	once sync.Once
+	v    T
+}
+
+func (l *lazy[T]) get(build func() T) T {
+	l.once.Do(func() { l.v = build() })
+	return l.v
 }

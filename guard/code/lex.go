@@ -188,6 +188,8 @@ func (l *lexer) special(c byte) bool {
 		return l.awk(c)
 	case "r":
 		return l.r(c)
+	case "julia":
+		return l.julia(c)
 	}
 	return false
 }

@@ -120,7 +120,7 @@ func (s *scanner) forkLoops() {
 
 // condition returns the tokens of a loop's condition starting at j.
 func (s *scanner) condition(j int) (int, int) {
-	if s.punct(j, "(") && s.lang != "python" && s.lang != "ruby" && s.lang != "lua" {
+	if s.punct(j, "(") && s.lang != "python" && s.lang != "ruby" && s.lang != "lua" && s.lang != "julia" {
 		return j, min(s.match[j]+1, len(s.toks))
 	}
 	k := j
@@ -159,7 +159,7 @@ func (s *scanner) body(i, j int) (int, int) {
 			k++
 		}
 		return j + 1, k
-	case s.lang == "ruby" || s.lang == "lua":
+	case s.lang == "ruby" || s.lang == "lua" || s.lang == "julia":
 		if s.is(j, tIdent, "do") {
 			j++
 		}

@@ -46,6 +46,9 @@ var (
 )
 
 func ops(lang, name string) (op, bool) {
+	if lang == "julia" {
+		return juliaOp(name)
+	}
 	tableOnce.Do(buildTable)
 	o, ok := table[lang+" "+name]
 	return o, ok

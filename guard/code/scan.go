@@ -28,6 +28,8 @@ func Language(name string) string {
 		return "awk"
 	case name == "r" || name == "rscript":
 		return "r"
+	case versioned(name, "julia"):
+		return "julia"
 	}
 	return ""
 }
@@ -95,6 +97,7 @@ type scanner struct {
 	match    []int     // index of the matching bracket, or len(toks) when it has none
 	spawns   []spawned // forks and asynchronous spawns in this stream, for fork loops
 	indents  []int32   // indentation of each token's line (Python), built on first use
+	chdir    int8      // whether the stream changes its working directory: 0 not yet known, 1 no, 2 yes
 }
 
 type spawned struct {
@@ -104,9 +107,11 @@ type spawned struct {
 }
 
 func (s *scanner) stream(toks []token) {
-	s.toks, s.spawns, s.indents = toks, s.spawns[:0], nil
+	s.toks, s.spawns, s.indents, s.chdir = toks, s.spawns[:0], nil, 0
 	s.match = matchBrackets(toks)
+	deletes := len(s.r.Deletes)
 	s.imports()
+	s.reassigned()
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		switch t.kind {
@@ -125,6 +130,8 @@ func (s *scanner) stream(toks []token) {
 		}
 	}
 	s.forkLoops()
+	s.listingLoops(deletes)
+	s.evalRefs()
 }
 
 // matchBrackets pairs brackets in one pass.
@@ -303,8 +310,13 @@ func (s *scanner) resolveFirst(sg seg) string {
 		switch sg.name {
 		case "getattr":
 			if len(args) > 1 {
-				if v := s.eval(args[1].a, args[1].b); v.kind == vStr && !v.dyn && args[0].b-args[0].a == 1 {
-					return s.resolveName(s.toks[args[0].a].val) + "." + v.s
+				recv, ok := s.getattrReceiver(args[0])
+				v := s.eval(args[1].a, args[1].b)
+				switch {
+				case ok && v.kind == vStr && !v.dyn:
+					return recv + "." + v.s
+				case ok && mostDestructive(s.lang, recv) != "":
+					return recv + "." + mostDestructive(s.lang, recv) // a member chosen at run time
 				}
 			}
 		}
@@ -348,7 +360,7 @@ func (s *scanner) split(a, b int) []arg {
 				i = min(s.match[i], b)
 				continue
 			}
-			if !(t.kind == tPunct && t.val == ",") {
+			if !(t.kind == tPunct && (t.val == "," || t.val == ";" && s.lang == "julia")) {
 				continue
 			}
 		}
@@ -368,7 +380,7 @@ func (s *scanner) keyed(a, b int) arg {
 	}
 	if b-a >= 3 {
 		k, p := s.toks[a], s.toks[a+1]
-		if (k.kind == tIdent || k.kind == tStr) && p.kind == tPunct && (p.val == "=" && (s.lang == "python" || s.lang == "r") ||
+		if (k.kind == tIdent || k.kind == tStr) && p.kind == tPunct && (p.val == "=" && (s.lang == "python" || s.lang == "r" || s.lang == "julia") ||
 			p.val == ":" && (s.lang == "ruby" || s.lang == "javascript") || p.val == "=>") {
 			return arg{key: k.val, a: a + 2, b: b}
 		}

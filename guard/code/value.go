@@ -338,6 +338,12 @@ func (s *scanner) chainValue(segs []seg, d int) value {
 		short = q[i+1:]
 	}
 	switch {
+	case oneOf(q, "process.cwd", "os.getcwd", "os.getcwdb", "Path.cwd", "pathlib.Path.cwd", "Dir.pwd", "Dir.getwd",
+		"getcwd", "Deno.cwd", "pwd", "getwd", "Cwd.getcwd", "Cwd.cwd", "cwd"):
+		if s.changesDir() {
+			return unknown()
+		}
+		return str(".") // the working directory the program started in
 	case oneOf(q, "os.homedir", "Path.home", "pathlib.Path.home", "Dir.home", "fs.path_home", "os.userInfo.homedir",
 		"Deno.homeDir", "homedir", "os.path.expanduser.home", "Etc.getpwuid.dir", "path.home"):
 		return str("~")
@@ -348,7 +354,8 @@ func (s *scanner) chainValue(segs []seg, d int) value {
 		}
 	case oneOf(q, "path.expand", "normalizePath", "fs.path_expand", "fs.path_norm") || oneOf(short, "expanduser", "expand_path", "path.expand", "normalizePath", "path_expand", "realpath", "abspath",
 		"normpath", "resolve", "absolute", "str", "String", "normalize", "Pathname", "path_norm", "canonicalize") ||
-		oneOf(q, "URI", "URI.parse", "URL", "urlparse", "Request", "urllib.request.Request"):
+		oneOf(q, "URI", "URI.parse", "URL", "urlparse", "Request", "urllib.request.Request") ||
+		oneOf(q, "glob", "bsd_glob", "File.Glob.bsd_glob", "glob.glob", "Dir.glob"): // a pattern names what it matches
 		if len(pos) == 0 && len(segs) > 1 {
 			return s.chainValue(segs[:len(segs)-1], d+1) // Path('~').expanduser()
 		}

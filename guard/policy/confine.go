@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"path"
 	"path/filepath"
 	"strings"
 )
@@ -83,7 +84,9 @@ func (c *compiler) confine(p *Policy, r *rawConfine) {
 		out.Unconfined = word("$.confine.unconfined", r.Unconfined, "refuse", "warn")
 	}
 	for i, w := range c.list("$.confine.writable", r.Writable) {
-		if !filepath.IsAbs(w) && !strings.HasPrefix(w, "~/") {
+		// Confinement is Linux's (Landlock), so a policy names Linux folders; one policy file is
+		// shared by every platform, so a Windows machine must not refuse it for them.
+		if !path.IsAbs(w) && !filepath.IsAbs(w) && !strings.HasPrefix(w, "~/") {
 			c.errorf(fmt.Sprintf("$.confine.writable[%d]", i), "confine", "a writable folder must be an absolute path or start with ~/, not %q", w)
 			continue
 		}

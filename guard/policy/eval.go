@@ -53,6 +53,7 @@ const (
 // then the unknown-command decision; every structural finding against the rules that name it;
 // every masked text against the pattern rules. The verdict is the strongest decision.
 func (p *Policy) Evaluate(s *shell.Script, ctx Context) Verdict {
+	ctx = BashPaths(ctx) // Windows: the paths as the script's bash reads them
 	c := &classifier{ctx: ctx}
 	pr := newProtector(ctx)
 	v := Verdict{Decision: Allow, Invocations: make([]InvocationResult, 0, len(s.Invocations))}
@@ -82,8 +83,22 @@ func (p *Policy) Evaluate(s *shell.Script, ctx Context) Verdict {
 			v.Matches = append(v.Matches, m)
 		}
 		if res.Decision == "" {
+			// no rule decided: what it destroys on other machines
+			if m, ok := remoteJudgement(view, s, i); ok {
+				res.Rules = append(res.Rules, m.Rule)
+				res.Decision = m.Decision
+				if m.Decision != Allow {
+					m.Subject = strings.Join(res.Argv, " ")
+					v.Matches = append(v.Matches, m)
+				} else {
+					res.AllowedBy = "(" + m.Rule + ": " + m.Message + ")"
+				}
+			}
+		}
+		if res.Decision == "" {
 			// no rule decided: the verbs of its subcommand path
 			if m, ok := verbJudgement(view); ok {
+				m, _ = clusterTarget(view, m)
 				res.Rules = append(res.Rules, m.Rule)
 				res.Decision = m.Decision
 				m.Subject = strings.Join(res.Argv, " ")

@@ -44,15 +44,16 @@ func isSecretFile(p string) bool {
 func (pr *protector) exfiltration(s *shell.Script) (Match, bool) {
 	var secret, sender string
 	var pos shell.Pos
+	// The first sender, then the first secret read: nothing leaves without a sender, so the
+	// arguments of a command line that sends nothing are not each compared with every credential.
 	for i := range s.Invocations {
-		inv := &s.Invocations[i]
-		if secret == "" {
-			secret = pr.secretRead(inv)
+		if inv := &s.Invocations[i]; isSender(inv) {
+			sender, pos = strings.Join(argv(inv, pr.ctx.Home), " "), inv.Pos
+			break
 		}
-		if sender == "" && isSender(inv) {
-			sender = strings.Join(argv(inv, pr.ctx.Home), " ")
-			pos = inv.Pos
-		}
+	}
+	for i := 0; sender != "" && secret == "" && i < len(s.Invocations); i++ {
+		secret = pr.secretRead(&s.Invocations[i])
 	}
 	if secret == "" || sender == "" {
 		return Match{}, false

@@ -338,7 +338,7 @@ func argMatch(pattern string, w shell.Word) bool {
 
 // globMatch matches s against a pattern where * is any text and ? one character.
 func globMatch(pattern, s string) bool {
-	if !strings.ContainsAny(pattern, "*?") {
+	if !hasGlob(pattern, false) {
 		return pattern == s
 	}
 	px, sx := 0, 0

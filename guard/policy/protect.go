@@ -497,7 +497,7 @@ func splitDest(args, pos []shell.Word) (dest *shell.Word, srcs []shell.Word) {
 }
 
 func isDir(p string) bool {
-	st, err := os.Stat(p)
+	st, err := os.Stat(fromBash(p))
 	return err == nil && st.IsDir()
 }
 
@@ -722,7 +722,7 @@ func (pr *protector) relates(op, target string, pattern bool, p *Protected) bool
 	if p.Kind != "" && (op == opUse || op == opLink && p.Kind == KindCredentials) {
 		return false // ssh -i KEY, gpg --import KEY: programs use keys; a link to one reads it
 	}
-	if strings.ContainsAny(path.Base(p.Path), "*?[") {
+	if hasGlob(path.Base(p.Path), true) {
 		return relatesPattern(op, target, pattern, p)
 	}
 	rel := compare(target, p.Path, pattern)
@@ -800,28 +800,33 @@ const (
 // compare relates target to prot element by element. A glob element matches as bash matches
 // it: * and ? never match a leading dot.
 func compare(target, prot string, pattern bool) int {
-	t := strings.Split(strings.Trim(target, "/"), "/")
-	p := strings.Split(strings.Trim(prot, "/"), "/")
+	// The elements of each path, as strings.Split would give them, taken one at a time: this
+	// runs for every argument against every protected path, and allocates nothing.
+	t, p := strings.Trim(target, "/"), strings.Trim(prot, "/")
+	nt, np := strings.Count(t, "/")+1, strings.Count(p, "/")+1
 	if target == "/" {
-		t = nil
+		nt = 0
 	}
-	n := min(len(t), len(p))
+	n := min(nt, np)
 	for i := 0; i < n; i++ {
-		if !elemMatch(t[i], p[i], pattern) {
+		var te, pe string
+		te, t, _ = strings.Cut(t, "/")
+		pe, p, _ = strings.Cut(p, "/")
+		if !elemMatch(te, pe, pattern) {
 			return relNone
 		}
 	}
 	switch {
-	case len(t) == len(p):
+	case nt == np:
 		return relEqual
-	case len(t) > len(p):
+	case nt > np:
 		return relInside
 	}
 	return relAncestor
 }
 
 func elemMatch(pat, name string, pattern bool) bool {
-	if !pattern || !strings.ContainsAny(pat, "*?[") {
+	if !pattern || !hasGlob(pat, true) {
 		return pat == name
 	}
 	if strings.HasPrefix(name, ".") && !strings.HasPrefix(pat, ".") {
@@ -910,6 +915,7 @@ func containsWord(s string, words []string) bool {
 
 // absolute makes p absolute against cwd, as the shell would; false when cwd is not known.
 func absolute(p, cwd string) (string, bool) {
+	p = toBash(p) // C:/Users/x on Windows: /c/Users/x
 	if path.IsAbs(p) {
 		return path.Clean(p), true
 	}
@@ -934,8 +940,8 @@ func (pr *protector) realOf(p *Protected) string {
 func realPath(p string) string {
 	rest := ""
 	for cur := p; ; {
-		if r, err := filepath.EvalSymlinks(cur); err == nil {
-			return path.Join(filepath.ToSlash(r), rest)
+		if r, err := filepath.EvalSymlinks(fromBash(cur)); err == nil {
+			return path.Join(toBash(filepath.ToSlash(r)), rest)
 		}
 		parent := path.Dir(cur)
 		if parent == cur {
@@ -950,10 +956,12 @@ func realPath(p string) string {
 // ...) writing, editing or deleting files: a change to a protected path is denied, whatever the
 // policy; anything else is allowed.
 func CheckEdit(tool string, files []string, ctx Context) Verdict {
+	ctx = BashPaths(ctx)
 	pr := newProtector(ctx)
 	v := Verdict{Decision: Allow, Invocations: []InvocationResult{}}
 	inv := &shell.Invocation{Cwd: ctx.Cwd}
 	for _, f := range files {
+		f = toBash(f)
 		if h, ok := pr.touch(opPlace, shell.Word{Value: f, Static: true}, inv); ok {
 			h.op = opWrite
 			v.Matches = append(v.Matches, Match{Rule: RuleProtected, Decision: Deny, Subject: tool + " " + tildeHome(f, ctx.Home),

@@ -26,7 +26,6 @@ type verbTables struct {
 	destructive map[string]bool
 	force       map[string]bool
 	describe    map[string]bool
-	catalogue   map[string]toolEntry
 }
 
 // toolEntry is what the catalogue knows of a tool's destructive verbs: the decision for each
@@ -51,9 +50,15 @@ var verbs = sync.OnceValue(func() *verbTables {
 		force: set("--force", "--yes", "-y", "--auto-approve", "-auto-approve", "--confirm", "--no-confirm", "--no-prompt",
 			"--assume-yes", "--non-interactive", "--skip-confirmation", "--accept-data-loss", "--force-reset", "--quiet",
 			"--force-delete", "--yes-i-really-mean-it", "--noconfirm", "--no-interactive", "--silent"),
-		describe:  set("--help", "-h", "-help", "--version", "-V", "--dry-run", "--dryrun", "-dry-run", "--what-if", "-WhatIf", "--check", "--plan"),
-		catalogue: map[string]toolEntry{},
+		describe: set("--help", "-h", "-help", "--version", "-V", "--dry-run", "--dryrun", "-dry-run", "--what-if", "-WhatIf", "--check", "--plan"),
 	}
+	return t
+})
+
+// verbCatalogue is built on first use too, apart from the vocabulary: only a command line with
+// a destructive verb in it looks a tool up.
+var verbCatalogue = sync.OnceValue(func() map[string]toolEntry {
+	t := struct{ catalogue map[string]toolEntry }{make(map[string]toolEntry, 128)}
 	allow := func(vs ...string) map[string]Decision {
 		m := map[string]Decision{}
 		for _, v := range vs {
@@ -62,33 +67,34 @@ var verbs = sync.OnceValue(func() *verbTables {
 		return m
 	}
 	// Package managers: a project's dependencies and caches come back with one install.
-	for _, pm := range []string{"npm", "pnpm", "yarn", "bun", "pip", "pip3", "uv", "poetry", "pipenv", "pdm", "hatch",
+	// (Tools that share an entry share its maps: one table to build, none changed after this.)
+	pm := toolEntry{verbs: allow("uninstall", "remove", "rm", "prune", "purge", "clean", "clear", "reset", "delete", "drop", "wipe"), fallback: Allow}
+	pm.verbs["unpublish"] = Deny // irreversible for everyone who depends on it
+	pm.verbs["yank"] = Ask
+	pm.verbs["owner rm"] = Ask
+	pm.verbs["dist-tag rm"] = Ask
+	for _, name := range []string{"npm", "pnpm", "yarn", "bun", "pip", "pip3", "uv", "poetry", "pipenv", "pdm", "hatch",
 		"cargo", "go", "gem", "bundle", "composer", "conda", "mamba", "micromamba", "brew", "dotnet", "mix", "deno",
 		"rustup", "pipx", "nvm", "pyenv", "rbenv", "asdf", "mise", "volta", "fnm", "sdk", "gradle", "mvn", "flutter",
 		"dart", "swift", "pod", "carthage", "nix-env", "opam", "cabal", "stack", "luarocks", "cpanm", "R", "julia", "vcpkg", "conan"} {
-		e := toolEntry{verbs: allow("uninstall", "remove", "rm", "prune", "purge", "clean", "clear", "reset", "delete", "drop", "wipe"), fallback: Allow}
-		e.verbs["unpublish"] = Deny // irreversible for everyone who depends on it
-		e.verbs["yank"] = Ask
-		e.verbs["owner rm"] = Ask
-		e.verbs["dist-tag rm"] = Ask
-		t.catalogue[pm] = e
+		t.catalogue[name] = pm
 	}
 	// System package managers change the machine, not the project.
 	for _, pm := range []string{"apt", "apt-get", "aptitude", "dnf", "yum", "zypper", "pacman", "apk", "snap", "flatpak", "port", "pkg", "emerge", "xbps-remove"} {
 		t.catalogue[pm] = toolEntry{fallback: Ask}
 	}
 	// Containers are rebuilt from their images; volumes hold data.
+	containers := toolEntry{verbs: allow("rm", "rmi", "container rm", "container prune", "image rm", "image prune", "network rm",
+		"network prune", "builder prune", "buildx prune", "kill", "compose rm", "compose down", "context rm", "manifest rm"),
+		fallback: Ask, forceF: true}
+	containers.verbs["volume rm"] = Ask
+	containers.verbs["volume prune"] = Ask
+	containers.verbs["system prune"] = Ask
+	containers.forcedDeny = set("volume rm", "volume prune", "system prune") // data, with its confirmation off
+	containers.onlyWith = map[string]string{"system prune": "--volumes"}
+	containers.verbs["secret rm"] = Ask
 	for _, c := range []string{"docker", "podman", "nerdctl", "finch"} {
-		e := toolEntry{verbs: allow("rm", "rmi", "container rm", "container prune", "image rm", "image prune", "network rm",
-			"network prune", "builder prune", "buildx prune", "kill", "compose rm", "compose down", "context rm", "manifest rm"),
-			fallback: Ask, forceF: true}
-		e.verbs["volume rm"] = Ask
-		e.verbs["volume prune"] = Ask
-		e.verbs["system prune"] = Ask
-		e.forcedDeny = set("volume rm", "volume prune", "system prune") // data, with its confirmation off
-		e.onlyWith = map[string]string{"system prune": "--volumes"}
-		e.verbs["secret rm"] = Ask
-		t.catalogue[c] = e
+		t.catalogue[c] = containers
 	}
 	// Cluster and cloud tools that delete at once, without asking.
 	// A pod is recreated by its controller; everything else a cluster holds is asked about.
@@ -110,7 +116,7 @@ var verbs = sync.OnceValue(func() *verbTables {
 	t.catalogue["redis-cli"] = toolEntry{fallback: Ask, verbs: allow("del", "unlink")} // one key; FLUSHALL is sqlc's
 	t.catalogue["pm2"] = toolEntry{fallback: Allow}                                    // a process list entry
 	t.catalogue["aws"] = toolEntry{noPrompt: true, verbs: map[string]Decision{"s3 rm": Ask, "s3 rb": Ask}}
-	return t
+	return t.catalogue
 })
 
 // describers print about a command without running it.
@@ -148,7 +154,7 @@ func verbJudgement(v *view) (Match, bool) {
 	if verbAt < 0 {
 		return Match{}, false
 	}
-	entry, known := t.catalogue[v.name]
+	entry, known := verbCatalogue()[v.name]
 	decision := Decision("")
 	for n := len(path); n > 0; n-- {
 		if flag, ok := entry.onlyWith[strings.Join(path[:n], " ")]; ok && !v.flags[flag] {
@@ -166,7 +172,7 @@ func verbJudgement(v *view) (Match, bool) {
 	}
 	forced := entry.noPrompt
 	for f := range v.flags {
-		if t.force[f] || (f == "-f" && entry.forceF) {
+		if t.force[f] || (f == "-f" && entry.forceF) || prefixedForce(t, f) {
 			forced = true
 		}
 	}

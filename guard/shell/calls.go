@@ -163,7 +163,7 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 			}
 			args, f = skipOpts(rest, nil), f.with("command")
 		case name == "xargs":
-			args, f = a.xargsCommand(rest, ctx), f.with("xargs")
+			args, f = a.xargsListing(a.xargsCommand(rest, ctx), ctx), f.with("xargs")
 		case name == "watch":
 			a.nestedArgs(skipOpts(rest, watchValueOpts), f.with("watch"), ctx)
 			return
@@ -213,6 +213,9 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 		case interpreter(name) != "":
 			a.interpreter(args, interpreter(name), f, ctx)
 			return
+		case isTcl(name):
+			a.tclArgs(args, f, ctx)
+			return
 		case name == "cd" || name == "pushd":
 			a.record(args, name, f, ctx)
 			a.cd(rest)
@@ -237,6 +240,10 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 			switch {
 			case name == "alias":
 				a.defineAliases(args[1:])
+			case name == "set" && len(args) > 1:
+				a.setBuiltin(args[1:])
+			case name == "read" || name == "readarray" || name == "mapfile":
+				a.readBuiltin(args[1:], ctx, name != "read")
 			default:
 				a.database(name, args, f, ctx, idx)
 			}
@@ -251,6 +258,8 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 				a.packageScript(name, args, f, ctx)
 			case name == "make" || name == "gmake":
 				a.makeTargets(args, f, ctx)
+			case name == "just":
+				a.justTargets(args, f, ctx)
 			}
 			return
 		}
@@ -493,7 +502,7 @@ func (a *analyzer) shell(args []Word, f *frame, ctx *callCtx) {
 			a.stdinScript(args, name, f.with(name+" <stdin>"), ctx, "shell")
 			return
 		}
-		if raw := rest[i].Raw; strings.HasPrefix(raw, "<(") {
+		if raw := rest[i].Raw; strings.HasPrefix(raw, "<(") && !rest[i].Static {
 			a.substScript(raw, name, ctx, idx) // bash <(curl ...)
 			return
 		}

@@ -68,6 +68,9 @@ func (a *analyzer) workspaceFile(p string) ([]byte, error) {
 		}
 		p = path.Join(a.cwd, p)
 	}
+	if text, ok := a.written[p]; ok && strings.HasPrefix(p, "/dev/fd/") {
+		return []byte(text), nil // psql -f <(echo ...): what the command line printed
+	}
 	if a.cwd == "" || !strings.HasPrefix(path.Clean(p), a.cwd+"/") {
 		return nil, errors.New("outside the working directory")
 	}

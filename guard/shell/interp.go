@@ -41,7 +41,10 @@ func (a *analyzer) interpreter(args []Word, lang string, f *frame, ctx *callCtx)
 	for i := 1; i < len(args); i++ {
 		v := args[i].Value
 		isCode := codeOpts[lang][v]
-		if lang == "perl" && len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsAny(v, "eE") {
+		if lang == "julia" && (v == "-e" || v == "-E" || v == "--eval" || v == "--print") {
+			isCode = true
+		}
+		if lang == "perl" && perlCodeOpt(v) {
 			isCode = true
 		}
 		switch {
@@ -78,6 +81,10 @@ func (a *analyzer) interpreter(args []Word, lang string, f *frame, ctx *callCtx)
 	}
 	i := a.record(args, name, f.parentOf(), ctx)
 	a.database(name, args, f.parentOf(), ctx, i) // php artisan migrate:fresh, python manage.py flush
+	if scriptFile != nil && len(code) == 0 && !scriptFile.Static && isProcSubst(*scriptFile) {
+		a.substScript(scriptFile.Raw, name, ctx, i) // python3 <(curl ...)
+		return
+	}
 	if scriptFile != nil && len(code) == 0 {
 		if text, ok := a.scriptText(*scriptFile); ok {
 			code = append(code, Word{Value: text, Static: true})

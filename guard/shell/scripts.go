@@ -54,6 +54,9 @@ func (a *analyzer) remember(name string, args []Word, ctx *callCtx) {
 		a.rememberPkgScript(args)
 		return
 	}
+	if name == "jq" || name == "gojq" || name == "jaq" {
+		a.rememberJqScripts(args) // and what jq prints into a file is not known
+	}
 	var target string
 	for _, r := range ctx.redirs {
 		if (r.Op == ">" || r.Op == ">|") && r.Target.Static {
@@ -359,7 +362,7 @@ func (a *analyzer) sourced(args []Word, f *frame, ctx *callCtx, inv int) {
 	case file.Value == "/dev/stdin" || file.Value == "-":
 		a.stdinScript(args, path.Base(args[0].Value), f.with("source <stdin>"), ctx, "shell")
 		return
-	case strings.HasPrefix(file.Value, "/dev/fd/"):
+	case strings.HasPrefix(file.Value, "/dev/fd/") && !file.Static:
 		// source <(CMD): what CMD prints, run in this shell
 		if !envGenerator("$" + strings.TrimPrefix(file.Raw, "<")) {
 			a.find(FindingShellStdin, ctx.pos, inv, "sources what "+file.Display()+" prints, which cannot be seen")

@@ -177,6 +177,8 @@ type analyzer struct {
 	opts   Options
 	script *Script
 	vars   map[string]string // known variables: value may contain Dyn
+	// arrays are the indexed arrays the command line assigned with known elements.
+	arrays map[string][]string
 	funcs  map[string]bool
 	cwd    string
 	src    string // the script being parsed now
@@ -204,6 +206,8 @@ type analyzer struct {
 	pkgScripts map[string]string
 	// destroyPlans are the plan files terraform plan -destroy wrote earlier in the command line.
 	destroyPlans map[string]bool
+	// substFiles are the files that stand for process substitutions whose text is known.
+	substFiles map[*syntax.ProcSubst]string
 }
 
 var parsers = sync.Pool{New: func() any {
@@ -400,9 +404,13 @@ func (a *analyzer) scoped(fn func()) {
 	for k, v := range a.vars {
 		vars[k] = v
 	}
+	arrays := make(map[string][]string, len(a.arrays))
+	for k, v := range a.arrays {
+		arrays[k] = v
+	}
 	cwd := a.cwd
 	fn()
-	a.vars, a.cwd = vars, cwd
+	a.vars, a.arrays, a.cwd = vars, arrays, cwd
 }
 
 // pipeline analyses each stage in its own scope, telling every stage what feeds its stdin.
@@ -540,6 +548,11 @@ func (a *analyzer) assign(as *syntax.Assign, f *frame) {
 	if as.Value != nil {
 		a.nestedInWord(as.Value, f)
 	}
+	if as.Array != nil && as.Index == nil {
+		a.assignArray(as)
+		return
+	}
+	delete(a.arrays, as.Name.Value)
 	if as.Array != nil || as.Index != nil || as.Naked {
 		a.vars[as.Name.Value] = Dyn
 		return

@@ -259,7 +259,11 @@ func (a *analyzer) substText(stmts []*syntax.Stmt) (string, bool) {
 				return "", false
 			}
 		}
-		return a.stageText(a.freshFields(c.Args), in, inKnown)
+		argv := a.freshFields(c.Args)
+		if len(argv) > 1 && argv[0].Static && argv[0].Value == "eval" && !inKnown {
+			return a.evalText(argv[1:]) // $(eval echo ~dev)
+		}
+		return a.stageText(argv, in, inKnown)
 	case *syntax.BinaryCmd:
 		if c.Op == syntax.Pipe {
 			var stages []*syntax.Stmt
@@ -517,6 +521,9 @@ func (a *analyzer) xargsCommand(rest []Word, ctx *callCtx) []Word {
 		a.find(FindingKillAll, ctx.pos, -1, "xargs kill of every process ps lists")
 	}
 	text, known, _ := a.stdinText(ctx)
+	if t, ok, given := a.xargsFile(rest); given {
+		text, known = t, ok // xargs -a FILE reads its items from FILE, not stdin
+	}
 	if !known || strings.Contains(text, Dyn) {
 		return cmd
 	}

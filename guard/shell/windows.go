@@ -35,6 +35,11 @@ func (a *analyzer) windows(args []Word, f *frame, ctx *callCtx) {
 			if msg := windowsHarm(e); msg != "" {
 				a.find(FindingWindows, ctx.pos, idx, c.Name+" "+msg)
 			}
+			if e.Kind == winshell.KindDelete && !e.Filtered && (strings.HasPrefix(e.Target, "/") || strings.HasPrefix(e.Target, "~")) {
+				// a delete of a POSIX path (pwsh on Linux and macOS): judged as rm would be, so
+				// the project, .git and the protected files are seen
+				a.record(windowsDelete(c.Name, e, a.opts.Home), "rm", inner, ctx)
+			}
 			if e.Kind == winshell.KindWrite && (strings.HasPrefix(e.Target, "/") || strings.HasPrefix(e.Target, "~")) {
 				// a write onto a POSIX path: judged by the protections like a redirection
 				t := e.Target
@@ -59,6 +64,20 @@ func (a *analyzer) windows(args []Word, f *frame, ctx *callCtx) {
 	for _, fd := range sc.AllFindings() {
 		a.find(fd.Kind, ctx.pos, idx, path.Base(args[0].Value)+": "+fd.Message)
 	}
+}
+
+// windowsDelete is a PowerShell or cmd.exe delete of a POSIX path as the rm that does the same.
+func windowsDelete(name string, e winshell.Effect, home string) []Word {
+	t := e.Target
+	if (t == "~" || strings.HasPrefix(t, "~/")) && home != "" {
+		t = home + t[1:]
+	}
+	args := []Word{{Value: "rm", Static: true, Raw: name, Source: "windows"}}
+	if e.Recursive {
+		args = append(args, Word{Value: "-r", Static: true, Source: "windows"})
+	}
+	static := !strings.ContainsAny(t, "$`")
+	return append(args, Word{Value: t, Static: static, Glob: strings.ContainsAny(t, "*?["), Raw: e.Target})
 }
 
 // windowsHarm says why an effect destroys, or "".

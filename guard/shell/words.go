@@ -45,6 +45,9 @@ func (e env) Get(name string) expand.Variable {
 			return str(e.a.cwd)
 		}
 	default:
+		if v, ok := e.a.arrayVar(name); ok {
+			return v
+		}
 		if v, ok := e.a.vars[name]; ok {
 			return str(v)
 		}
@@ -95,7 +98,7 @@ func (a *analyzer) config() *expand.Config {
 			_, err := io.WriteString(w, Dyn)
 			return err
 		},
-		ProcSubst: func(*syntax.ProcSubst) (string, error) { return "/dev/fd/" + Dyn, nil },
+		ProcSubst: a.procSubst,
 	}
 	return a.cfg
 }

@@ -262,10 +262,10 @@ func (c *classifier) verb(s stmt, depth int) verdict {
 		return unknown("prepare", "a prepared statement this classifier cannot read")
 	case "EXECUTE", "EXEC":
 		if s.is(1, "IMMEDIATE") {
-			return c.dynamicSQL(s.src, s.literals(2, len(s.toks)), depth, "EXECUTE IMMEDIATE runs a statement")
+			return c.dynamicSQLOf(s.src, s.toks[2:], depth, "EXECUTE IMMEDIATE runs a statement")
 		}
 		if len(s.toks) > 1 && s.toks[1].kind == tString {
-			return c.dynamicSQL(s.src, s.literals(1, len(s.toks)), depth, "EXECUTE runs a statement")
+			return c.dynamicSQLOf(s.src, s.toks[1:], depth, "EXECUTE runs a statement")
 		}
 		return write("execute")
 	case "CLONE":
@@ -618,7 +618,6 @@ func (c *classifier) plpgsql(body string, depth int) verdict {
 		}
 		toks = append(toks, lx.next())
 	}
-	s := stmt{src: body, toks: toks}
 	w := read("do")
 	start := true
 	for i := 0; i < len(toks); i++ {
@@ -638,7 +637,7 @@ func (c *classifier) plpgsql(body string, depth int) verdict {
 				!toks[end].is(body, "USING") && !toks[end].is(body, "INTO") {
 				end++
 			}
-			w = w.worse(c.dynamicSQL(body, s.literals(i+1, end), depth, "EXECUTE runs a statement"))
+			w = w.worse(c.dynamicSQLOf(body, toks[i+1:end], depth, "EXECUTE runs a statement"))
 			i = end - 1
 			start = false
 			continue

@@ -792,10 +792,25 @@ func Classify(p, home string) string {
 			}
 			return ClassSystem
 		case "users":
-			if v == "/users" {
+			// C:\Users\NAME is the home folder of the user the home names (C:\Users\dev for a
+			// home of /home/dev too: the same person on Windows), another person's otherwise,
+			// which is as much the machine's as /home/other is; Public and Default are the
+			// machine's
+			profile, rest, _ := strings.Cut(strings.TrimPrefix(v, "/users/"), "/")
+			own := h != "~" && profile == path.Base(h)
+			switch {
+			case v == "/users" || profile == "public" || profile == "default" || profile == "all users" || profile == "default user":
 				return ClassSystem
+			case rest == "" && own:
+				return ClassHome
+			case rest == "":
+				return ClassSystem
+			case hasGitPart(rest):
+				return ClassGit
+			case strings.HasPrefix(rest, "appdata/local/temp"):
+				return ClassTmp
 			}
-			return ClassOther
+			return ClassHomeSub
 		}
 		if drive != "" {
 			return ClassOther

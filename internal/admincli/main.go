@@ -15,7 +15,7 @@ import (
 // "sqlite" database/sql driver. It returns the exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return cli.MainAdmin(ctx, args, stdin, stdout, stderr, cli.Admin{
-		Commands: []*cobra.Command{Serve(stdout, stderr), Sync(stdout, stderr)},
+		Commands: []*cobra.Command{Serve(stdout, stderr), Sync(stdout, stderr), Export(stdout, stderr)},
 		HTTP:     httphook.Post,
 	})
 }

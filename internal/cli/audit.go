@@ -16,6 +16,7 @@ import (
 	"github.com/agenthooks/agenthooks/audit"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/internal/tracectx"
 	"github.com/agenthooks/agenthooks/runner"
 )
 
@@ -53,6 +54,9 @@ func record(e *env, path string, r *audit.Record) {
 	if path == "" {
 		return
 	}
+	if r.TraceID == "" {
+		r.TraceID, r.ParentSpanID = agentTrace(e.getenv)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), AuditBudget)
 	size, err := audit.Append(ctx, path, r)
 	cancel()
@@ -74,6 +78,20 @@ func record(e *env, path string, r *audit.Record) {
 	}
 }
 
+// agentTrace is the trace and span of the agent's TRACEPARENT, when it gives a valid one: a
+// guard's decision is recorded as a span of that trace.
+func agentTrace(getenv func(string) string) (traceID, spanID string) {
+	v := getenv(tracectx.Env)
+	if v == "" {
+		return "", ""
+	}
+	p, err := tracectx.Parse(v)
+	if err != nil {
+		return "", ""
+	}
+	return p.TraceID.String(), p.SpanID.String()
+}
+
 // recordOf turns an engine decision into an audit record.
 func recordOf(d *engine.Decision, payload []byte, workspace string) *audit.Record {
 	var p struct {
@@ -83,14 +101,14 @@ func recordOf(d *engine.Decision, payload []byte, workspace string) *audit.Recor
 	_ = json.Unmarshal(payload, &p)
 	r := &audit.Record{Origin: "run", Agent: string(d.Agent), Event: d.Event, Workspace: workspace,
 		Session: cmp.Or(p.SessionID, p.ConversationID), Decision: string(d.Permission), Reason: d.Reason,
-		Payload: string(payload), Warnings: d.Warnings}
+		Payload: string(payload), Warnings: d.Warnings, TraceID: d.Trace.TraceID, SpanID: d.Trace.SpanID, ParentSpanID: d.Trace.ParentSpanID}
 	if r.Decision == "" {
 		r.Decision = "none"
 	}
 	for _, run := range d.Runs {
 		ar := audit.Run{Hook: run.Hook.Pos.String(), Layer: string(run.Hook.Source.Layer), Dialect: string(run.Hook.Dialect),
 			Event: run.Event, Command: hookCommand(run.Hook), Verdict: string(run.Verdict),
-			Error: strings.Join(append(append([]string{}, run.Errors...), run.Skipped), "; ")}
+			Error: strings.Join(append(append([]string{}, run.Errors...), run.Skipped), "; "), SpanID: run.SpanID, Time: run.Start}
 		ar.Error = strings.Trim(ar.Error, "; ")
 		if run.Result != nil {
 			code := run.Result.ExitCode

@@ -200,7 +200,8 @@ func newRoot(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, adm
 		e.http = e.postViaAdmin
 		adminCmds = append(adminCmds,
 			&cobra.Command{Use: "sync --server URL --team ID", Short: "Fetch the team's signed hooks bundle for this machine and upload its audit records"},
-			&cobra.Command{Use: "serve [--addr HOST:PORT] [--db URL]", Short: "Run the team server: the API under /api/v1/ and the dashboard at /"})
+			&cobra.Command{Use: "serve [--addr HOST:PORT] [--db URL]", Short: "Run the team server: the API under /api/v1/ and the dashboard at /"},
+			&cobra.Command{Use: "export", Short: "Export the audit trail: OTLP spans and metrics, JSON lines for a SIEM, a signed webhook"})
 		for i, c := range adminCmds {
 			adminCmds[i] = forwardCmd(e, c)
 		}
@@ -210,6 +211,7 @@ func newRoot(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, adm
 	}
 	root.AddCommand(adminCmds...)
 	plainArgs(root)
+	setExamples(root)
 	return root
 }
 

@@ -1,16 +1,17 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/pelletier/go-toml/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/config"
@@ -18,6 +19,7 @@ import (
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/runner"
 )
 
 type doctorParams struct {
@@ -32,23 +34,25 @@ func newDoctorCmd(e *env) *cobra.Command {
 		Short: "Check that every agent on this machine really runs the agenthooks guard, and blocks",
 		Long: `For each agent (Claude Code, Cursor, Codex, Gemini CLI): whether agenthooks is registered in
 its config files (user and project scope); for each agenthooks entry, the program resolved as
-the agent's shell will run it (an absolute path must be an executable agenthooks; a bare name is
-resolved with this shell's PATH and flagged, as an agent started from a desktop may have
-another); whether the agent's own settings switch the hooks off (Claude Code's disableAllHooks
-and managed allowManagedHooksOnly, Gemini CLI's hooksConfig.enabled and hooks.disabled); the
-same agenthooks entry registered twice for one event and matcher; and a canary: the agent's
+the agent's shell will run it, with the agent's PATH (this shell's, or the one the agent's own
+settings set, such as Claude Code's "env"): an absolute path must be an executable agenthooks;
+a bare name is flagged, as an agent started from a desktop may have another PATH; whether the
+agent's own settings switch the hooks off (Claude Code's disableAllHooks and managed
+allowManagedHooksOnly; Gemini CLI's hooksConfig.enabled and hooks.disabled, in the user's,
+the project's and the system settings; Codex's [features] hooks and, in its machine-wide
+requirements.toml, allow_managed_hooks_only); whether Codex will run each agenthooks hook at
+all (it skips, silently, a hook nobody has reviewed in its /hooks, one changed since, and one
+switched off there: doctor reads the review Codex records in config.toml and checks its hash);
+the same agenthooks entry registered twice for one event and matcher; and a canary: the agent's
 own shell-tool payload for "rm -rf /" sent through every hook its config runs for that tool
-(each command line through sh -c, as the agent runs it) must come back blocked in the form
-the agent honours, and one for "git status" must not. Each hook's timeout is compared with its
-measured start-up (a warning under 1 s or under 10 times the start-up).
+(each command line through the agent's shell: sh -c, or on Windows cmd.exe, and Git Bash for
+Claude Code; with the agent's environment) must come back blocked in the form the agent
+honours, and one for "git status" must not. Each hook's timeout is compared with its measured
+start-up (a warning under 1 s or under 10 times the start-up).
 
 Exit 1 when anything would let a command through unguarded (fail open): a program that does
-not resolve, hooks switched off, a canary not blocked. Warnings (not registered for an agent
-that is installed, a bare name, duplicates, a short timeout, Codex's hook review) exit 0.
-
-Example:
-  agenthooks doctor
-  agenthooks doctor --json`,
+not resolve, hooks switched off or skipped, a canary not blocked. Warnings (not registered for
+an agent that is installed, a bare name, duplicates, a short timeout) exit 0.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runDoctor(cmd.Context(), e, p) },
 	}
@@ -141,6 +145,14 @@ func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Na
 			ag.Files = append(ag.Files, f.Source.File)
 		}
 	}
+	environ := agentEnv(a, files)
+	// Codex: the user's reviews of its hooks, and the hooks it skips for want of one.
+	var codexStates map[string]codexHookState
+	codexSkipped := map[string]bool{}
+	if a == dialect.Codex {
+		codexStates = codexHookStates(codexUserConfig(e))
+	}
+	path := getEnv(environ, "PATH")
 	registered, inProject := false, false
 	cache := map[string]reach{}
 	seen := map[string]string{} // event, matcher and arguments of an agenthooks entry: where first
@@ -151,9 +163,19 @@ func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Na
 		if why := cfg.Disabled(f); why != "" && hasAgenthooks(f) {
 			add("fail", f.Source.File, "hooks switched off by "+why+": the agent runs every command unguarded")
 		}
+		if a == dialect.Gemini {
+			for _, why := range geminiSwitchedOff(f.Source.File) {
+				add("fail", f.Source.File, why)
+			}
+		}
 		if check := desc.Doctor.HooksFile; check != nil {
 			for _, why := range check(f.Source.File) {
 				add("fail", f.Source.File, why)
+			}
+		}
+		if a == dialect.Codex && hasAgenthooks(f) {
+			for _, fd := range codexReviewFindings(f.Source.File, codexStates, codexSkipped) {
+				add(fd.Level, fd.File, fd.Message)
 			}
 		}
 		for _, h := range f.Hooks {
@@ -176,13 +198,13 @@ func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Na
 			if _, done := cache[ck]; done {
 				continue
 			}
-			r := resolveAgenthooks(ctx, prog, f.Source.Dir())
+			r := resolveAgenthooksIn(ctx, prog, f.Source.Dir(), path)
 			cache[ck] = r
 			switch {
 			case r.problem != "":
-				add("fail", f.Source.File, r.problem)
-			case !strings.Contains(prog, "/"):
-				add("warn", f.Source.File, "hooks run agenthooks by bare name, resolved with this shell's PATH to "+r.path+"; an agent started from a desktop may have another PATH (agenthooks install writes an absolute path)")
+				add("fail", f.Source.File, r.problem+" (the agent's PATH: "+clip(path, 200)+")")
+			case !isPath(prog):
+				add("warn", f.Source.File, "hooks run agenthooks by bare name, resolved with the agent's PATH to "+r.path+"; an agent started from a desktop may have another PATH (agenthooks install writes an absolute path)")
 			default:
 				add("ok", f.Source.File, "agenthooks resolves to "+r.path+" ("+r.version+")")
 			}
@@ -198,26 +220,29 @@ func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Na
 		add("warn", "", "agenthooks is not registered: the agent runs commands unguarded (agenthooks install --agent "+string(a)+")")
 		return ag
 	}
-	if check := desc.Doctor.Settings; check != nil {
-		userDir := filepath.Join(e.home(), desc.Dir)
-		if v := e.getenv(desc.HomeEnv); desc.HomeEnv != "" && v != "" {
-			userDir = v
+	if a == dialect.Codex {
+		for _, file := range codexConfigs(e, files) {
+			if why := codexSwitchedOff(file); why != "" {
+				add("fail", file, why)
+			}
 		}
-		var dirs []string
-		for _, f := range files {
-			dirs = append(dirs, f.Source.Dir())
-		}
-		for _, fd := range check(userDir, dirs) {
-			add("fail", fd.File, fd.Message)
+		for _, fw := range codexSystemFindings(e.getenv) {
+			add("fail", fw[0], fw[1])
 		}
 	}
-	if desc.Doctor.Warning != "" {
-		add("warn", "", desc.Doctor.Warning)
+	if a == dialect.Gemini {
+		sys := geminiSystemSettings(e.getenv)
+		for _, why := range geminiSwitchedOff(sys) {
+			add("fail", sys, why+" (system settings, which override the user's)")
+		}
 	}
 	if desc.Doctor.ProjectWarning != "" && inProject {
 		add("warn", "", desc.Doctor.ProjectWarning)
 	}
-	ag.Canary = canary(ctx, cfg, files, a, cwd, add)
+	skip := func(h *config.Hook) bool {
+		return codexSkipped[h.Source.File+"\x00"+h.Event+"\x00"+hookCommand(h)]
+	}
+	ag.Canary = canary(ctx, cfg, files, a, cwd, environ, skip, add)
 	ag.State = "ok"
 	for _, f := range ag.Findings {
 		if f.Level == "fail" {
@@ -240,10 +265,85 @@ func hasAgenthooks(f *config.File) bool {
 	return false
 }
 
+// geminiSwitchedOff reads a Gemini CLI settings.json for the switches that turn its hooks off:
+// hooksConfig.enabled false, or the agenthooks hooks named in hooks.disabled.
+func geminiSwitchedOff(file string) []string {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	var s struct {
+		HooksConfig struct {
+			Enabled *bool `json:"enabled"`
+		} `json:"hooksConfig"`
+		Hooks map[string]json.RawMessage `json:"hooks"`
+	}
+	if json.Unmarshal(data, &s) != nil {
+		return nil
+	}
+	var out []string
+	if s.HooksConfig.Enabled != nil && !*s.HooksConfig.Enabled {
+		out = append(out, "hooks switched off by hooksConfig.enabled: false: Gemini CLI runs every command unguarded")
+	}
+	var disabled []string
+	if json.Unmarshal(s.Hooks["disabled"], &disabled) == nil {
+		for _, d := range disabled {
+			if d == "agenthooks" || strings.Contains(d, "agenthooks ") {
+				out = append(out, fmt.Sprintf("hooks.disabled lists %q: Gemini CLI skips the agenthooks hooks", d))
+			}
+		}
+	}
+	return out
+}
+
+// codexUserConfig is Codex's user config.toml, in $CODEX_HOME or ~/.codex.
+func codexUserConfig(e *env) string {
+	if v := e.getenv("CODEX_HOME"); v != "" {
+		return filepath.Join(v, "config.toml")
+	}
+	return filepath.Join(e.home(), ".codex", "config.toml")
+}
+
+// codexConfigs lists the config.toml files beside Codex's hooks files, and the user's one.
+func codexConfigs(e *env, files []*config.File) []string {
+	out := []string{codexUserConfig(e)}
+	for _, f := range files {
+		if c := filepath.Join(f.Source.Dir(), "config.toml"); !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// codexSwitchedOff reads a Codex config.toml for the feature flag that turns hooks off:
+// [features] hooks = false (codex_hooks is its older name).
+func codexSwitchedOff(file string) string {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return ""
+	}
+	var doc struct {
+		Features map[string]any `toml:"features"`
+	}
+	if toml.Unmarshal(data, &doc) != nil {
+		return ""
+	}
+	for _, k := range []string{"hooks", "codex_hooks"} {
+		if v, ok := doc.Features[k].(bool); ok && !v {
+			return "hooks switched off by [features] " + k + " = false: Codex runs every command unguarded"
+		}
+	}
+	return ""
+}
+
 // canary sends the agent's shell payload for a dangerous and a benign command through every
 // command hook the agent's config runs for its shell tool, and checks the answer as the agent
 // reads it.
-func canary(ctx context.Context, cfg *config.Config, files []*config.File, a dialect.Name, cwd string, add func(level, file, msg string)) *doctorCanary {
+//
+// Each hook runs as the agent runs it: with the agent's environment (environ: its PATH and the
+// variables its settings set) and the agent's shell (canaryShell: sh -c, or on Windows the
+// agent's). Hooks the agent skips (skip) are left out.
+func canary(ctx context.Context, cfg *config.Config, files []*config.File, a dialect.Name, cwd string, environ []string, skip func(*config.Hook) bool, add func(level, file, msg string)) *doctorCanary {
 	st := agents.Get(a).Shell
 	c := &doctorCanary{Event: st.Event}
 	d := agents.Get(a).Dialect(dialect.AskAsDeny)
@@ -253,17 +353,26 @@ func canary(ctx context.Context, cfg *config.Config, files []*config.File, a dia
 		return c
 	}
 	var hooks []*config.Hook
+	skipped := 0
 	for _, f := range files {
 		if cfg.Disabled(f) != "" || !f.Usable {
 			continue
 		}
 		for _, h := range f.Hooks {
 			if h.Event == st.Event && h.Type == "command" && (st.Tool == "" || h.Matches(st.Tool, false)) {
+				if skip(h) {
+					skipped++
+					continue
+				}
 				hooks = append(hooks, h)
 			}
 		}
 	}
 	c.Hooks = len(hooks)
+	if len(hooks) == 0 && skipped > 0 {
+		add("fail", "", fmt.Sprintf("the agent skips all %d hook(s) on %s for the shell tool (see above): shell commands are not guarded", skipped, st.Event))
+		return c
+	}
 	if len(hooks) == 0 {
 		add("fail", "", "no hook runs on "+st.Event+" for the shell tool: shell commands are not guarded (agenthooks install --agent "+string(a)+")")
 		return c
@@ -271,7 +380,7 @@ func canary(ctx context.Context, cfg *config.Config, files []*config.File, a dia
 	ask := func(command string) (blocked bool, slowest time.Duration) {
 		payload, _ := json.Marshal(st.Payload(command, cwd))
 		for _, h := range hooks {
-			code, stdout, stderr, took, err := runCanaryHook(ctx, hookCommand(h), payload)
+			code, stdout, stderr, took, err := runCanaryHook(ctx, hookCommand(h), canaryShell(a), environ, payload)
 			if took > slowest {
 				slowest = took
 			}
@@ -311,32 +420,19 @@ func canary(ctx context.Context, cfg *config.Config, files []*config.File, a dia
 	return c
 }
 
-// runCanaryHook runs command as an agent does, through sh -c with the payload on stdin, in its
-// own process group, killed after 30 s; output is capped.
-func runCanaryHook(ctx context.Context, command string, payload []byte) (int, []byte, []byte, time.Duration, error) {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "sh", "-c", command)
-	canaryGroup(cmd)
-	cmd.WaitDelay = time.Second
-	cmd.Stdin = bytes.NewReader(payload)
-	var stdout, stderr cappedBuffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err := cmd.Run()
-	took := time.Since(start)
-	if ee, ok := err.(*exec.ExitError); ok && ctx.Err() == nil {
-		return ee.ExitCode(), stdout.b, stderr.b, took, nil
+// runCanaryHook runs command as an agent does: through shell (nil: sh -c, or cmd.exe on
+// Windows) with the payload on stdin and the agent's environment, its whole process tree
+// killed after 30 s; output is capped at 1 MiB.
+func runCanaryHook(ctx context.Context, command string, shell, environ []string, payload []byte) (int, []byte, []byte, time.Duration, error) {
+	res := runner.Run(ctx, runner.Spec{Command: command, Shell: shell, Env: environ, Stdin: payload,
+		Timeout: 30 * time.Second, KillGrace: time.Second, StdoutCap: 1 << 20, StderrCap: 1 << 20})
+	switch {
+	case res.Err != nil:
+		return 0, nil, nil, res.Duration, res.Err
+	case res.TimedOut:
+		return 0, nil, nil, res.Duration, errors.New("no answer within 30s")
+	case res.Canceled:
+		return 0, nil, nil, res.Duration, ctx.Err()
 	}
-	return 0, stdout.b, stderr.b, took, err
-}
-
-// cappedBuffer keeps the first 1 MiB written to it.
-type cappedBuffer struct{ b []byte }
-
-func (c *cappedBuffer) Write(p []byte) (int, error) {
-	if room := 1<<20 - len(c.b); room > 0 {
-		c.b = append(c.b, p[:min(room, len(p))]...)
-	}
-	return len(p), nil
+	return res.ExitCode, res.Stdout, res.Stderr, res.Duration, nil
 }

@@ -3,13 +3,14 @@
 package cli
 
 import (
-	"os/exec"
-	"syscall"
+	"io/fs"
+
+	"github.com/agenthooks/agenthooks/dialect"
 )
 
-// canaryGroup runs a canary hook in its own process group and kills the whole group when the
-// canary's time is up, so a hook's children do not outlive doctor.
-func canaryGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-}
+// canaryShell is the shell agent a runs a hook's command line with: sh -c, the runner's
+// default, for every agent outside Windows.
+func canaryShell(dialect.Name) []string { return nil }
+
+// executable reports whether a file's mode lets someone run it.
+func executable(fi fs.FileInfo) bool { return fi.Mode().Perm()&0o111 != 0 }

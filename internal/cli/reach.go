@@ -31,14 +31,19 @@ type reach struct {
 // resolveAgenthooks resolves prog as a shell does (a path as it is, relative to dir; a name
 // through PATH) and checks that it is an executable file that answers --version as agenthooks.
 func resolveAgenthooks(ctx context.Context, prog, dir string) reach {
+	return resolveAgenthooksIn(ctx, prog, dir, os.Getenv("PATH"))
+}
+
+// resolveAgenthooksIn is resolveAgenthooks with the PATH a bare name is looked up in.
+func resolveAgenthooksIn(ctx context.Context, prog, dir, path string) reach {
 	var r reach
-	if strings.Contains(prog, "/") {
+	if isPath(prog) {
 		r.path = prog
 		if !filepath.IsAbs(prog) {
 			r.path = filepath.Join(dir, prog)
 		}
 	} else {
-		p, err := exec.LookPath(prog)
+		p, err := lookPathIn(prog, path)
 		if err != nil {
 			r.problem = prog + " is not on PATH: the agent gets exit 127 and runs the command anyway (agenthooks install writes an absolute path)"
 			return r
@@ -50,7 +55,7 @@ func resolveAgenthooks(ctx context.Context, prog, dir string) reach {
 	case err != nil:
 		r.problem = r.path + " does not exist: the agent gets exit 127 and runs the command anyway (run agenthooks install again)"
 		return r
-	case st.IsDir() || st.Mode().Perm()&0o111 == 0:
+	case st.IsDir() || !executable(st):
 		r.problem = r.path + " is not an executable file"
 		return r
 	}

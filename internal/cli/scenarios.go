@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/internal/junit"
 	"github.com/agenthooks/agenthooks/internal/scenario"
 )
 
@@ -214,46 +214,20 @@ func runScenarioFile(ctx context.Context, e *env, file string) ([]testResult, er
 
 // writeJUnit writes results in the JUnit XML that CI systems read, one suite per file.
 func writeJUnit(path string, results []testResult) error {
-	type failure struct {
-		Message string `xml:"message,attr"`
-		Text    string `xml:",chardata"`
-	}
-	type testcase struct {
-		Name      string   `xml:"name,attr"`
-		Classname string   `xml:"classname,attr"`
-		Time      string   `xml:"time,attr"`
-		Failure   *failure `xml:"failure,omitempty"`
-	}
-	type suite struct {
-		Name     string     `xml:"name,attr"`
-		Tests    int        `xml:"tests,attr"`
-		Failures int        `xml:"failures,attr"`
-		Cases    []testcase `xml:"testcase"`
-	}
-	type suites struct {
-		XMLName xml.Name `xml:"testsuites"`
-		Suites  []suite  `xml:"testsuite"`
-	}
-	var doc suites
+	var suites []junit.Suite
 	index := map[string]int{}
 	for _, r := range results {
 		i, ok := index[r.File]
 		if !ok {
-			i = len(doc.Suites)
+			i = len(suites)
 			index[r.File] = i
-			doc.Suites = append(doc.Suites, suite{Name: r.File})
+			suites = append(suites, junit.Suite{Name: r.File})
 		}
-		tc := testcase{Name: r.Name, Classname: r.File, Time: fmt.Sprintf("%.3f", r.Seconds)}
+		tc := junit.Case{Name: r.Name, Classname: r.File, Seconds: r.Seconds}
 		if !r.Passed {
-			tc.Failure = &failure{Message: strings.Join(r.Diffs, "; "), Text: strings.Join(r.Diffs, "\n")}
-			doc.Suites[i].Failures++
+			tc.Failure = &junit.Failure{Message: strings.Join(r.Diffs, "; "), Text: strings.Join(r.Diffs, "\n")}
 		}
-		doc.Suites[i].Tests++
-		doc.Suites[i].Cases = append(doc.Suites[i].Cases, tc)
+		suites[i].Cases = append(suites[i].Cases, tc)
 	}
-	b, err := xml.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return err
-	}
-	return config.WriteFileAtomic(path, append([]byte(xml.Header), append(b, '\n')...), 0o644)
+	return config.WriteFileAtomic(path, junit.Marshal(suites), 0o644)
 }

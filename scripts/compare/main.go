@@ -30,7 +30,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"text/tabwriter"
 	"time"
 )
@@ -332,8 +331,7 @@ func judge(t tool, command, project string) (int, string) {
 	cmd.Stdin = bytes.NewReader(payload)
 	var out, errOut capped
 	cmd.Stdout, cmd.Stderr = &out, &errOut
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	killTreeOnCancel(cmd)
 	cmd.WaitDelay = 5 * time.Second
 	err = cmd.Run()
 	var exit *exec.ExitError

@@ -1,0 +1,337 @@
+package policy
+
+import (
+	"path"
+	"strings"
+
+	"github.com/agenthooks/agenthooks/guard/shell"
+)
+
+// What destroys resources on other machines, judged by what it hits rather than by the verb
+// alone: an HTTP DELETE (curl -X DELETE, gh api -X DELETE, wget --method=DELETE, httpie), a
+// sync that mirrors an empty or unknown folder onto a bucket or remote (aws s3 sync --delete,
+// gsutil rsync -d, rclone sync, azcopy sync --delete-destination), cloud storage removals of
+// one object or of everything, and the cluster verbs aimed at a production or system
+// namespace, at kinds not known until it runs, or at names computed from a listing of
+// everything. Nothing here comes back from the machine the command runs on.
+
+// The pseudo-rule ids of the remote judgement.
+const (
+	// RuleHTTPDelete denies an HTTP DELETE of a resource on another machine, or of every
+	// resource of a local service.
+	RuleHTTPDelete = "http-delete"
+	// RuleSyncEmpty denies a sync that deletes at its destination what an empty or unknown
+	// source lacks.
+	RuleSyncEmpty = "sync-delete-from-empty"
+	// RuleBucketWipe denies a recursive removal of a bucket's contents.
+	RuleBucketWipe = "bucket-recursive-delete"
+	// RuleClusterTarget denies a destructive cluster verb aimed at a production or system
+	// namespace or context, at kinds not known until it runs, or at everything a listing names.
+	RuleClusterTarget = "cluster-destructive-target"
+)
+
+// remoteJudgement judges an invocation no rule decided by what it destroys elsewhere. ok is
+// false when it has nothing to say; a Match with Decision Allow means the verb vocabulary must
+// not ask about it either (an HTTP DELETE of one item of a local development server, the
+// removal of one object from a bucket).
+func remoteJudgement(v *view, s *shell.Script, idx int) (Match, bool) {
+	if v.name == "" || v.inv.Function {
+		return Match{}, false
+	}
+	for _, w := range v.inv.Args[1:] {
+		if w.Static && (w.Value == "--help" || w.Value == "-h" || w.Value == "--dry-run" || w.Value == "--dryrun" || w.Value == "-n" && v.name == "rclone") {
+			return Match{}, false
+		}
+	}
+	switch v.name {
+	case "curl", "wget", "http", "https", "xh", "xhs", "gh":
+		return httpDelete(v)
+	case "aws", "gsutil", "gcloud", "rclone", "azcopy", "s3cmd", "mc":
+		if m, ok := syncFromEmpty(v, s, idx); ok {
+			return m, true
+		}
+		return bucketRemoval(v)
+	}
+	return Match{}, false
+}
+
+// httpMethod returns the request method an HTTP client is told to use, upper-cased, or "".
+func httpMethod(v *view) string {
+	args := v.inv.Args[1:]
+	for i, w := range args {
+		val := w.Value
+		switch {
+		case v.name == "curl" && (val == "-X" || val == "--request") && i+1 < len(args):
+			return strings.ToUpper(args[i+1].Value)
+		case v.name == "curl" && strings.HasPrefix(val, "-X") && len(val) > 2:
+			return strings.ToUpper(val[2:])
+		case v.name == "curl" && strings.HasPrefix(val, "--request="):
+			return strings.ToUpper(strings.TrimPrefix(val, "--request="))
+		case v.name == "wget" && strings.HasPrefix(val, "--method="):
+			return strings.ToUpper(strings.TrimPrefix(val, "--method="))
+		case v.name == "wget" && val == "--method" && i+1 < len(args):
+			return strings.ToUpper(args[i+1].Value)
+		case v.name == "gh" && (val == "-X" || val == "--method") && i+1 < len(args):
+			return strings.ToUpper(args[i+1].Value)
+		case v.name == "gh" && (strings.HasPrefix(val, "--method=") || strings.HasPrefix(val, "-X") && len(val) > 2):
+			return strings.ToUpper(strings.TrimPrefix(strings.TrimPrefix(val, "--method="), "-X"))
+		case (v.name == "http" || v.name == "https" || v.name == "xh" || v.name == "xhs") && !strings.HasPrefix(val, "-"):
+			return strings.ToUpper(val) // httpie: METHOD URL, or URL alone
+		}
+	}
+	return ""
+}
+
+// httpDelete judges an HTTP DELETE. On another machine (an API, GitHub) it destroys what the
+// guard cannot bring back; on this machine (a development server) one item is ordinary
+// testing, and every item (Elasticsearch's _all, a wildcard) is not.
+func httpDelete(v *view) (Match, bool) {
+	if v.name == "gh" && (len(v.sub) == 0 || v.sub[0] != "api") {
+		return Match{}, false
+	}
+	if httpMethod(v) != "DELETE" {
+		return Match{}, false
+	}
+	subject := v.name + " DELETE"
+	if v.name == "gh" {
+		return Match{Rule: RuleHTTPDelete, Decision: Deny, Pos: v.inv.Pos, Subject: subject,
+			Message: "deletes a resource of the GitHub API, which nothing on this machine brings back"}, true
+	}
+	local, every, unknown := true, false, true
+	for _, w := range httpOperands(v) {
+		u := w.Value
+		if !strings.Contains(u, "://") && !looksLikeHost(u) {
+			continue
+		}
+		unknown = false
+		if !w.Static {
+			local = false
+			continue
+		}
+		host, rest := urlHost(u)
+		if !isLocalHost(host) {
+			local = false
+		}
+		if strings.Contains(rest, "_all") || strings.Contains(rest, "*") {
+			every = true
+		}
+	}
+	switch {
+	case unknown:
+		return Match{}, false // no URL the guard can see: the verb vocabulary decides
+	case !local:
+		return Match{Rule: RuleHTTPDelete, Decision: Deny, Pos: v.inv.Pos, Subject: subject,
+			Message: "deletes a resource on another machine, which nothing on this one brings back"}, true
+	case every:
+		return Match{Rule: RuleHTTPDelete, Decision: Deny, Pos: v.inv.Pos, Subject: subject,
+			Message: "deletes every resource of a local service"}, true
+	}
+	return Match{Rule: RuleHTTPDelete, Decision: Allow, Pos: v.inv.Pos, Subject: subject,
+		Message: "deletes one item of a local development server"}, true
+}
+
+// httpValueOpts are the options of HTTP clients whose value is not a URL (curl -d data.json,
+// -H 'Host: a.b', -o out.txt).
+var httpValueOpts = map[string]bool{"-d": true, "--data": true, "--data-raw": true, "--data-binary": true,
+	"--data-urlencode": true, "-H": true, "--header": true, "-u": true, "--user": true, "-o": true, "--output": true,
+	"-A": true, "--user-agent": true, "-e": true, "--referer": true, "-b": true, "--cookie": true, "-c": true,
+	"--cookie-jar": true, "-F": true, "--form": true, "-T": true, "--upload-file": true, "--cert": true, "--key": true,
+	"--cacert": true, "-x": true, "--proxy": true, "-w": true, "--write-out": true, "-K": true, "--config": true,
+	"--resolve": true, "--connect-to": true, "-m": true, "--max-time": true, "-X": true, "--request": true,
+	"-O": true, "--output-document": true, "--body-data": true, "--post-data": true}
+
+// httpOperands are the arguments of an HTTP client that can be URLs: not options, not their
+// values.
+func httpOperands(v *view) []shell.Word {
+	var out []shell.Word
+	args := v.inv.Args[1:]
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if w.Static && strings.HasPrefix(w.Value, "-") {
+			if httpValueOpts[w.Value] {
+				i++
+			}
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// looksLikeHost reports whether a curl operand without a scheme names a host (localhost:8000/x,
+// api.example.com/v1).
+func looksLikeHost(u string) bool {
+	host, _ := urlHost(u)
+	return host == "localhost" || strings.Contains(host, ".") && !strings.HasPrefix(u, ".") && !strings.HasPrefix(u, "/") && !strings.HasPrefix(u, "-") && !strings.HasPrefix(u, "@")
+}
+
+// urlHost splits a URL (with or without a scheme) into its host, without port or user, and the
+// rest.
+func urlHost(u string) (string, string) {
+	if _, after, ok := strings.Cut(u, "://"); ok {
+		u = after
+	}
+	hostport, rest, _ := strings.Cut(u, "/")
+	rest = "/" + rest
+	if i := strings.LastIndex(hostport, "@"); i >= 0 {
+		hostport = hostport[i+1:]
+	}
+	if strings.HasPrefix(hostport, "[") {
+		if end := strings.Index(hostport, "]"); end > 0 {
+			return hostport[1:end], rest
+		}
+	}
+	host, _, _ := strings.Cut(hostport, ":")
+	return strings.ToLower(host), rest
+}
+
+// isLocalHost reports whether a host is this machine.
+func isLocalHost(h string) bool {
+	return h == "localhost" || strings.HasSuffix(h, ".localhost") || strings.HasPrefix(h, "127.") || h == "::1" ||
+		h == "0.0.0.0" || h == "host.docker.internal"
+}
+
+// isRemoteStore reports whether an operand names a bucket or a remote of a sync tool.
+func isRemoteStore(tool, s string) bool {
+	for _, scheme := range []string{"s3://", "gs://", "az://", "r2://", "b2://", "https://", "http://"} {
+		if strings.HasPrefix(s, scheme) {
+			return true
+		}
+	}
+	if tool == "rclone" || tool == "mc" {
+		// rclone's REMOTE:PATH, mc's ALIAS/BUCKET
+		name, _, ok := strings.Cut(s, ":")
+		return ok && name != "" && !strings.Contains(name, "/") || tool == "mc" && !strings.HasPrefix(s, ".") && !strings.HasPrefix(s, "/")
+	}
+	return false
+}
+
+// syncFromEmpty judges a sync that deletes at its destination what its source lacks, when the
+// source is empty (a folder mktemp or mkdir made in the same command line, /dev/null) or not
+// known until it runs: the destination is emptied.
+func syncFromEmpty(v *view, s *shell.Script, idx int) (Match, bool) {
+	var ops []shell.Word
+	deletes := false
+	switch {
+	case v.name == "aws" && len(v.sub) >= 2 && v.sub[0] == "s3" && v.sub[1] == "sync":
+		ops, deletes = v.positional[2:], v.flags["--delete"]
+	case v.name == "s3cmd" && len(v.sub) >= 1 && v.sub[0] == "sync":
+		ops, deletes = v.positional[1:], v.flags["--delete-removed"]
+	case v.name == "gsutil" && len(v.sub) >= 1 && v.sub[0] == "rsync":
+		ops, deletes = v.positional[1:], v.flags["-d"] || v.flags["--delete-unmatched-destination-objects"]
+	case v.name == "gcloud" && len(v.sub) >= 2 && v.sub[0] == "storage" && v.sub[1] == "rsync":
+		ops, deletes = v.positional[2:], v.flags["--delete-unmatched-destination-objects"]
+	case v.name == "rclone" && len(v.sub) >= 1 && (v.sub[0] == "sync" || v.sub[0] == "bisync"):
+		ops, deletes = v.positional[1:], true
+	case v.name == "azcopy" && len(v.sub) >= 1 && v.sub[0] == "sync":
+		ops = v.positional[1:]
+		for f := range v.flags {
+			deletes = deletes || f == "--delete-destination"
+		}
+		for _, w := range v.inv.Args {
+			if strings.HasPrefix(w.Value, "--delete-destination=") && !strings.EqualFold(strings.TrimPrefix(w.Value, "--delete-destination="), "false") {
+				deletes = true
+			}
+		}
+	case v.name == "mc" && len(v.sub) >= 1 && v.sub[0] == "mirror":
+		ops, deletes = v.positional[1:], v.flags["--remove"]
+	default:
+		return Match{}, false
+	}
+	if !deletes || len(ops) < 2 {
+		return Match{}, false
+	}
+	src, dst := ops[0], ops[len(ops)-1]
+	if dst.Static && !isRemoteStore(v.name, dst.Value) {
+		return Match{}, false // a download into a local folder: judged as a local write elsewhere
+	}
+	why := ""
+	switch {
+	case !src.Static:
+		why = "a source not known until it runs"
+	case src.Value == "/dev/null" || src.Value == "":
+		why = "an empty source"
+	case path.Base(path.Clean(src.Value)) == "tmp.mktemp":
+		why = "a new, empty folder mktemp made"
+	case madeEmpty(s, idx, v.inv, src.Value):
+		why = "a folder made empty earlier in the same command"
+	default:
+		return Match{}, false
+	}
+	return Match{Rule: RuleSyncEmpty, Decision: Deny, Pos: v.inv.Pos, Subject: v.name + " " + strings.Join(v.sub[:1], " "),
+		Message: "mirrors " + why + " onto " + Plain(dst.Display()) + ", deleting everything there"}, true
+}
+
+// madeEmpty reports whether an earlier invocation of the same command line made the folder p
+// (mkdir) and nothing between put anything in it.
+func madeEmpty(s *shell.Script, idx int, inv *shell.Invocation, p string) bool {
+	abs := func(dir, p string) string {
+		if path.IsAbs(p) || dir == "" {
+			return path.Clean(p)
+		}
+		return path.Join(dir, p)
+	}
+	target := abs(inv.Cwd, p)
+	made := false
+	for i := 0; i < idx && i < len(s.Invocations); i++ {
+		prev := &s.Invocations[i]
+		for _, w := range prev.Args[1:] {
+			if !w.Static || strings.HasPrefix(w.Value, "-") {
+				continue
+			}
+			q := abs(prev.Cwd, w.Value)
+			switch {
+			case prev.Name == "mkdir" && q == target:
+				made = true
+			case made && (q == target || strings.HasPrefix(q, target+"/")):
+				return false // something written into it (cp x empty/, touch empty/a)
+			}
+		}
+	}
+	return made
+}
+
+// bucketRemoval judges the removal of objects from a bucket: one named object is like rm of
+// a file; everything in a bucket (a recursive removal of its root, a ** wildcard) is gone for
+// good.
+func bucketRemoval(v *view) (Match, bool) {
+	var ops []shell.Word
+	recursive := v.flags["-r"] || v.flags["-R"] || v.flags["--recursive"]
+	switch {
+	case v.name == "aws" && len(v.sub) >= 2 && v.sub[0] == "s3" && v.sub[1] == "rm":
+		ops = v.positional[2:]
+	case v.name == "gsutil" && len(v.sub) >= 1 && v.sub[0] == "rm":
+		ops = v.positional[1:]
+	case v.name == "gcloud" && len(v.sub) >= 2 && v.sub[0] == "storage" && v.sub[1] == "rm":
+		ops = v.positional[2:]
+	default:
+		return Match{}, false
+	}
+	if len(ops) == 0 {
+		return Match{}, false
+	}
+	for _, w := range ops {
+		if !w.Static {
+			return Match{}, false // the verb vocabulary asks
+		}
+		scheme, rest, ok := strings.Cut(w.Value, "://")
+		if !ok || scheme == "" {
+			return Match{}, false
+		}
+		bucket, key, _ := strings.Cut(rest, "/")
+		everything := strings.Trim(key, "*/") == "" || strings.HasPrefix(key, "**") || strings.Contains(key, "/**") && strings.Trim(key[:strings.Index(key, "/**")], "/") == ""
+		switch {
+		case everything && (recursive || strings.Contains(key, "*")):
+			return Match{Rule: RuleBucketWipe, Decision: Deny, Pos: v.inv.Pos, Subject: v.name + " rm " + bucket,
+				Message: "deletes every object in a bucket"}, true
+		case recursive || strings.ContainsAny(key, "*?["):
+			if v.name == "aws" {
+				return Match{}, false // aws-s3-rm-recursive decides
+			}
+			return Match{Rule: RuleBucketWipe, Decision: Deny, Pos: v.inv.Pos, Subject: v.name + " rm " + bucket + "/" + key,
+				Message: "deletes every object under a bucket prefix"}, true
+		}
+	}
+	return Match{Rule: RuleBucketWipe, Decision: Allow, Pos: v.inv.Pos, Subject: v.name + " rm",
+		Message: "deletes named objects, as rm deletes named files"}, true
+}

@@ -1,0 +1,89 @@
+package telemetry
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/agenthooks/agenthooks/audit"
+)
+
+// Sink is a destination for audit records.
+type Sink interface {
+	// Name names the destination; the export cursor is kept under it.
+	Name() string
+	// Send delivers records, in id order; it returns nil only once the destination has them.
+	Send(ctx context.Context, recs []audit.Record) error
+}
+
+// BatchSize is how many records one Send carries at most.
+const BatchSize = 256
+
+// Export sends the records stored after the sink's cursor, oldest first, in batches, moving the
+// cursor after each batch the destination acknowledged; since, when set, leaves older records
+// out (they still count as sent). It ingests the spool first. It returns how many records it
+// sent. A batch that fails stops the export and is sent again by the next one: the cursor
+// only moves past what was delivered, so a record is never skipped, and one is sent twice only
+// when the destination took it but its answer was lost.
+func Export(ctx context.Context, s *audit.Store, sink Sink, since time.Time, log io.Writer) (int, error) {
+	if _, bad, err := s.Ingest(ctx); err != nil {
+		fmt.Fprintln(log, "agenthooks: audit: ingesting the spool:", err)
+	} else if bad > 0 {
+		fmt.Fprintf(log, "agenthooks: audit: %d spooled record(s) could not be read and were skipped\n", bad)
+	}
+	cur, err := s.Cursor(ctx, sink.Name())
+	if err != nil {
+		return 0, err
+	}
+	sent := 0
+	for {
+		recs, err := s.Query(ctx, audit.Filter{AfterID: cur, Oldest: true, Limit: BatchSize})
+		if err != nil {
+			return sent, err
+		}
+		if len(recs) == 0 {
+			return sent, nil
+		}
+		last := recs[len(recs)-1].ID
+		batch := recs[:0:0]
+		for _, r := range recs {
+			if since.IsZero() || !r.Time.Before(since) {
+				batch = append(batch, r)
+			}
+		}
+		if len(batch) > 0 {
+			if err := sink.Send(ctx, batch); err != nil {
+				return sent, fmt.Errorf("%s: %w", sink.Name(), err)
+			}
+		}
+		if err := s.MoveCursor(ctx, sink.Name(), cur, last); err != nil {
+			return sent, err
+		}
+		sent, cur = sent+len(batch), last
+	}
+}
+
+// Watch exports what is new every interval until ctx ends: the records hook processes spool
+// are ingested and sent within an interval of being made. A failed export is reported on log
+// and tried again at the next tick; the cursor keeps its place.
+func Watch(ctx context.Context, s *audit.Store, sink Sink, interval time.Duration, log io.Writer) error {
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		n, err := Export(ctx, s, sink, time.Time{}, log)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err != nil {
+			fmt.Fprintln(log, "agenthooks: export:", err)
+		} else if n > 0 {
+			fmt.Fprintf(log, "agenthooks: exported %d record(s) to %s\n", n, sink.Name())
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+		}
+	}
+}

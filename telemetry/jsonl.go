@@ -1,0 +1,38 @@
+package telemetry
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/agenthooks/agenthooks/audit"
+)
+
+// WriteJSONL writes records as JSON lines, one record a line with its runs, as `log --json`
+// prints them: payloads, reasons, commands and errors redacted (audit.Redact, again, whatever
+// the database holds).
+func WriteJSONL(w io.Writer, recs []audit.Record) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for i := range recs {
+		if err := enc.Encode(Redacted(&recs[i])); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Redacted is a copy of r with its free text redacted.
+func Redacted(r *audit.Record) *audit.Record {
+	c := *r
+	c.Reason, c.Payload = audit.Redact(r.Reason), audit.Redact(r.Payload)
+	c.Warnings = nil
+	for _, w := range r.Warnings {
+		c.Warnings = append(c.Warnings, audit.Redact(w))
+	}
+	c.Runs = make([]audit.Run, len(r.Runs))
+	for i, run := range r.Runs {
+		run.Command, run.Error = audit.Redact(run.Command), audit.Redact(run.Error)
+		c.Runs[i] = run
+	}
+	return &c
+}
