@@ -60,15 +60,21 @@ type Grant struct {
 	// Device: a device node or folder of them (/dev/null, /dev/pts): write and ioctl, no
 	// creating or removing.
 	Device bool `json:"device,omitempty"`
+	// Tools, for a cache that does not exist yet, are the programs that make it.
+	Tools []string `json:"tools,omitempty"`
 }
 
 // Plan is a checked sandbox: what is writable, what was skipped, and what stays exposed.
 type Plan struct {
-	Writable []Grant  `json:"writable"`
-	Skipped  []Grant  `json:"skipped,omitempty"` // defaults that do not exist here
-	Exposed  []Target `json:"exposed,omitempty"` // protected places inside the project
-	Network  Network  `json:"network"`
-	Ports    []uint16 `json:"ports,omitempty"`
+	Writable []Grant `json:"writable"`
+	Skipped  []Grant `json:"skipped,omitempty"` // the policy's writable places that do not exist here
+	// Created are the toolchains' default caches that do not exist yet: Run makes each whose
+	// toolchain is installed (as the toolchain would on its first run, which a confined
+	// command cannot) and grants it.
+	Created []Grant  `json:"created,omitempty"`
+	Exposed []Target `json:"exposed,omitempty"` // protected places inside the project
+	Network Network  `json:"network"`
+	Ports   []uint16 `json:"ports,omitempty"`
 	// TempDir is the private scratch folder Run makes (under TempRoot) and removes.
 	TempRoot string `json:"temp_root"`
 }
@@ -97,27 +103,29 @@ var homeClasses = []struct {
 }
 
 // cacheDefaults are the toolchains' cache folders, relative to the home folder, each with the
-// variable that moves it.
+// variable that moves it and the programs that make it (one missing is made before a confined
+// command only where one of them is installed).
 var cacheDefaults = []struct {
 	env, path, why string
+	tools          []string
 }{
-	{"GOCACHE", ".cache/go-build", "go build cache"},
-	{"GOMODCACHE", "go/pkg/mod", "go module cache"},
-	{"npm_config_cache", ".npm", "npm cache"},
-	{"YARN_CACHE_FOLDER", ".cache/yarn", "yarn cache"},
-	{"", ".yarn/berry/cache", "yarn cache"},
-	{"", ".cache/pnpm", "pnpm cache"},
-	{"", ".local/share/pnpm/store", "pnpm store"},
-	{"PIP_CACHE_DIR", ".cache/pip", "pip cache"},
-	{"UV_CACHE_DIR", ".cache/uv", "uv cache"},
-	{"", ".cache/pypoetry", "poetry cache"},
-	{"", ".cargo/registry", "cargo registry"},
-	{"", ".cargo/git", "cargo git checkouts"},
-	{"", ".m2/repository", "maven repository"},
-	{"", ".gradle/caches", "gradle cache"},
-	{"", ".cache/node-gyp", "node-gyp headers"},
-	{"", ".bun/install/cache", "bun cache"},
-	{"", ".cache/deno", "deno cache"},
+	{"GOCACHE", ".cache/go-build", "go build cache", []string{"go"}},
+	{"GOMODCACHE", "go/pkg/mod", "go module cache", []string{"go"}},
+	{"npm_config_cache", ".npm", "npm cache", []string{"npm", "npx"}},
+	{"YARN_CACHE_FOLDER", ".cache/yarn", "yarn cache", []string{"yarn"}},
+	{"", ".yarn/berry/cache", "yarn cache", []string{"yarn"}},
+	{"", ".cache/pnpm", "pnpm cache", []string{"pnpm"}},
+	{"", ".local/share/pnpm/store", "pnpm store", []string{"pnpm"}},
+	{"PIP_CACHE_DIR", ".cache/pip", "pip cache", []string{"pip", "pip3"}},
+	{"UV_CACHE_DIR", ".cache/uv", "uv cache", []string{"uv"}},
+	{"", ".cache/pypoetry", "poetry cache", []string{"poetry"}},
+	{"", ".cargo/registry", "cargo registry", []string{"cargo"}},
+	{"", ".cargo/git", "cargo git checkouts", []string{"cargo"}},
+	{"", ".m2/repository", "maven repository", []string{"mvn"}},
+	{"", ".gradle/caches", "gradle cache", []string{"gradle"}},
+	{"", ".cache/node-gyp", "node-gyp headers", []string{"node-gyp"}},
+	{"", ".bun/install/cache", "bun cache", []string{"bun"}},
+	{"", ".cache/deno", "deno cache", []string{"deno"}},
 }
 
 // Devices are the device nodes a confined command may write: the ones toolchains and
@@ -144,7 +152,8 @@ func NewPlan(o Options) (*Plan, error) {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	home := resolve(o.Home)
+	res := resolver{}
+	home := res.resolve(o.Home)
 	p := &Plan{Network: o.Network, Ports: slices.Clone(o.Ports), TempRoot: o.TempRoot}
 	if p.TempRoot == "" {
 		p.TempRoot = os.TempDir()
@@ -156,12 +165,12 @@ func NewPlan(o Options) (*Plan, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("project folder %s is not a folder", o.Project)
 	}
-	project := resolve(o.Project)
+	project := res.resolve(o.Project)
 	p.Writable = append(p.Writable, Grant{Path: project, Why: "the project", Dir: true})
 	if _, err := os.Stat(p.TempRoot); err != nil {
 		return nil, fmt.Errorf("temporary folder: %w", err)
 	}
-	add := func(path, why string) error {
+	add := func(path, why string, tools []string) error {
 		if strings.HasPrefix(path, "~/") {
 			path = filepath.Join(o.Home, path[2:])
 		}
@@ -173,10 +182,15 @@ func NewPlan(o Options) (*Plan, error) {
 			if !os.IsNotExist(err) {
 				return fmt.Errorf("writable %s: %w", path, err)
 			}
-			p.Skipped = append(p.Skipped, Grant{Path: filepath.Clean(path), Why: why})
+			g := Grant{Path: filepath.Clean(path), Why: why, Dir: true}
+			if tools != nil {
+				p.Created = append(p.Created, Grant{Path: res.resolve(path), Why: why, Dir: true, Tools: tools})
+			} else {
+				p.Skipped = append(p.Skipped, g)
+			}
 			return nil
 		}
-		g := Grant{Path: resolve(path), Why: why, Dir: st.IsDir()}
+		g := Grant{Path: res.resolve(path), Why: why, Dir: st.IsDir()}
 		if slices.ContainsFunc(p.Writable, func(w Grant) bool { return w.Path == g.Path }) {
 			return nil
 		}
@@ -188,12 +202,12 @@ func NewPlan(o Options) (*Plan, error) {
 		if c.env != "" && getenv(c.env) != "" && filepath.IsAbs(getenv(c.env)) {
 			path = getenv(c.env)
 		}
-		if err := add(path, c.why); err != nil {
+		if err := add(path, c.why, c.tools); err != nil {
 			return nil, err
 		}
 	}
 	for _, w := range o.Writable {
-		if err := add(w, "the policy's confine.writable"); err != nil {
+		if err := add(w, "the policy's confine.writable", nil); err != nil {
 			return nil, err
 		}
 	}
@@ -205,11 +219,11 @@ func NewPlan(o Options) (*Plan, error) {
 	}
 	for _, t := range o.Protected {
 		if t.Path != "" && filepath.IsAbs(t.Path) {
-			targets = append(targets, Target{Path: resolve(t.Path), What: t.What})
+			targets = append(targets, Target{Path: res.resolve(t.Path), What: t.What})
 		}
 	}
 	var problems []string
-	for _, g := range p.Writable {
+	for _, g := range slices.Concat(p.Writable, p.Created) {
 		if within(home, g.Path) {
 			problems = append(problems, fmt.Sprintf("%s (%s) holds the home folder %s", g.Path, g.Why, home))
 			continue
@@ -240,16 +254,29 @@ func NewPlan(o Options) (*Plan, error) {
 
 // resolve makes p absolute and clean and resolves its links, as far as it exists: Landlock
 // grants the inode a path leads to, so checks must see the same place.
-func resolve(p string) string {
+func resolve(p string) string { return resolver{}.resolve(p) }
+
+// resolver resolves paths as resolve does, remembering each folder it resolved: a plan resolves
+// dozens of paths under the same few folders, and each component is looked at once.
+type resolver map[string]string
+
+func (r resolver) resolve(p string) string {
 	p = filepath.Clean(p)
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
+	if out, ok := r[p]; ok {
+		return out
 	}
 	dir, base := filepath.Split(p)
-	if dir == "" || filepath.Clean(dir) == p {
-		return p
+	out := p
+	if dir != "" && filepath.Clean(dir) != p {
+		out = filepath.Join(r.resolve(filepath.Clean(dir)), base)
+		if st, err := os.Lstat(out); err == nil && st.Mode()&os.ModeSymlink != 0 {
+			if target, err := filepath.EvalSymlinks(out); err == nil {
+				out = target
+			}
+		}
 	}
-	return filepath.Join(resolve(filepath.Clean(dir)), base)
+	r[p] = out
+	return out
 }
 
 // within reports whether p is dir or lies in it.

@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 )
@@ -40,6 +42,7 @@ func (p *Plan) Run(abi int, c Command) (int, error) {
 	if abi < 1 {
 		return ExitCannotRun, errors.New("this kernel has no Landlock: the command cannot be confined")
 	}
+	p = p.withCreated(c.Env)
 	tempDir, err := os.MkdirTemp(p.TempRoot, "agenthooks-confine-")
 	if err != nil {
 		return ExitCannotRun, fmt.Errorf("make the scratch folder: %w", err)
@@ -91,6 +94,44 @@ func (p *Plan) Run(abi int, c Command) (int, error) {
 		return ee.ExitCode(), nil
 	}
 	return ExitCannotRun, err
+}
+
+// withCreated returns p with the Created caches whose toolchain is on env's PATH made and
+// granted; one that cannot be made is left out (the toolchain then fails as it would on a
+// read-only home).
+func (p *Plan) withCreated(env []string) *Plan {
+	if len(p.Created) == 0 {
+		return p
+	}
+	var path string
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v
+		}
+	}
+	installed := map[string]bool{}
+	has := func(tool string) bool {
+		if ok, seen := installed[tool]; seen {
+			return ok
+		}
+		for _, dir := range filepath.SplitList(path) {
+			if st, err := os.Stat(filepath.Join(dir, tool)); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+				installed[tool] = true
+				return true
+			}
+		}
+		installed[tool] = false
+		return false
+	}
+	q := *p
+	q.Writable = slices.Clone(p.Writable)
+	for _, g := range p.Created {
+		if slices.ContainsFunc(g.Tools, has) && os.MkdirAll(g.Path, 0o755) == nil {
+			q.Writable = append(q.Writable, g)
+		}
+	}
+	q.Created = nil
+	return &q
 }
 
 // withTemp returns env with TMPDIR, TMP and TEMP set to dir and AGENTHOOKS_CONFINED=1.

@@ -24,6 +24,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(liveFireEnv) != "" {
 		os.Exit(liveFireMain())
 	}
+	if os.Getenv(corpusEnv) != "" {
+		os.Exit(corpusMain())
+	}
 	os.Exit(m.Run())
 }
 
@@ -238,5 +241,53 @@ rm .agenthooks/policy.yaml && ln -s "$HOME/notes.txt" .claude/settings.local.jso
 		if !strings.Contains(out, p) {
 			t.Errorf("no warning names %s:\n%s", p, out)
 		}
+	}
+}
+
+// TestRunCreatesMissingCaches: on a home where an installed toolchain has not run yet, its
+// default cache (~/.cache/go-build, ~/.npm, ...) is made before the command and granted, so
+// that the first confined go build can write its cache as it would unconfined; the folders
+// around it stay read-only, the cache of a toolchain that is not installed is not made, nor is
+// a missing folder the policy names.
+func TestRunCreatesMissingCaches(t *testing.T) {
+	abi := requireLandlock(t)
+	root := resolve(t.TempDir())
+	home, project, bin := filepath.Join(root, "home"), filepath.Join(root, "project"), filepath.Join(root, "bin")
+	for _, d := range []string{home, project, bin} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tool := range []string{"go", "npm"} { // installed; bun is not
+		if err := os.WriteFile(filepath.Join(bin, tool), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o := Options{Project: project, Home: home, TempRoot: t.TempDir(), Writable: []string{"~/not-made"}}
+	p, err := NewPlan(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, g := range p.Created {
+		found = found || g.Path == filepath.Join(home, ".cache", "go-build")
+	}
+	if !found || len(p.Skipped) != 1 || p.Skipped[0].Path != filepath.Join(home, "not-made") {
+		t.Fatalf("created %v, skipped %v", p.Created, p.Skipped)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".cache")); !os.IsNotExist(err) {
+		t.Fatalf("the plan made a folder before any command ran: %v", err)
+	}
+	status, out := confined(t, o, abi, []string{"PATH=" + bin + ":/usr/bin:/bin"}, `set -e
+echo x > "$HOME/.cache/go-build/entry"
+mkdir -p "$HOME/.npm/_logs" && echo log > "$HOME/.npm/_logs/1.log"
+if echo y > "$HOME/.cache/other" 2>/dev/null; then echo "wrote beside the caches"; exit 1; fi
+if mkdir "$HOME/not-made" 2>/dev/null; then echo "made the policy's missing folder"; exit 1; fi
+echo CACHES-OK`)
+	if status != 0 || !strings.Contains(out, "CACHES-OK") {
+		t.Fatalf("status %d:\n%s", status, out)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".bun")); !os.IsNotExist(err) {
+		t.Errorf("the cache of a toolchain that is not installed was made: %v", err)
 	}
 }

@@ -155,3 +155,36 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// Rewrites reports whether the answers rewrite the tool input in more than one way: hooks that
+// ran side by side each judged and rewrote the original input, so a merge that keeps one rewrite
+// would run an input that the other hooks never saw (a guard's sandboxed command replaced by
+// another hook's rewrite of the original, say). Identical rewrites agree. A denying answer's
+// rewrite does not count: a deny stands whatever it carries.
+func Rewrites(answers []Answer) (conflict bool) {
+	var first json.RawMessage
+	for _, a := range answers {
+		if a.UpdatedInput == nil || a.Permission == Deny {
+			continue
+		}
+		if first == nil {
+			first = a.UpdatedInput
+			continue
+		}
+		if !sameJSON(first, a.UpdatedInput) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameJSON reports whether a and b hold the same JSON value (key order and spacing aside).
+func sameJSON(a, b json.RawMessage) bool {
+	var va, vb any
+	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
+		return string(a) == string(b)
+	}
+	ja, _ := json.Marshal(va)
+	jb, _ := json.Marshal(vb)
+	return string(ja) == string(jb)
+}

@@ -53,3 +53,28 @@ func BenchmarkMerge(b *testing.B) {
 		Merge(answers, MergeAll)
 	}
 }
+
+func TestRewrites(t *testing.T) {
+	a := func(perm Permission, in string) Answer {
+		var raw json.RawMessage
+		if in != "" {
+			raw = json.RawMessage(in)
+		}
+		return Answer{Permission: perm, UpdatedInput: raw}
+	}
+	for _, c := range []struct {
+		name    string
+		answers []Answer
+		want    bool
+	}{
+		{"none", []Answer{a(Allow, ""), a(Ask, "")}, false},
+		{"one", []Answer{a(Allow, `{"command":"x"}`), a(Allow, "")}, false},
+		{"same, spacing and key order aside", []Answer{a(Allow, `{"command":"x","t":1}`), a(Allow, `{ "t": 1, "command": "x" }`)}, false},
+		{"different", []Answer{a(Allow, `{"command":"x"}`), a(Allow, `{"command":"y"}`)}, true},
+		{"a deny's rewrite does not count", []Answer{a(Allow, `{"command":"x"}`), a(Deny, `{"command":"y"}`)}, false},
+	} {
+		if got := Rewrites(c.answers); got != c.want {
+			t.Errorf("%s: Rewrites = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

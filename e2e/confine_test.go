@@ -102,3 +102,91 @@ func TestGeminiConfine(t *testing.T) {
 // the guard asks, and the ask runs confined; ./x.sh written plainly would be read and judged by
 // its commands instead.
 const askedScript = `"$(ls ./x.s?)"`
+
+// TestCodexConfineOwnRules: a Codex rule (~/.codex/rules) that forbids a command in the call
+// keeps the guard from rewriting it: the rewritten command would no longer match the rule. The
+// guard keeps its own answer (Codex cannot ask: a deny that names the rule), and ./x.sh does not
+// run, confined or not.
+func TestCodexConfineOwnRules(t *testing.T) {
+	if abi := confine.ABI(); abi < 1 {
+		t.Skip("this kernel has no Landlock: the guard keeps its answer instead of confining")
+	}
+	c := newCodex(t, askedScript, ordinary)
+	script := "#!/bin/sh\ntouch inside-ran\n"
+	if err := os.WriteFile(filepath.Join(c.ws.dir, "x.sh"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(c.home(), "rules"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rule := "prefix_rule(pattern = [\"ls\"], decision = \"forbidden\", justification = \"no listing here\")\n"
+	if err := os.WriteFile(filepath.Join(c.home(), "rules", "default.rules"), []byte(rule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.hooks(t, map[string]any{"PreToolUse": []any{group("Bash", "agenthooks guard bash")}})
+	c.exec(t, "please run it")
+	if c.ws.exists("inside-ran") {
+		t.Errorf("./x.sh ran although a Codex rule forbids a command in the call")
+	}
+	if !c.model.anySent("not confined: Codex's own rule prefix_rule ls (forbidden)") {
+		t.Errorf("the model never saw why; requests:\n%s", strings.Join(c.model.sent(), "\n---\n"))
+	}
+	if !c.ws.exists("hello.txt") {
+		t.Error("the ordinary command did not run")
+	}
+}
+
+// TestCodexConfineRunner: with only the runner registered (agenthooks run --agent codex), the
+// guard runs inside it, from the embedded default, and the runner answers Codex with the
+// rewrite: the command runs confined where it was denied before for want of asking.
+func TestCodexConfineRunner(t *testing.T) {
+	if abi := confine.ABI(); abi < 1 {
+		t.Skip("this kernel has no Landlock: the guard keeps its answer instead of confining")
+	}
+	c := newCodex(t, askedScript, ordinary)
+	script := "#!/bin/sh\ntouch inside-ran\ntouch \"$HOME/canary-outside\"\n"
+	if err := os.WriteFile(filepath.Join(c.ws.dir, "x.sh"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c.hooks(t, map[string]any{"PreToolUse": []any{group("", "agenthooks run --agent codex PreToolUse")}})
+	c.exec(t, "please run it")
+	if !c.ws.exists("inside-ran") {
+		t.Errorf("./x.sh did not run (its write in the project is missing); requests:\n%s", strings.Join(c.model.sent(), "\n---\n"))
+	}
+	if _, err := os.Stat(filepath.Join(c.ws.home, "canary-outside")); !os.IsNotExist(err) {
+		t.Errorf("the command wrote outside the project: %v", err)
+	}
+	if !c.model.anySent("Permission denied") {
+		t.Errorf("the model never saw why the write outside failed")
+	}
+	if !c.ws.exists("hello.txt") {
+		t.Error("the ordinary command did not run")
+	}
+}
+
+// TestGeminiConfineRunner: the same as TestCodexConfineRunner in the real Gemini CLI: with only
+// the runner registered, the runner answers BeforeTool with the rewrite in tool_input.
+func TestGeminiConfineRunner(t *testing.T) {
+	if abi := confine.ABI(); abi < 1 {
+		t.Skip("this kernel has no Landlock: the guard keeps its answer instead of confining")
+	}
+	g := newGemini(t, askedScript, ordinary)
+	script := "#!/bin/sh\ntouch inside-ran\ntouch \"$HOME/canary-outside\"\n"
+	if err := os.WriteFile(filepath.Join(g.ws.dir, "x.sh"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	g.settings(t, map[string]any{"BeforeTool": []any{geminiGroup("", "agenthooks run --agent gemini BeforeTool")}})
+	g.exec(t, "please run it")
+	if !g.ws.exists("inside-ran") {
+		t.Errorf("./x.sh did not run (its write in the project is missing); requests:\n%s", strings.Join(g.model.sent(), "\n---\n"))
+	}
+	if _, err := os.Stat(filepath.Join(g.ws.home, "canary-outside")); !os.IsNotExist(err) {
+		t.Errorf("the command wrote outside the project: %v", err)
+	}
+	if !g.model.anySent("Permission denied") {
+		t.Errorf("the model never saw why the write outside failed")
+	}
+	if !g.ws.exists("hello.txt") {
+		t.Error("the ordinary command did not run")
+	}
+}

@@ -26,6 +26,12 @@ import (
 // agenthooks run (directly or through a script) stops instead of forking forever.
 const DepthEnv = "AGENTHOOKS_RUN_DEPTH"
 
+// AgentEnv names, in the hooks' environment, the agent that fired the event (claude, codex,
+// gemini, cursor), whatever dialect the hook itself is given: a hook that answers in its own
+// format can still tell what the agent will do with the answer (the shell guard rewrites a
+// command to run confined only for an agent that runs rewritten input).
+const AgentEnv = "AGENTHOOKS_AGENT"
+
 // MaxRunDepth is how deep agenthooks runs may nest.
 const MaxRunDepth = 3
 
@@ -151,7 +157,7 @@ func (e *Engine) Fire(ctx context.Context, ev Event) (*Decision, error) {
 	skips := e.guardSkips(agentSpec.Dialect, spec, kind, hooks, payload.bytes())
 	trace, parent := e.startTrace()
 	d.Trace = trace
-	env := withTraceparent(e.environ(spec, payload), parent)
+	env := withTraceparent(mergeEnv(e.environ(spec, payload), [][2]string{{AgentEnv, string(agentSpec.Dialect)}}), parent)
 	sequential := e.opts.Sequential || e.cfg.Sequential(spec.Name)
 	if sequential {
 		for i, h := range hooks {
@@ -188,6 +194,16 @@ func (e *Engine) Fire(ctx context.Context, ev Event) (*Decision, error) {
 		}
 	}
 	d.Decision = decide.Merge(answers, e.opts.Merge)
+	if !sequential && e.opts.Merge != decide.MergeFirst && decide.Rewrites(answers) && d.Decision.Permission != decide.Deny {
+		// Hooks that ran side by side rewrote the input differently: whichever rewrite ran, the
+		// others' judgement of it is missing (a guard's confined command would lose its sandbox).
+		why := "agenthooks: hooks rewrote the tool input in different ways; run them with sequential: true so each sees the last rewrite"
+		d.Decision.Permission = decide.Deny
+		d.Decision.UpdatedInput = nil
+		d.Decision.UserMessage = why
+		d.Decision.AgentMessage = why
+		d.Decision.DecidedBy = nil
+	}
 	e.finish(agent, agentSpec, d)
 	return d, nil
 }

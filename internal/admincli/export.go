@@ -48,8 +48,11 @@ OTEL_EXPORTER_OTLP_* variables. docs/telemetry.md lists every span, attribute an
 	otlp := &cobra.Command{
 		Use:   "otlp",
 		Short: "Send each decision and hook run as OpenTelemetry spans, and hook metrics, over OTLP",
-		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, _ []string) error { return runExportOTLP(cmd.Context(), e, po) },
+		Example: `  # Once (from cron), or following new records
+  agenthooks export otlp --endpoint https://otel.example.com:4317
+  agenthooks export otlp --watch --every 10s`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runExportOTLP(cmd.Context(), e, po) },
 	}
 	po.register(otlp, true)
 	otlp.Flags().StringVar(&po.otlp.Protocol, "protocol", "", "grpc or http/protobuf (default $OTEL_EXPORTER_OTLP_PROTOCOL, else grpc)")
@@ -60,17 +63,20 @@ OTEL_EXPORTER_OTLP_* variables. docs/telemetry.md lists every span, attribute an
 	jsonl := &cobra.Command{
 		Use:   "jsonl",
 		Short: "Write the audit records as JSON lines (redacted), for a SIEM",
-		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, _ []string) error { return runExportJSONL(cmd.Context(), e, pj) },
+		Example: `  agenthooks export jsonl --since 7d -o audit.jsonl
+  agenthooks export jsonl --since 1h -o /var/log/agenthooks/last-hour.jsonl`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runExportJSONL(cmd.Context(), e, pj) },
 	}
 	pj.register(jsonl, false)
 	jsonl.Flags().StringVarP(&pj.out, "output", "o", "-", "write to this `FILE` (- is stdout)")
 	var pw exportParams
 	webhook := &cobra.Command{
-		Use:   "webhook",
-		Short: "POST the audit records as JSON lines, signed with HMAC-SHA256, to a URL",
-		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, _ []string) error { return runExportWebhook(cmd.Context(), e, pw) },
+		Use:     "webhook",
+		Short:   "POST the audit records as JSON lines, signed with HMAC-SHA256, to a URL",
+		Example: `  AGENTHOOKS_WEBHOOK_SECRET=s3cret agenthooks export webhook --url https://siem.example.com/agenthooks --watch`,
+		Args:    cobra.NoArgs,
+		RunE:    func(cmd *cobra.Command, _ []string) error { return runExportWebhook(cmd.Context(), e, pw) },
 	}
 	pw.register(webhook, true)
 	webhook.Flags().StringVar(&pw.url, "url", "", "the webhook's `URL` (default the config's webhook.url); the secret is $AGENTHOOKS_WEBHOOK_SECRET")

@@ -12,16 +12,29 @@ import (
 	"github.com/agenthooks/agenthooks/internal/admincli"
 )
 
-// TestAdminExamplesParse: serve's and sync's --help (which agenthooks-admin defines) show an
-// example, and each of its command lines passes the real command's flag parser and argument
-// check.
+// TestAdminExamplesParse: the --help of the commands agenthooks-admin defines (serve, sync and
+// export's) shows an example, and each of its command lines passes the real command's flag
+// parser and argument check.
 func TestAdminExamplesParse(t *testing.T) {
+	sub := func(c *cobra.Command, name string) *cobra.Command {
+		for _, s := range c.Commands() {
+			if s.Name() == name {
+				return s
+			}
+		}
+		t.Fatalf("%s has no subcommand %s", c.Name(), name)
+		return nil
+	}
 	for name, build := range map[string]func() *cobra.Command{
-		"serve": func() *cobra.Command { return admincli.Serve(io.Discard, io.Discard) },
-		"sync":  func() *cobra.Command { return admincli.Sync(io.Discard, io.Discard) },
+		"serve":          func() *cobra.Command { return admincli.Serve(io.Discard, io.Discard) },
+		"sync":           func() *cobra.Command { return admincli.Sync(io.Discard, io.Discard) },
+		"export otlp":    func() *cobra.Command { return sub(admincli.Export(io.Discard, io.Discard), "otlp") },
+		"export jsonl":   func() *cobra.Command { return sub(admincli.Export(io.Discard, io.Discard), "jsonl") },
+		"export webhook": func() *cobra.Command { return sub(admincli.Export(io.Discard, io.Discard), "webhook") },
 	} {
+		path := strings.Fields(name)
 		var out, errb bytes.Buffer
-		if code := admincli.Main(context.Background(), []string{name, "--help"}, strings.NewReader(""), &out, &errb); code != 0 {
+		if code := admincli.Main(context.Background(), append(path, "--help"), strings.NewReader(""), &out, &errb); code != 0 {
 			t.Fatalf("%s --help: exit %d: %s", name, code, errb.String())
 		}
 		_, examples, ok := strings.Cut(out.String(), "\nExamples:\n")
@@ -32,12 +45,15 @@ func TestAdminExamplesParse(t *testing.T) {
 		runs := 0
 		for _, line := range strings.Split(examples, "\n") {
 			words := strings.Fields(line)
-			if len(words) < 2 || words[0] != "agenthooks" || words[1] != name {
+			for len(words) > 0 && strings.Contains(words[0], "=") {
+				words = words[1:] // VAR=value before the command
+			}
+			if len(words) < 1+len(path) || words[0] != "agenthooks" || strings.Join(words[1:1+len(path)], " ") != name {
 				continue
 			}
 			runs++
 			c := build()
-			if err := c.ParseFlags(words[2:]); err != nil {
+			if err := c.ParseFlags(words[1+len(path):]); err != nil {
 				t.Errorf("%s: %v", line, err)
 				continue
 			}

@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -17,6 +19,8 @@ import (
 	"github.com/agenthooks/agenthooks/confine"
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/agents"
+	"github.com/agenthooks/agenthooks/dialect/translate"
+	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/guard"
 	"github.com/agenthooks/agenthooks/guard/policy"
 	"github.com/agenthooks/agenthooks/guard/shell"
@@ -151,12 +155,32 @@ func whereNoLandlock() string {
 	return "this OS has no Landlock and agenthooks"
 }
 
+// unconfinedNote says plainly what happens where commands cannot be confined: on macOS and
+// Windows (no Landlock; macOS's sandbox profiles are not used), and on a Linux kernel without
+// Landlock.
+func unconfinedNote(goos string, supported bool) string {
+	where := "this Linux kernel has no Landlock (it is older than 5.13, or Landlock is off at boot)"
+	if !supported {
+		where = "agenthooks confines commands with Landlock, which only Linux has; on " + goos + " it does not confine at all (macOS's sandbox profiles are not used)"
+	}
+	return where + ": commands run unconfined, and the shell guard keeps judging them as it does without confinement " +
+		"(it asks, or denies where the agent cannot ask, instead of running them confined); agenthooks confine -- COMMAND refuses to run COMMAND " +
+		"unless the policy's confine.unconfined is warn"
+}
+
 func printConfineCheck(e *env, p confineParams, plan *confine.Plan, abi int) error {
 	rights := plan.Rights(abi)
+	confines := confine.Supported && abi >= 1
 	if p.json {
-		if err := writeJSON(e.stdout, map[string]any{"abi": abi, "plan": plan, "rights": rights}); err != nil {
+		out := map[string]any{"abi": abi, "plan": plan, "rights": rights, "confines": confines}
+		if !confines {
+			out["unconfined"] = unconfinedNote(runtime.GOOS, confine.Supported)
+		}
+		if err := writeJSON(e.stdout, out); err != nil {
 			return err
 		}
+	} else if !confines {
+		fmt.Fprintf(e.stdout, "landlock ABI: %d\nconfines: no\n%s\n", abi, unconfinedNote(runtime.GOOS, confine.Supported))
 	} else {
 		fmt.Fprintf(e.stdout, "landlock ABI: %d\n", abi)
 		fmt.Fprintf(e.stdout, "network: %s", plan.Network)
@@ -166,6 +190,12 @@ func printConfineCheck(e *env, p confineParams, plan *confine.Plan, abi int) err
 		fmt.Fprintf(e.stdout, "\nscratch: a private folder under %s (TMPDIR), removed afterwards\n\nwritable:\n", plan.TempRoot)
 		for _, g := range plan.Writable {
 			fmt.Fprintf(e.stdout, "  %s (%s)\n", g.Path, g.Why)
+		}
+		if len(plan.Created) > 0 {
+			fmt.Fprintln(e.stdout, "made and writable when a command runs where its toolchain is installed (caches that do not exist yet):")
+			for _, g := range plan.Created {
+				fmt.Fprintf(e.stdout, "  %s (%s; %s)\n", g.Path, g.Why, strings.Join(g.Tools, ", "))
+			}
 		}
 		if len(plan.Skipped) > 0 {
 			var names []string
@@ -199,17 +229,42 @@ func printConfineCheck(e *env, p confineParams, plan *confine.Plan, abi int) err
 		}
 		tw.Flush()
 	}
-	if !confine.Supported || abi < 1 {
+	if !confines {
 		return confineError(fmt.Errorf("%s cannot confine commands (Landlock ABI %d)", whereNoLandlock(), abi))
 	}
 	return nil
 }
 
+// rewriters are the agents whose shell hook can replace the command it runs, in the form
+// proven inside each (e2e/confine_test.go): Claude Code 2.1.328 and Codex CLI 0.169.0 run the
+// updatedInput of a PreToolUse "allow" in hookSpecificOutput; Gemini CLI 0.61.0 runs the
+// tool_input of a BeforeTool hookSpecificOutput. Cursor (beforeShellExecution cannot rewrite)
+// keeps its answer.
+var rewriters = map[string]bool{"claude": true, "codex": true, "gemini": true}
+
+// rewriteTarget names the agent whose shell tool would run a rewritten command, and reports
+// whether the guard's answer can carry the rewrite to it. Registered in the agent itself (guard
+// bash), the agent is the payload's and its answer carries one where the agent honours it.
+// Inside agenthooks run, the agent is the runner's, and the guard's answer, in the hook's own
+// format, carries one only on an event whose answer has updated input (PreToolUse, BeforeTool,
+// Cursor's preToolUse, not beforeShellExecution): the runner then answers its agent with it.
+func rewriteTarget(e *env, call shellCall) (string, bool) {
+	agent := e.getenv(engine.AgentEnv)
+	if agent == "" || e.getenv("AGENTHOOKS_RUN_DEPTH") == "" {
+		return call.format, rewriters[call.format]
+	}
+	if _, ok := agents.Lookup(call.format); !ok {
+		return agent, false
+	}
+	// The hook's format's event for any tool (PreToolUse, BeforeTool, preToolUse).
+	return agent, rewriters[agent] && call.event == translate.EventFor(dialect.Name(call.format), dialect.PreTool)
+}
+
 // confineRewrite returns the tool input that runs call's command confined, when the policy's
 // confine mode covers decision (ask, or anything but deny with mode all), the agent can
 // rewrite its input, this kernel can confine, the sandbox of the project is allowed, and none
-// of the agent's own deny or ask rules names the command. Otherwise it returns nil, and the
-// agent's rule when one is why.
+// of the agent's own deny or ask rules names the command. Otherwise it returns nil, and why
+// when the reason is one a person should hear (the agent's own rule).
 func confineRewrite(e *env, pol *policy.Policy, call shellCall, d guard.Decision, policyFile string) (map[string]any, string) {
 	settings := pol.ConfineSettings()
 	switch {
@@ -217,21 +272,19 @@ func confineRewrite(e *env, pol *policy.Policy, call shellCall, d guard.Decision
 		return nil, ""
 	case d == guard.Allow && settings.Mode != policy.ConfineAll:
 		return nil, ""
-	case !rewrites(call.format):
-		return nil, ""
 	case !confine.Supported || confine.ABI() < 1:
+		return nil, ""
+	}
+	agent, carries := rewriteTarget(e, call)
+	if !carries {
 		return nil, ""
 	}
 	self, err := os.Executable()
 	if err != nil || call.project == "" || !filepath.IsAbs(call.project) {
 		return nil, ""
 	}
-	// Claude Code's own rules; Codex's (~/.codex/rules) and Gemini CLI's (tools.exclude) are
-	// not read yet (TODO(#15)): there a rewrite can run what the agent's own rules would stop.
-	if call.format == "claude" {
-		if rule := claudeRuleFor(e, call); rule != "" {
-			return nil, "not confined: Claude Code's own permission rule " + rule + " names it"
-		}
+	if rule := agentRuleFor(e, agent, call); rule != "" {
+		return nil, "not confined: " + rule
 	}
 	if _, err := confinePlan(e, settings, call.project, call.cwd, policyFile); err != nil {
 		return nil, "" // the project cannot be confined (it holds the home folder, ...): ask
@@ -250,26 +303,35 @@ func confineRewrite(e *env, pol *policy.Policy, call shellCall, d guard.Decision
 	return updated, ""
 }
 
-// answerConfined answers the agent with the confined rewrite of call and records it.
-func (p guardBashParams) answerConfined(e *env, call shellCall, updated map[string]any, d guard.Decision, reason, policyName string, start time.Time) error {
-	why := "runs confined (it may write only in the project, scratch space and caches) instead of asking: " + reason
+// confinedWhy says why a command runs confined.
+func confinedWhy(d guard.Decision, reason string) string {
 	if d == guard.Allow {
-		why = "runs confined, as the policy's confine.mode all says (it may write only in the project, scratch space and caches)"
+		return "runs confined, as the policy's confine.mode all says (it may write only in the project, scratch space and caches)"
 	}
-	p.record(e, call, string(guard.Allow), why, "confined", policyName, start)
-	r := agents.Get(dialect.Name(call.format)).Answer.Rewrite(updated, why)
-	_, err := e.stdout.Write(r.Stdout)
-	return err
+	return "runs confined (it may write only in the project, scratch space and caches) instead of asking: " + reason
 }
 
-// rewrites reports whether the agent whose payload call is can replace the command its shell
-// hook runs, in the form proven inside each (e2e/confine_test.go): Claude Code 2.1.328 and
-// Codex CLI 0.169.0 run the updatedInput of a PreToolUse "allow" in hookSpecificOutput; Gemini
-// CLI 0.61.0 runs the tool_input of a BeforeTool hookSpecificOutput. Cursor
-// (beforeShellExecution cannot rewrite) keeps its answer.
-func rewrites(format string) bool {
-	a, ok := agents.Lookup(format)
-	return ok && a.Answer.Rewrite != nil
+// answerConfined answers with the confined rewrite of call, in the form of call's format, and
+// records it.
+func (p guardBashParams) answerConfined(e *env, call shellCall, updated map[string]any, d guard.Decision, reason, policyName string, start time.Time) error {
+	why := confinedWhy(d, reason)
+	p.record(e, call, string(guard.Allow), why, "confined", policyName, start)
+	switch call.format {
+	case "gemini":
+		out := map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": "BeforeTool", "tool_input": updated}}
+		if e.getenv(engine.AgentEnv) != "" && e.getenv("AGENTHOOKS_RUN_DEPTH") != "" {
+			// To the runner, which reads an allow and a reason beside the rewrite; Gemini CLI
+			// itself was shown to run the rewrite with tool_input alone.
+			out["decision"], out["reason"] = "allow", "agenthooks: "+why
+		}
+		return writeJSON(e.stdout, out)
+	case "cursor": // only inside agenthooks run, on preToolUse (rewriteTarget)
+		return writeJSON(e.stdout, map[string]any{"permission": "allow", "updated_input": updated,
+			"user_message": "agenthooks: " + why, "agent_message": "agenthooks: " + why})
+	}
+	return writeJSON(e.stdout, map[string]any{"hookSpecificOutput": map[string]any{
+		"hookEventName": "PreToolUse", "permissionDecision": "allow",
+		"permissionDecisionReason": "agenthooks: " + why, "updatedInput": updated}})
 }
 
 // claudeRuleFor returns the first of Claude Code's own permissions.deny or permissions.ask
@@ -364,4 +426,29 @@ func globWords(parts []string, t string) bool {
 		t = t[j+len(part):]
 	}
 	return t == ""
+}
+
+// confinedView is what guard explain says of running a command confined: the command line the
+// agent would run instead and why, or (Command empty) why it is not confined though the guard
+// would ask.
+type confinedView struct {
+	Command string `json:"command,omitempty"`
+	Why     string `json:"why"`
+}
+
+// explainConfined is the rewrite the shell guard would answer agent p.agent with for command,
+// or nil when there is none to tell of.
+func explainConfined(e *env, p guardExplainParams, pol *policy.Policy, command string, ctx guard.Context, v guard.Verdict) *confinedView {
+	payload, _ := json.Marshal(map[string]any{"tool_input": map[string]any{"command": command}})
+	event := map[string]string{"gemini": "BeforeTool", "cursor": "beforeShellExecution"}[p.agent]
+	call := shellCall{payload: payload, format: cmp.Or(p.agent, "claude"), event: cmp.Or(event, "PreToolUse"), command: command, cwd: ctx.Cwd, project: ctx.Project}
+	updated, note := confineRewrite(e, pol, call, v.Decision, p.policyFile(e))
+	switch {
+	case updated != nil:
+		cmd, _ := updated["command"].(string)
+		return &confinedView{Command: cmd, Why: confinedWhy(v.Decision, v.Reason)}
+	case note != "":
+		return &confinedView{Why: note}
+	}
+	return nil
 }

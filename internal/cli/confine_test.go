@@ -26,6 +26,14 @@ func TestConfineScripts(t *testing.T) {
 			env.Setenv("CLAUDE_PROJECT_DIR", "")
 			env.Setenv("TMPDIR", filepath.Join(env.WorkDir, "tmp"))
 			env.Setenv("ABI", fmt.Sprint(confine.ABI()))
+			// The agents' system folders, where their own rules may be: never the machine's.
+			env.Setenv("AGENTHOOKS_CLAUDE_MANAGED_DIR", filepath.Join(env.WorkDir, "sys", "claude"))
+			env.Setenv("AGENTHOOKS_CODEX_SYSTEM_DIR", filepath.Join(env.WorkDir, "sys", "codex"))
+			env.Setenv("AGENTHOOKS_GEMINI_SYSTEM_DIR", filepath.Join(env.WorkDir, "sys", "gemini"))
+			env.Setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", "")
+			env.Setenv("CODEX_HOME", "")
+			env.Setenv("AGENTHOOKS_RUN_DEPTH", "")
+			env.Setenv("AGENTHOOKS_AGENT", "")
 			for _, d := range []string{home, filepath.Join(env.WorkDir, "tmp")} {
 				if err := os.MkdirAll(d, 0o755); err != nil {
 					return err

@@ -75,6 +75,8 @@ func commandExamples() map[string]string {
 		"sync": `  # Enrol: the first sync pins the team's key
   agenthooks sync --server https://hooks.example.com --team acme --key 3f1c... --token-file ~/.agenthooks/token --once
   agenthooks sync --server https://hooks.example.com --team acme --every 15m`,
+		"export": `  agenthooks export otlp --endpoint http://127.0.0.1:4318 --protocol http/protobuf --insecure
+  agenthooks export jsonl --since 24h -o audit.jsonl`,
 		"serve": `  agenthooks serve
   agenthooks serve --addr 0.0.0.0:8443 --db postgres://hooks@db.internal/hooks`,
 		"http-hook":             `  echo '{"url":"https://hooks.example.com/check","body":"e30="}' | agenthooks-admin http-hook`,

@@ -481,6 +481,7 @@ type guardExplainParams struct {
 	json         bool
 	guard        string
 	packs        bool
+	agent        string
 }
 
 func newGuardExplainCmd(e *env) *cobra.Command {
@@ -502,6 +503,7 @@ func newGuardExplainCmd(e *env) *cobra.Command {
 	c.Flags().BoolVar(&p.json, "json", false, "print the verdict and the analysis as JSON")
 	c.Flags().StringVar(&p.guard, "guard", "bash", "which guard: bash (COMMAND), read (a file), prompt (the text), mcp (server/tool or mcp__server__tool)")
 	c.Flags().BoolVar(&p.packs, "packs", false, "list the policy's rule packs, their rules and whether each is switched on (no COMMAND)")
+	c.Flags().StringVar(&p.agent, "agent", "claude", "the agent whose shell tool runs COMMAND: claude, codex or gemini rewrite it to run confined (their own permission rules apply first); cursor keeps the answer")
 	c.Args = func(cmd *cobra.Command, args []string) error {
 		if p.packs {
 			return cobra.NoArgs(cmd, args)
@@ -574,6 +576,9 @@ func runGuardExplain(e *env, p guardExplainParams, command string) error {
 		fmt.Fprintf(e.stdout, "decision: %s\nreason: %s\n", d, reason)
 		return nil
 	}
+	if _, ok := agents.Lookup(p.agent); !ok {
+		return fmt.Errorf("--agent must be claude, codex, gemini or cursor, not %q", p.agent)
+	}
 	ctx := p.context(e)
 	pol, note, err := p.load(e, ctx.Project)
 	if err != nil {
@@ -588,24 +593,23 @@ func runGuardExplain(e *env, p guardExplainParams, command string) error {
 	for i := range script.Findings {
 		script.Findings[i].Message = policy.Plain(script.Findings[i].Message)
 	}
+	confined := explainConfined(e, p, pol, command, ctx, v)
 	if p.json {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		return enc.Encode(struct {
 			guard.Verdict
-			Findings any    `json:"findings,omitempty"`
-			Policy   string `json:"policy"`
-		}{v, script.Findings, pol.Name})
+			Confined *confinedView `json:"confined,omitempty"`
+			Findings any           `json:"findings,omitempty"`
+			Policy   string        `json:"policy"`
+		}{v, confined, script.Findings, pol.Name})
 	}
 	fmt.Fprintf(e.stdout, "decision: %s\nreason: %s\npolicy: %s\n", v.Decision, v.Reason, pol.Name)
-	// What an agent that can rewrite a command (Claude Code, Codex, Gemini CLI) would run instead.
-	payload, _ := json.Marshal(map[string]any{"tool_input": map[string]any{"command": command}})
-	if updated, note := confineRewrite(e, pol, shellCall{payload: payload, format: "claude", command: command, cwd: ctx.Cwd, project: ctx.Project},
-		v.Decision, p.policyFile(e)); updated != nil {
-		fmt.Fprintf(e.stdout, "runs confined as: %s\n", updated["command"])
-	} else if note != "" {
-		fmt.Fprintf(e.stdout, "%s\n", note)
+	if confined != nil && confined.Command != "" {
+		fmt.Fprintf(e.stdout, "runs confined as: %s\nwhy: %s\n", confined.Command, confined.Why)
+	} else if confined != nil {
+		fmt.Fprintf(e.stdout, "%s\n", confined.Why)
 	}
 	fmt.Fprintln(e.stdout)
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
