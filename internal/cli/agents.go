@@ -28,12 +28,7 @@ add context for the model, and how that is known: "e2e" when a test of the e2e s
 inside the real agent, "yes" when the agent's dialect tests show it against fixtures from its
 source or documentation. The matrix is derived from the agents' descriptors (each answer is
 written by the agent's own encoder and read back by its own reader), not written by hand;
-docs/capabilities.md is its --markdown output.
-
-Example:
-  agenthooks agents
-  agenthooks agents --json
-  agenthooks agents --markdown --summary`,
+docs/capabilities.md is its --markdown output.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runAgents(e.stdout, p) },
 	}

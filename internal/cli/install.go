@@ -51,12 +51,7 @@ The guard is registered fail-closed (guard bash --fail-closed): a guard that can
 the command. Every command names agenthooks by its absolute path, as the agent may start with
 another PATH: the agenthooks on PATH when it is this executable (a package manager's link is
 kept, so upgrades need no new install), else this executable. Entries an earlier install wrote
-(another path, no --fail-closed) are brought up to date.
-
-Example:
-  agenthooks ` + use + ` --dry-run
-  agenthooks ` + use + `
-  agenthooks ` + use + ` --agent claude --scope project`,
+(another path, no --fail-closed) are brought up to date.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runInstall(e, p) },
 	}
