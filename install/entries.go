@@ -86,24 +86,6 @@ func same(en entry, command string) bool {
 	return ok && got == want
 }
 
-func objectAt(parent *jsonpos.Value, key string) *jsonpos.Value {
-	v := parent.Get(key)
-	if v == nil || v.Kind != jsonpos.Object {
-		v = jsonpos.Obj()
-		parent.Set(key, v)
-	}
-	return v
-}
-
-func arrayAt(parent *jsonpos.Value, key string) *jsonpos.Value {
-	v := parent.Get(key)
-	if v == nil || v.Kind != jsonpos.Array {
-		v = jsonpos.Arr()
-		parent.Set(key, v)
-	}
-	return v
-}
-
 // into adds the agent's entries that are not there yet, running prog, brings up to date those
 // an earlier install wrote differently (another path, no --fail-closed), and says what it
 // changed. New entries go after every entry already there; nothing else moves.
@@ -113,10 +95,10 @@ func into(root *jsonpos.Value, agent *dialect.Agent, prog string) []string {
 	if flat && root.Get("version") == nil {
 		root.Members = append([]jsonpos.Member{{Key: "version", Value: &jsonpos.Value{Kind: jsonpos.Number, Num: "1"}}}, root.Members...)
 	}
-	hooks := objectAt(root, "hooks")
+	hooks := root.At("hooks", jsonpos.Object)
 	for _, en := range entries(agent) {
 		command := prog + " " + en.args
-		list := arrayAt(hooks, en.event)
+		list := hooks.At(en.event, jsonpos.Array)
 		if h := find(list, en); h != nil {
 			c := h.Get("command")
 			changed := c.Str != command

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -137,29 +138,38 @@ func orDash(s string) string {
 var capabilityTitles = map[dialect.Capability]string{dialect.CapBlock: "Block", dialect.CapAsk: "Ask",
 	dialect.CapRewrite: "Rewrite input", dialect.CapContext: "Add context"}
 
+// mdRow writes one Markdown table row of cells.
+func mdRow(b *strings.Builder, cells ...string) {
+	b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+}
+
+// mdHead writes a Markdown table's head: the columns before, one per capability, the columns
+// after.
+func mdHead(b *strings.Builder, before []string, after ...string) {
+	cols := slices.Clone(before)
+	for _, c := range agents.Capabilities {
+		cols = append(cols, capabilityTitles[c])
+	}
+	cols = append(cols, after...)
+	mdRow(b, cols...)
+	b.WriteString(strings.Repeat("|---", len(cols)) + "|\n")
+}
+
 // matrixSummaryMarkdown is one row per agent: the events on which each capability works, those
 // proven inside the agent in bold.
 func matrixSummaryMarkdown(m []agents.AgentRow) string {
 	var b strings.Builder
-	b.WriteString("| Agent |")
-	for _, c := range agents.Capabilities {
-		b.WriteString(" " + capabilityTitles[c] + " |")
-	}
-	b.WriteString(" Proven |\n|---|")
-	for range agents.Capabilities {
-		b.WriteString("---|")
-	}
-	b.WriteString("---|\n")
+	mdHead(&b, []string{"Agent"}, "Proven")
 	for _, a := range m {
-		b.WriteString("| " + a.Title + " |")
+		cells := []string{a.Title}
 		for _, c := range agents.Capabilities {
-			b.WriteString(" " + orDash(strings.Join(eventsWith(a, c, true), ", ")) + " |")
+			cells = append(cells, orDash(strings.Join(eventsWith(a, c, true), ", ")))
 		}
 		proven := "fixtures"
 		if a.E2E {
 			proven = "inside the agent (e2e) and fixtures"
 		}
-		b.WriteString(" " + proven + " |\n")
+		mdRow(&b, append(cells, proven)...)
 	}
 	return b.String()
 }
@@ -169,21 +179,14 @@ func matrixMarkdown(m []agents.AgentRow) string {
 	var b strings.Builder
 	b.WriteString(matrixSummaryMarkdown(m))
 	for _, a := range m {
-		fmt.Fprintf(&b, "\n### %s (`%s`)\n\n%s.\n\n| Event | Kind |", a.Title, a.Name, upperFirst(provenBy(a)))
-		for _, c := range agents.Capabilities {
-			b.WriteString(" " + capabilityTitles[c] + " |")
-		}
-		b.WriteString("\n|---|---|")
-		for range agents.Capabilities {
-			b.WriteString("---|")
-		}
-		b.WriteString("\n")
+		fmt.Fprintf(&b, "\n### %s (`%s`)\n\n%s.\n\n", a.Title, a.Name, upperFirst(provenBy(a)))
+		mdHead(&b, []string{"Event", "Kind"})
 		for _, ev := range a.Events {
-			fmt.Fprintf(&b, "| %s | %s |", ev.Event, orDash(string(ev.Kind)))
+			cells := []string{ev.Event, orDash(string(ev.Kind))}
 			for _, c := range agents.Capabilities {
-				b.WriteString(" " + cell(ev.Support(c), true) + " |")
+				cells = append(cells, cell(ev.Support(c), true))
 			}
-			b.WriteString("\n")
+			mdRow(&b, cells...)
 		}
 	}
 	return b.String()

@@ -11,7 +11,6 @@ import (
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/install"
-	"github.com/agenthooks/agenthooks/internal/jsonpos"
 )
 
 type installParams struct {
@@ -186,13 +185,4 @@ func installNotes(e *env, o install.Options, list []*dialect.Agent, changes []*i
 		}
 		fmt.Fprintf(e.stdout, "note: %s also runs %s's hooks files here: one call runs agenthooks' entries of both files\n", ov.Agent.Title, ov.Reads.Title)
 	}
-}
-
-func arrayAt(parent *jsonpos.Value, key string) *jsonpos.Value {
-	v := parent.Get(key)
-	if v == nil || v.Kind != jsonpos.Array {
-		v = jsonpos.Arr()
-		parent.Set(key, v)
-	}
-	return v
 }
