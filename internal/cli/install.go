@@ -89,7 +89,7 @@ func runInstall(e *env, p installParams) error {
 	if !p.remove {
 		o.Program, progNote = install.Program(e.agenthooks(), exec.LookPath)
 	}
-	changes, planErr := install.PlanAll(list, o, p.remove)
+	changes, errs := install.PlanAll(list, o, p.remove)
 	all := p.agent == ""
 	wrote := 0
 	for _, c := range changes {
@@ -110,7 +110,8 @@ func runInstall(e *env, p installParams) error {
 			continue
 		}
 		if err := c.Apply(); err != nil {
-			return errors.Join(planErr, err)
+			errs = errors.Join(errs, err) // the other agents' files are still written
+			continue
 		}
 		wrote++
 		for _, line := range c.Changes {
@@ -123,14 +124,14 @@ func runInstall(e *env, p installParams) error {
 	switch {
 	case p.dryRun:
 		fmt.Fprintln(e.stdout, "dry run: no file written")
-	case all && wrote == 0 && planErr == nil:
+	case all && wrote == 0 && errs == nil:
 		fmt.Fprintln(e.stdout, "nothing to change")
 	}
 	if !p.remove {
 		fmt.Fprintln(e.stdout, progNote)
 		installNotes(e, o, list, changes, wrote > 0)
 	}
-	return planErr
+	return errs
 }
 
 // agents are the agents install works on: the one --agent names; with none, for install every
