@@ -49,8 +49,19 @@ type AgentRow struct {
 	Name  dialect.Name `json:"name"`
 	Title string       `json:"title"`
 	// E2E: the e2e suite runs the real agent.
-	E2E    bool       `json:"e2e"`
-	Events []EventRow `json:"events"`
+	E2E bool `json:"e2e"`
+	// AlsoRuns are the other agents whose hooks files the agent runs as well as its own
+	// (Agent.Reads).
+	AlsoRuns []AlsoRuns `json:"also_runs,omitempty"`
+	Events   []EventRow `json:"events"`
+}
+
+// AlsoRuns is another agent whose hooks files an agent runs too: at which scopes (none: all),
+// and the setting that turns it on ("" when always).
+type AlsoRuns struct {
+	Agent   dialect.Name    `json:"agent"`
+	Scopes  []dialect.Scope `json:"scopes,omitempty"`
+	Setting string          `json:"setting,omitempty"`
 }
 
 // Matrix is the capability matrix of every registered agent, in listing order, derived from
@@ -61,6 +72,9 @@ func Matrix() []AgentRow {
 	var out []AgentRow
 	for _, a := range all {
 		row := AgentRow{Name: a.Name, Title: a.Title}
+		for _, r := range a.Reads {
+			row.AlsoRuns = append(row.AlsoRuns, AlsoRuns{Agent: r.Agent, Scopes: r.Scopes, Setting: r.Setting})
+		}
 		d := a.Dialect(dialect.AskAsDeny)
 		names := slices.Clone(d.Names())
 		for _, name := range names {

@@ -64,6 +64,16 @@ func TestProvenByE2E(t *testing.T) {
 			}
 		}
 	}
+	for i, a := range All() {
+		if len(m[i].AlsoRuns) != len(a.Reads) {
+			t.Errorf("%s: also runs %+v, reads %+v", a.Name, m[i].AlsoRuns, a.Reads)
+		}
+		for j, r := range a.Reads {
+			if got := m[i].AlsoRuns[j]; got.Agent != r.Agent || got.Setting != r.Setting || Get(r.Agent) == nil {
+				t.Errorf("%s: also runs %+v, reads %+v", a.Name, got, r)
+			}
+		}
+	}
 	if !tests["TestClaudeShellGuard"] || tests["TestNoSuchThing"] {
 		t.Fatal("the e2e test list is wrong")
 	}

@@ -73,6 +73,9 @@ func runAgents(w io.Writer, p agentsParams) error {
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "%s (%s): %s\n", a.Title, a.Name, provenBy(a))
+		for _, r := range a.AlsoRuns {
+			fmt.Fprintf(w, "%s\n", alsoRuns(a, r))
+		}
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "EVENT\tKIND\tBLOCK\tASK\tREWRITE\tCONTEXT")
 		for _, ev := range a.Events {
@@ -95,6 +98,26 @@ func provenBy(a agents.AgentRow) string {
 		return "proven inside the agent by the e2e suite where marked e2e, the rest by fixtures"
 	}
 	return "by fixtures from its documentation (the e2e suite cannot run it)"
+}
+
+// alsoRuns says that agent a runs another agent's hooks files too, and when.
+func alsoRuns(a agents.AgentRow, r agents.AlsoRuns) string {
+	other := string(r.Agent)
+	if o := agents.Get(r.Agent); o != nil {
+		other = o.Title
+	}
+	s := a.Title + " also runs " + other + "'s hooks files"
+	if len(r.Scopes) > 0 {
+		var scopes []string
+		for _, sc := range r.Scopes {
+			scopes = append(scopes, string(sc))
+		}
+		s += " (" + strings.Join(scopes, ", ") + ")"
+	}
+	if r.Setting != "" {
+		s += " when its setting " + r.Setting + " is on"
+	}
+	return s + ", and with them the hooks agenthooks install writes there"
 }
 
 // cell is one capability of one event: "e2e" (or the test's name in Markdown), "yes" or "-".
@@ -180,6 +203,9 @@ func matrixMarkdown(m []agents.AgentRow) string {
 	b.WriteString(matrixSummaryMarkdown(m))
 	for _, a := range m {
 		fmt.Fprintf(&b, "\n### %s (`%s`)\n\n%s.\n\n", a.Title, a.Name, upperFirst(provenBy(a)))
+		for _, r := range a.AlsoRuns {
+			fmt.Fprintf(&b, "%s.\n\n", alsoRuns(a, r))
+		}
 		mdHead(&b, []string{"Event", "Kind"})
 		for _, ev := range a.Events {
 			cells := []string{ev.Event, orDash(string(ev.Kind))}
