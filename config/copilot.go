@@ -29,6 +29,15 @@ func DecodeCopilot(src Source, data []byte, settings bool) *File {
 			Matcher: ch.Matcher, Source: &f.Source, LoopLimit: -1, Pos: ch.Pos}
 		if ch.ClaudeForm {
 			h.Dialect = dialect.Claude
+			if h.Matcher != "" && plainMatcher().MatchString(h.Matcher) {
+				// Written against Claude Code's tool names (Bash), which Copilot then sends; the
+				// call is matched in Copilot's own view (bash).
+				names := strings.Split(h.Matcher, "|")
+				for i, n := range names {
+					names[i] = copilot.CopilotTool(strings.TrimSpace(n))
+				}
+				h.Matcher = strings.Join(names, "|")
+			}
 		}
 		if h.Matcher != "" && h.Matcher != "*" && !plainMatcher().MatchString(h.Matcher) {
 			h.Matcher = "^(?:" + h.Matcher + ")$" // Copilot's matcher must match the whole tool name
@@ -36,6 +45,9 @@ func DecodeCopilot(src Source, data []byte, settings bool) *File {
 		if err := compileMatcher(h); err != nil {
 			f.Problems.Add(ch.Pos, srcpos.Error, CodeMatcher, "matcher is not a valid regular expression (RE2): "+err.Error())
 			continue
+		}
+		if ch.Cwd != "" || len(ch.Env) > 0 {
+			f.Problems.Add(ch.Pos, srcpos.Warning, CodeNoEffect, "cwd and env apply when Copilot CLI runs this hook; agenthooks, running it for another agent, runs it in its file's folder with its own environment")
 		}
 		switch ch.Type {
 		case "command":

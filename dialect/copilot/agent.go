@@ -35,6 +35,7 @@ var Agent = dialect.Agent{
 	ToSpokenTool:     ClaudeTool,
 	FromSpokenTool:   CopilotTool,
 	GuardView:        GuardView,
+	HookCwd:          true, // an entry's cwd defaults to the project root
 	// Copilot runs the hooks of its own files. A preToolUse modifiedArgs is applied, but the
 	// confined rewrite reads Claude Code's payload, so no Rewrite yet.
 	Answer: dialect.Answer{CanAsk: true, RunsOwnHooks: true, Loses: loses, Guard: guardReply},
@@ -65,32 +66,35 @@ var Agent = dialect.Agent{
 	},
 }
 
-// hooksFile is the hooks file install keeps to itself: each entry with its bash command (Linux,
-// macOS) and its PowerShell one (Windows), as Copilot CLI's hooks files have them.
+// hooksFile is the hooks file install keeps to itself: each entry, on a line of its own, with
+// its bash command (Linux, macOS) and its PowerShell one (Windows), as Copilot CLI's hooks files
+// have them.
 func hooksFile(prog, path string, entries []dialect.InstallEntry) []byte {
+	type entry struct {
+		Type       string `json:"type"`
+		Bash       string `json:"bash"`
+		PowerShell string `json:"powershell"`
+		Matcher    string `json:"matcher,omitempty"`
+		TimeoutSec int    `json:"timeoutSec"`
+	}
 	pwsh := "& '" + strings.ReplaceAll(path, "'", "''") + "'"
-	hooks := map[string]any{}
 	var order []string
+	lines := map[string][]string{}
 	for _, en := range entries {
-		h := map[string]any{"type": "command", "bash": prog + " " + en.Args, "powershell": pwsh + " " + en.Args,
-			"timeoutSec": int(DefaultTimeout / time.Second)}
-		if en.Matcher != "" {
-			h["matcher"] = en.Matcher
-		}
-		if _, ok := hooks[en.Event]; !ok {
+		line, _ := dialect.Marshal(entry{Type: "command", Bash: prog + " " + en.Args, PowerShell: pwsh + " " + en.Args,
+			Matcher: en.Matcher, TimeoutSec: int(DefaultTimeout / time.Second)})
+		if _, ok := lines[en.Event]; !ok {
 			order = append(order, en.Event)
-			hooks[en.Event] = []any{}
 		}
-		hooks[en.Event] = append(hooks[en.Event].([]any), h)
+		lines[en.Event] = append(lines[en.Event], string(line))
 	}
 	var b strings.Builder
 	b.WriteString("{\n  \"version\": 1,\n  \"hooks\": {")
-	for i, ev := range order {
+	for i, event := range order {
 		if i > 0 {
 			b.WriteString(",")
 		}
-		list, _ := dialect.Marshal(hooks[ev])
-		b.WriteString("\n    \"" + ev + "\": " + string(list))
+		b.WriteString("\n    \"" + event + "\": [\n      " + strings.Join(lines[event], ",\n      ") + "\n    ]")
 	}
 	b.WriteString("\n  }\n}\n")
 	return []byte(b.String())

@@ -1,6 +1,7 @@
 package copilot
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -156,6 +157,49 @@ func FuzzInterpret(f *testing.F) {
 			if back.Answer.Permission != decide.Deny {
 				t.Fatalf("a deny encoded as %s reads back as %+v", r.Stdout, back.Answer)
 			}
+		}
+	})
+}
+
+// TestInstallFile: the hooks file install writes is one Copilot reads back whole: each event once,
+// every entry with its bash and PowerShell command, matcher and timeout.
+func TestInstallFile(t *testing.T) {
+	data := Agent.Install.Own("'/opt/my tools/agenthooks'", "/opt/my tools/agenthooks", []dialect.InstallEntry{
+		{Event: "preToolUse", Matcher: "bash", Args: "guard bash --fail-closed"},
+		{Event: "agentStop", Args: "run --agent copilot agentStop"},
+		{Event: "preToolUse", Matcher: "create|edit", Args: "guard bash --fail-closed"},
+	})
+	f := DecodeHooksFile("agenthooks.json", data)
+	if len(f.Problems) > 0 || len(f.Hooks) != 3 {
+		t.Fatalf("%s\nreads back as %+v, %v", data, f.Hooks, f.Problems)
+	}
+	if bytes.Count(data, []byte(`"preToolUse"`)) != 1 {
+		t.Errorf("preToolUse named twice:\n%s", data)
+	}
+	h := f.Hooks[1]
+	if h.Event != "preToolUse" || h.Matcher != "create|edit" || h.Bash != "'/opt/my tools/agenthooks' guard bash --fail-closed" ||
+		h.PowerShell != "& '/opt/my tools/agenthooks' guard bash --fail-closed" || h.Timeout != DefaultTimeout {
+		t.Errorf("entry %+v", h)
+	}
+}
+
+// FuzzGuardView: any payload is rewritten for the guards without a panic, into a JSON object,
+// or refused with an error.
+func FuzzGuardView(f *testing.F) {
+	f.Add([]byte(`{"sessionId":"s","toolName":"create","toolArgs":{"path":"a","file_text":"b"}}`))
+	f.Add([]byte(`{"toolName":"bash","toolArgs":"ls","toolResult":{"textResultForLlm":1}}`))
+	f.Add([]byte(`[1]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		out, err := GuardView(data)
+		if err != nil {
+			return
+		}
+		var m map[string]any
+		if json.Unmarshal(out, &m) != nil {
+			t.Fatalf("%q became %q, not a JSON object", data, out)
+		}
+		if _, ok := m["toolName"]; ok {
+			t.Fatalf("%q kept toolName: %q", data, out)
 		}
 	})
 }

@@ -34,6 +34,7 @@ var Agent = dialect.Agent{
 	RenameFromSpoken: RenameFromClaude,
 	ToSpokenTool:     ClaudeTool,
 	FromSpokenTool:   QwenTool,
+	HookCwd:          true, // Qwen spawns a hook with cwd: the payload's cwd (hookRunner)
 	// Qwen Code runs the hooks of its own settings files; a PreToolUse hook's rewritten input is
 	// not applied in 0.24.4, so there is no Rewrite.
 	Answer: dialect.Answer{CanAsk: true, RunsOwnHooks: true, Loses: loses, Guard: guardReply},

@@ -28,8 +28,8 @@ type convertParams struct {
 func newConvertCmd(e *env) *cobra.Command {
 	var p convertParams
 	c := &cobra.Command{
-		Use:   "convert --from cursor|claude|codex|gemini --to cursor|claude|codex|gemini FILE",
-		Short: "Translate a hooks config between Cursor's hooks.json, Claude Code's settings.json, Codex's hooks.json and Gemini CLI's settings.json",
+		Use:   "convert --from AGENT --to AGENT FILE",
+		Short: "Translate a hooks config between agents' formats (Cursor's hooks.json, Claude Code's, Codex's, Gemini CLI's and Qwen Code's settings, Copilot CLI's hooks files)",
 		Long: `Translate the hooks of FILE into the other agent's config format and print it on stdout; what
 could not be carried is printed on stderr. Each converted entry says which dialect its command
 speaks ("dialect"), so that agenthooks run translates its payload and answer at run time: a script

@@ -213,7 +213,10 @@ Claude Code: allow is exit 0 with no output; ask is exit 0 with a PreToolUse per
 "ask" on stdout; deny is exit 2 with the reason on stderr. Cursor: {"permission": ...} on stdout,
 exit 0. Codex (PreToolUse on Bash) and Gemini CLI (BeforeTool on run_shell_command): deny is exit
 2 with the reason on stderr and nothing on stdout, the one block they honour; they cannot ask, so
-an ask becomes --ask-as (deny unless set to allow), with a warning on stderr. A policy that
+an ask becomes --ask-as (deny unless set to allow), with a warning on stderr. Qwen Code
+(PreToolUse on run_shell_command): JSON on stdout, exit 0, with decision "block" and
+hookSpecificOutput's deny. Copilot CLI (preToolUse, camelCase toolName and toolArgs): JSON
+{"permissionDecision": ...} on stdout, exit 0, never exit 2. A policy that
 cannot be read or has an error is always a deny that says where (file:line:col). Another error
 of the guard itself (bad JSON, a payload over 4 MiB) exits 1, never 2, unless --fail-closed
 turns it into a deny that says the guard failed.`,
@@ -221,7 +224,7 @@ turns it into a deny that says the guard failed.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runGuardBash(e, p) },
 	}
 	p.register(c)
-	c.Flags().StringVar(&p.format, "format", "", "the payload's and answer's format: claude, cursor, codex or gemini (default: detected from the payload)")
+	c.Flags().StringVar(&p.format, "format", "", "the payload's and answer's format: "+agents.List("or")+" (default: detected from the payload)")
 	c.Flags().StringVar(&p.askAs, "ask-as", "deny", "what an ask becomes for an agent that cannot ask a person (codex, gemini): deny or allow")
 	c.Flags().BoolVar(&p.failClosed, "fail-closed", false, "deny, saying the guard failed, when the guard itself fails")
 	c.Flags().StringVar(&p.audit, "audit", "", "record into this audit database, or off (default: $AGENTHOOKS_AUDIT, else ~/.agenthooks/audit.db)")
