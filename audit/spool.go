@@ -223,8 +223,9 @@ const IngestLockWait = 2 * time.Second
 // removed. A line that does not decode is skipped and counted. Files left by an interrupted
 // ingest are taken up too; every record carries a unique id, so none is stored twice, even by
 // concurrent ingests. A file that is not a regular one is left in place and reported in err,
-// after the others are ingested.
+// after the others are ingested. Once records are in, the program's AfterIngest runs.
 func (s *Store) Ingest(ctx context.Context) (ingested, skipped int, err error) {
+	defer func() { s.runAfterIngest(ctx, ingested) }()
 	spool := SpoolPath(s.Path)
 	var problems []error
 	if err := claimSpool(ctx, spool); err != nil {

@@ -104,7 +104,8 @@ func Load(cands []Candidate, trust TrustFunc) *Config {
 }
 
 // DecodeAs decodes a hooks file of the given format: Cursor's hooks.json (the default), Claude
-// Code's settings.json shape, Codex's config.toml or Copilot CLI's hooks file or settings.json.
+// Code's settings.json shape, Codex's config.toml, Copilot CLI's hooks file or settings.json or
+// Windsurf's Cascade hooks.json or Antigravity CLI's hooks.json.
 func DecodeAs(src Source, data []byte, format dialect.Format) *File {
 	switch format {
 	case dialect.FormatCodexTOML:
@@ -113,6 +114,14 @@ func DecodeAs(src Source, data []byte, format dialect.Format) *File {
 		return DecodeSettings(src, data)
 	case dialect.FormatCopilotHooks, dialect.FormatCopilotSettings:
 		return DecodeCopilot(src, data, format == dialect.FormatCopilotSettings)
+	case dialect.FormatCrush:
+		return DecodeCrush(src, data)
+	case dialect.FormatBareSettings:
+		return DecodeBareSettings(src, data)
+	case dialect.FormatWindsurfHooks:
+		return DecodeWindsurf(src, data)
+	case dialect.FormatAntigravityHooks:
+		return DecodeAntigravity(src, data)
 	}
 	return Decode(src, data)
 }

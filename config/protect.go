@@ -3,6 +3,7 @@ package config
 import (
 	"path/filepath"
 	"runtime"
+	"strings"
 
 	"github.com/agenthooks/agenthooks/guard/policy"
 )
@@ -14,16 +15,18 @@ import (
 // each workspace's .agenthooks folder, the policy and audit files in use (files), and the
 // agenthooks binaries given.
 func ProtectedPaths(env Env, files, binaries []string) []policy.Protected {
-	var out []policy.Protected
-	seen := map[string]bool{}
+	out := make([]policy.Protected, 0, 96)
+	seen := make(map[string]bool, 96)
 	add := func(p, what string, dir, binary bool) {
 		if p == "" {
 			return
 		}
 		if abs, err := filepath.Abs(p); err == nil {
-			p = abs
+			p = abs // cleaned
+		} else {
+			p = filepath.Clean(p)
 		}
-		p = filepath.ToSlash(filepath.Clean(p))
+		p = filepath.ToSlash(p)
 		if seen[p] {
 			return
 		}
@@ -39,11 +42,12 @@ func ProtectedPaths(env Env, files, binaries []string) []policy.Protected {
 	}
 	add(claudeManaged(env), "Claude Code's managed settings", true, false)
 	if env.Home != "" {
+		home := inHome(env.Home)
 		for _, c := range credentialPaths {
-			out = appendKind(out, seen, filepath.Join(env.Home, c.path), c.what, c.dir, policy.KindCredentials)
+			out = appendKind(out, seen, home(c.path), c.what, c.dir, policy.KindCredentials)
 		}
 		for _, a := range autorunPaths {
-			out = appendKind(out, seen, filepath.Join(env.Home, a.path), a.what, a.dir, policy.KindAutorun)
+			out = appendKind(out, seen, home(a.path), a.what, a.dir, policy.KindAutorun)
 		}
 	}
 	for _, ws := range env.Workspaces {
@@ -93,8 +97,22 @@ var autorunPaths = []struct {
 	{".xprofile", "a session startup file", false}, {".xinitrc", "a session startup file", false},
 }
 
+// inHome returns what joins a clean, slash-separated relative path (the tables above) to home,
+// as filepath.Join and ToSlash would: home is cleaned once, not once per path.
+func inHome(home string) func(rel string) string {
+	if !filepath.IsAbs(home) { // not a home a shell gives: joined as it always was
+		return func(rel string) string { return filepath.ToSlash(filepath.Join(home, rel)) }
+	}
+	h := filepath.ToSlash(filepath.Clean(home))
+	sep := "/"
+	if strings.HasSuffix(h, "/") {
+		sep = "" // the root, or a drive's (C:/)
+	}
+	return func(rel string) string { return h + sep + rel }
+}
+
+// appendKind adds p (clean and slash-separated) unless it is there already.
 func appendKind(out []policy.Protected, seen map[string]bool, p, what string, dir bool, kind string) []policy.Protected {
-	p = filepath.ToSlash(filepath.Clean(p))
 	if seen[p] {
 		return out
 	}

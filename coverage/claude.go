@@ -20,7 +20,7 @@ import (
 // binary agents start at every call.)
 func claudeTool(name string) (kind Kind, field string, ok bool) {
 	switch name {
-	case "Bash":
+	case "Bash", "PowerShell":
 		return Shell, "command", true
 	case "Write", "Edit", "MultiEdit":
 		return File, "file_path", true

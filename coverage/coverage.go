@@ -71,7 +71,7 @@ const (
 
 // An Agent is what coverage knows of one agent's transcripts.
 type Agent struct {
-	// Name is the agent as the audit trail names it (claude, codex, gemini).
+	// Name is the agent as the audit trail names it (claude, codex, gemini, qwen, copilot).
 	Name string
 	// Files lists its transcript files under home (env reads the environment, for a folder an
 	// agent lets the user move).
@@ -84,7 +84,9 @@ type Agent struct {
 }
 
 // Agents are the agents whose transcripts coverage reads.
-func Agents() []Agent { return []Agent{claudeAgent(), codexAgent(), geminiAgent()} }
+func Agents() []Agent {
+	return []Agent{claudeAgent(), codexAgent(), geminiAgent(), qwenAgent(), copilotAgent()}
+}
 
 // lines calls fn with each line of r (1-based), at most MaxFile bytes of it; a line longer than
 // MaxLine is skipped and reported.

@@ -358,3 +358,19 @@ func TestHostileFiles(t *testing.T) {
 		t.Errorf("calls beside the FIFO and the link: %d, want 4", len(calls))
 	}
 }
+
+// TestPreToolEvents: the events whose decisions coverage matches with calls are the agents'
+// events before a tool call (from their descriptors), and no other.
+func TestPreToolEvents(t *testing.T) {
+	for _, e := range []string{"PreToolUse", "BeforeTool", "preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile"} {
+		if !preToolEvent(e) {
+			t.Errorf("%s is not an event before a tool call", e)
+		}
+	}
+	for _, e := range []string{"PostToolUse", "AfterTool", "postToolUse", "afterShellExecution", "beforeSubmitPrompt", "BeforeAgent",
+		"UserPromptSubmit", "PermissionRequest", "Stop", "stop", "beforeTabFileRead", ""} {
+		if preToolEvent(e) {
+			t.Errorf("%s is taken for an event before a tool call", e)
+		}
+	}
+}

@@ -16,6 +16,10 @@ import (
 // messages. A call is an entry of a "gemini" message's toolCalls (id, name, args). Hook
 // payloads carry no call id: calls and decisions are matched by session, command and time.
 
+// modelMessage is the type of the model's messages in Gemini CLI's chat records, which hold its
+// tool calls: a field value of the transcript, not the agent's name.
+const modelMessage = "gemini"
+
 // geminiTool says whether a Gemini CLI tool is a shell or file-changing one, and which
 // argument names what it does.
 func geminiTool(name string) (Kind, string, bool) {
@@ -62,7 +66,7 @@ func parseGemini(file string, r io.Reader) ([]Call, []Problem) {
 	session := ""
 	seen := map[string]bool{}
 	add := func(n int, m geminiMessage) {
-		if m.Type != "gemini" {
+		if m.Type != modelMessage {
 			return
 		}
 		for i, tc := range m.ToolCalls {

@@ -8,9 +8,12 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agenthooks/agenthooks/audit"
+	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/agents"
 )
 
 // Window is how far apart a call's time in its transcript and a decision's may be for the two
@@ -23,6 +26,9 @@ type Decision struct {
 	Agent     string
 	Session   string
 	ToolUseID string
+	// CallID is the model's id of the call where the payload carries it beside an id of the
+	// agent's own (Qwen Code's tool_call_id, which its transcript holds).
+	CallID string
 	// Keys are what the call's input holds (its command, file path or patch), redacted as
 	// the audit trail stores them.
 	Keys []string
@@ -32,13 +38,28 @@ type Decision struct {
 	Time time.Time
 }
 
-// preToolEvents are the events whose decision comes before a tool call runs.
+// preToolEvent reports whether a decision on event comes before a tool call runs: an event of
+// a registered agent's whose kind is before a tool (any tool, the shell, MCP, a file read).
 func preToolEvent(event string) bool {
-	switch event {
-	case "PreToolUse", "BeforeTool", "preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile":
-		return true
-	}
-	return false
+	preTool.once.Do(func() {
+		preTool.events = map[string]bool{}
+		for _, a := range agents.All() {
+			d := a.Dialect(dialect.AskAsDeny)
+			for _, name := range d.Names() {
+				if s, ok := d.Lookup(name); ok && s.Kind.IsPreTool() {
+					preTool.events[name] = true
+				}
+			}
+		}
+	})
+	return preTool.events[event]
+}
+
+// preTool is the set of events before a tool call, built on first use (not when the program
+// starts: agenthooks links this package).
+var preTool struct {
+	once   sync.Once
+	events map[string]bool
 }
 
 // DecisionOf reads a decision from an audit record; ok is false for a record made on any
@@ -52,15 +73,22 @@ func DecisionOf(r *audit.Record) (Decision, bool) {
 		SessionID      string          `json:"session_id"`
 		ConversationID string          `json:"conversation_id"`
 		ToolUseID      string          `json:"tool_use_id"`
+		ToolCallID     string          `json:"tool_call_id"`
 		ToolInput      json.RawMessage `json:"tool_input"`
+		// Copilot CLI's camelCase payloads.
+		SessionIDCamel string          `json:"sessionId"`
+		ToolArgs       json.RawMessage `json:"toolArgs"`
 		Command        string          `json:"command"`
 	}
 	if checkDepth([]byte(r.Payload)) != nil || json.Unmarshal([]byte(r.Payload), &p) != nil {
 		d.Raw = r.Payload
 		return d, true
 	}
-	d.Session = cmp.Or(p.SessionID, p.ConversationID, d.Session)
-	d.ToolUseID = p.ToolUseID
+	d.Session = cmp.Or(p.SessionID, p.ConversationID, p.SessionIDCamel, d.Session)
+	d.ToolUseID, d.CallID = p.ToolUseID, p.ToolCallID
+	if len(p.ToolInput) == 0 {
+		p.ToolInput = p.ToolArgs
+	}
 	if p.Command != "" {
 		d.Keys = append(d.Keys, p.Command)
 	}
@@ -210,8 +238,10 @@ func Check(calls []Call, decisions []Decision, agents []Agent) *Report {
 	byKey := map[string][]int{} // agent, session, key → decision indexes
 	var raw []int
 	for i, d := range decisions {
-		if d.ToolUseID != "" {
-			byID[d.Agent+"\x00"+d.Session+"\x00"+d.ToolUseID] = true
+		for _, id := range []string{d.ToolUseID, d.CallID} {
+			if id != "" {
+				byID[d.Agent+"\x00"+d.Session+"\x00"+id] = true
+			}
 		}
 		for _, k := range d.Keys {
 			key := d.Agent + "\x00" + d.Session + "\x00" + k
@@ -241,7 +271,7 @@ func Check(calls []Call, decisions []Decision, agents []Agent) *Report {
 			key := audit.Redact(c.Command)
 			for _, i := range byKey[c.Agent+"\x00"+c.Session+"\x00"+key] {
 				// A decision that names another call's id is that call's.
-				if !used[i] && within(decisions[i].Time, c.Time) && (match != ByID || decisions[i].ToolUseID == "") {
+				if !used[i] && within(decisions[i].Time, c.Time) && (match != ByID || decisions[i].ToolUseID == "" && decisions[i].CallID == "") {
 					used[i], guarded = true, true
 					break
 				}

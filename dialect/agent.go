@@ -88,6 +88,12 @@ type Agent struct {
 	// HookCwd: the agent runs a hook in the session's working directory, so a relative command
 	// is found there rather than beside its config file.
 	HookCwd bool
+	// OwnRules says why the agent's own permission rules keep a shell command from being
+	// rewritten to run confined: the first of its deny or ask rules that names it ("... names
+	// it"), or a file of its rules that agenthooks cannot read as the agent does; "" when
+	// nothing does. It errs toward a match: a match keeps the guard's answer, and the agent then
+	// applies its rule. nil when agenthooks reads none of the agent's rules.
+	OwnRules func(q RulesQuery) string
 	// Shell is how the agent asks its hooks about a shell command.
 	Shell Shell
 	// Install is what agenthooks install writes into the agent's hooks file.
@@ -97,6 +103,9 @@ type Agent struct {
 	Doctor Doctor
 	// Trust says, for people, when the agent runs a project's hooks.
 	Trust string
+	// Unhooked names, for people, the agent's tool calls that fire no hook, so no guard sees
+	// them (status notes it where agenthooks is installed); "" when every call fires one.
+	Unhooked string
 	// DefaultTimeout is the agent's timeout for a hook whose config sets none.
 	DefaultTimeout time.Duration
 	// Proven names the tests of the e2e suite (in e2e/) that show, inside the real agent, what
@@ -158,7 +167,27 @@ const (
 	// FormatCopilotSettings is the "hooks" key of Copilot CLI's settings.json, in its hooks
 	// file's schema.
 	FormatCopilotSettings
+	// FormatCrush is the "hooks" of Crush's crush.json: {"hooks":{"PreToolUse":[{"matcher":...,
+	// "command":...,"timeout":...}]}}, entries without matcher groups and no version.
+	FormatCrush
+	// FormatBareSettings is a bare map of events in Claude Code's matcher-group shape, the
+	// "hooks" of a settings.json without the key: Factory Droid's hooks.json.
+	FormatBareSettings
+	// FormatWindsurfHooks is Windsurf's (Devin Desktop's) Cascade hooks.json: {"hooks":{"event":
+	// [{"command":...,"powershell":...,"show_output":...,"working_directory":...}]}}, one entry
+	// per action, no matchers, no version.
+	FormatWindsurfHooks
+	// FormatAntigravityHooks is Antigravity CLI's hooks.json: an object of named groups
+	// ({"NAME":{"enabled":true,"PreToolUse":[{"matcher":...,"hooks":[{"command":...}]}],
+	// "Stop":[{"command":...}]}}).
+	FormatAntigravityHooks
 )
+
+// FlatEntries reports whether a hooks file of format f lists an event's hooks as entries with a
+// command each (Cursor's hooks.json, Crush's crush.json) rather than in matcher groups.
+func (f Format) FlatEntries() bool {
+	return f == FormatHooks || f == FormatCrush || f == FormatWindsurfHooks
+}
 
 // Settings is what an agent's hooks file in Claude Code's settings shape (FormatSettings) adds
 // to Claude Code's.
@@ -224,6 +253,12 @@ type Answer struct {
 	// Rewrite writes an allow that runs the tool with input instead, on the agent's pre-tool
 	// event; nil when the agent does not run a hook's rewritten input.
 	Rewrite func(input map[string]any, reason string) Reply
+	// RewriteInRun is the rewrite as a hook written in the agent's format answers agenthooks
+	// run with, on the format's event for any tool: the runner reads it through the agent's
+	// dialect, so it carries the allow and the reason the dialect reads beside the input
+	// (Gemini CLI's decision, Cursor's preToolUse, whose beforeShellExecution cannot rewrite);
+	// nil when it is Rewrite's.
+	RewriteInRun func(input map[string]any, reason string) Reply
 	// RunsOwnHooks: the agent runs the hooks of its own files itself, so the runner it calls
 	// reads only the other agents' files.
 	RunsOwnHooks bool
@@ -258,6 +293,10 @@ type Install struct {
 	FailClosed bool
 	// HandlerName is the "name" install gives its handlers, for an agent that names them.
 	HandlerName string
+	// Group, when set, is the named group install owns in a file whose top-level keys are
+	// named groups of hooks (Antigravity's hooks.json): install writes its entries there, tool
+	// events as matcher groups and the others as handlers, and uninstall deletes the group.
+	Group string
 	// Note is said after an install; ProjectNote after a project install.
 	Note, ProjectNote string
 	// Timeout, when set, is written on every entry install adds, in the unit of the file's
@@ -277,6 +316,15 @@ type Install struct {
 type InstallEntry struct {
 	Event, Matcher, Args string
 	FailClosed           bool
+}
+
+// RewriteFor is the form of a rewrite of the agent's, given to the agent itself (inRun false)
+// or to agenthooks run; nil when it has none.
+func (a *Agent) RewriteFor(inRun bool) func(input map[string]any, reason string) Reply {
+	if inRun && a.Answer.RewriteInRun != nil {
+		return a.Answer.RewriteInRun
+	}
+	return a.Answer.Rewrite
 }
 
 // InstallFormat is the format of the hooks file install writes: that of the agent's user file
@@ -340,8 +388,35 @@ type Doctor struct {
 	// HooksFile says why the agent's settings in one of its hooks files switch hooks off; nil
 	// when they cannot.
 	HooksFile func(file string) []string
+	// Switches says which of the agent's other files (its machine-wide ones, a config beside a
+	// hooks file) switch off the hooks of its hooks files, and why; nil when none can.
+	Switches func(env DoctorEnv, hooksFiles []string) []Finding
+	// Review says, of the agenthooks hooks in one of the agent's hooks files (ours tells an
+	// agenthooks command), which the agent runs and which it skips for want of a person's
+	// review, and names the skipped ones; nil when the agent runs every hook of its files.
+	Review func(env DoctorEnv, file string, ours func(command string) bool) ([]Finding, []Skipped)
+	// SessionEnv reads the variables one of the agent's settings files sets for its sessions,
+	// and so for its hooks (Claude Code's "env"); nil when its settings set none.
+	SessionEnv func(file string) map[string]string
 	// ProjectWarning is said when agenthooks is registered in one of the agent's project files.
 	ProjectWarning string
+}
+
+// DoctorEnv is where doctor looks: the user's home and the environment.
+type DoctorEnv struct {
+	Home   string
+	Getenv func(string) string
+}
+
+// Finding is one thing doctor found: Level is "ok", "warn" or "fail" (the agent would run a
+// command unguarded).
+type Finding struct {
+	Level, File, Message string
+}
+
+// Skipped is a hook the agent skips: its file, event and command.
+type Skipped struct {
+	File, Event, Command string
 }
 
 // Field is one payload field and its JSON value.
@@ -352,9 +427,21 @@ type Probe struct {
 	HookEvent string
 	Tool      string
 	TurnID    any
+	// Event is the payload's "event" field (Crush names its event there, not in
+	// hook_event_name).
+	Event string
+	// WorkspaceRoots: the payload names its workspace roots (workspace_roots: Cursor's and
+	// Auggie's).
+	WorkspaceRoots bool
+	// CommandOnly: the payload has a command at its top level and no tool_input.
+	CommandOnly bool
 	// Timestamp is the payload's timestamp field, nil when it has none.
 	Timestamp any
 	// CamelCase: the payload names its fields in camelCase (sessionId, toolName) and has no
 	// hook_event_name.
 	CamelCase bool
+	// ActionName is the payload's agent_action_name (Windsurf's Cascade names its event there).
+	ActionName string
+	// ToolCall: the payload has a toolCall object (Antigravity's) and no hook_event_name.
+	ToolCall bool
 }

@@ -66,11 +66,13 @@ const (
 	BeforeShell     Kind = "before-shell"
 	BeforeMCP       Kind = "before-mcp"
 	BeforeRead      Kind = "before-read-file"
-	PreTool         Kind = "pre-tool" // any tool; a hook of this kind sees every tool
+	BeforeEdit      Kind = "before-file-edit" // a file tool only (Windsurf's pre_write_code)
+	PreTool         Kind = "pre-tool"         // any tool; a hook of this kind sees every tool
 	AfterShell      Kind = "after-shell"
 	AfterMCP        Kind = "after-mcp"
 	AfterEdit       Kind = "after-file-edit"
-	PostTool        Kind = "post-tool" // any tool
+	AfterRead       Kind = "after-read-file" // a file read only (Windsurf's post_read_code)
+	PostTool        Kind = "post-tool"       // any tool
 	PostToolFailure Kind = "post-tool-failure"
 	PromptSubmit    Kind = "before-submit-prompt"
 	Stop            Kind = "stop"
@@ -83,12 +85,12 @@ const (
 
 // IsPreTool reports whether k is a kind that happens before a tool runs.
 func (k Kind) IsPreTool() bool {
-	return k == BeforeShell || k == BeforeMCP || k == BeforeRead || k == PreTool
+	return k == BeforeShell || k == BeforeMCP || k == BeforeRead || k == BeforeEdit || k == PreTool
 }
 
 // IsPostTool reports whether k is a kind that happens after a tool ran.
 func (k Kind) IsPostTool() bool {
-	return k == AfterShell || k == AfterMCP || k == AfterEdit || k == PostTool
+	return k == AfterShell || k == AfterMCP || k == AfterEdit || k == AfterRead || k == PostTool
 }
 
 // Covers reports whether a hook of kind hook runs for an event of kind event: the same kind, or

@@ -54,7 +54,12 @@ func codexModel(m *model) http.HandlerFunc {
 type codexRun struct{ agentRun }
 
 func newCodex(t testing.TB, commands ...string) *codexRun {
-	c := &codexRun{newAgentRun(t, installAgent(t, "@openai/codex", codexVersion, "codex"), codexModel, commands)}
+	return newCodexWith(t, codexModel, commands...)
+}
+
+// newCodexWith is newCodex with another model stand-in.
+func newCodexWith(t testing.TB, handler func(*model) http.HandlerFunc, commands ...string) *codexRun {
+	c := &codexRun{newAgentRun(t, installAgent(t, "@openai/codex", codexVersion, "codex"), handler, commands)}
 	toml := fmt.Sprintf(`model = "gpt-5-fake"
 model_provider = "fake"
 approval_policy = "never"

@@ -90,8 +90,9 @@ func chatModel(m *model) http.HandlerFunc {
 }
 
 // chatToolCall names the tool and its arguments for one scripted step: "read:PATH" reads a
-// file, anything else is a shell command. The tools are found by the names Qwen Code
-// (run_shell_command, read_file) and Copilot CLI (bash, view) give them.
+// file, "write:PATH=CONTENT" writes one, anything else is a shell command. The tools are found by
+// the names Qwen Code (run_shell_command, read_file, write_file) and Copilot CLI (bash, view,
+// create) give them.
 func chatToolCall(tools []string, step string) (string, map[string]any) {
 	pick := func(names ...string) string {
 		for _, n := range names {
@@ -104,10 +105,25 @@ func chatToolCall(tools []string, step string) (string, map[string]any) {
 	if path, ok := strings.CutPrefix(step, "read:"); ok {
 		switch name := pick("read_file", "view"); name {
 		case "view":
+			if slices.Contains(tools, "multiedit") { // Crush's view takes file_path, Copilot's path
+				return name, map[string]any{"file_path": path}
+			}
 			return name, map[string]any{"path": path}
 		default:
 			return name, map[string]any{"file_path": path}
 		}
+	}
+	if rest, ok := strings.CutPrefix(step, "write:"); ok {
+		path, content, _ := strings.Cut(rest, "=")
+		switch name := pick("write_file", "create"); name {
+		case "create":
+			return name, map[string]any{"path": path, "file_text": content}
+		default:
+			return name, map[string]any{"file_path": path, "content": content}
+		}
+	}
+	if slices.Contains(tools, "Execute") { // Factory Droid's shell tool, which wants its risk classified
+		return "Execute", map[string]any{"command": step, "riskLevelReason": "a scripted test command", "riskLevel": "low"}
 	}
 	return pick("run_shell_command", "bash", "shell"), map[string]any{"command": step, "description": "run the command"}
 }

@@ -396,10 +396,15 @@ func matchTarget(spec *dialect.Spec, payload []byte) (string, bool) {
 	case dialect.Constant:
 		return spec.MatchConst, false
 	case dialect.FieldName, dialect.FieldText:
-		var fields map[string]json.RawMessage
-		_ = json.Unmarshal(payload, &fields)
+		// A dotted field is nested (Antigravity's toolCall.name).
+		raw := json.RawMessage(payload)
+		for _, key := range strings.Split(spec.MatchField, ".") {
+			var fields map[string]json.RawMessage
+			_ = json.Unmarshal(raw, &fields)
+			raw = fields[key]
+		}
 		var s string
-		_ = json.Unmarshal(fields[spec.MatchField], &s)
+		_ = json.Unmarshal(raw, &s)
 		return s, spec.Target == dialect.FieldText
 	}
 	return "", false

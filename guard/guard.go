@@ -45,6 +45,9 @@ func (g *Guard) Check(command string, ctx Context) Verdict {
 		ctx.Project = ctx.Cwd
 	}
 	s := g.Analyze(command, ctx)
+	if v, ok := checkShellPatch(command, s, ctx); ok {
+		return v
+	}
 	return g.policy.Evaluate(s, ctx)
 }
 

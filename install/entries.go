@@ -91,8 +91,8 @@ func same(en entry, command string) bool {
 // changed. New entries go after every entry already there; nothing else moves.
 func into(root *jsonpos.Value, agent *dialect.Agent, prog string) []string {
 	var changes []string
-	flat := agent.InstallFormat() == dialect.FormatHooks // Cursor's entries, not matcher groups
-	if flat && root.Get("version") == nil {
+	flat := agent.InstallFormat().FlatEntries() // Cursor's, Crush's and Windsurf's entries, not matcher groups
+	if agent.InstallFormat() == dialect.FormatHooks && root.Get("version") == nil {
 		root.Members = append([]jsonpos.Member{{Key: "version", Value: &jsonpos.Value{Kind: jsonpos.Number, Num: "1"}}}, root.Members...)
 	}
 	hooks := root.At("hooks", jsonpos.Object)
@@ -150,6 +150,9 @@ func into(root *jsonpos.Value, agent *dialect.Agent, prog string) []string {
 func find(list *jsonpos.Value, en entry) *jsonpos.Value {
 	for _, el := range list.Elems {
 		if c := el.Get("command"); c != nil && c.Kind == jsonpos.String && same(en, c.Str) {
+			if m := el.Get("matcher"); en.matcher != "" && m != nil && m.Kind == jsonpos.String && m.Str != en.matcher {
+				continue // the same guard on another tool (Crush's shell and edit entries)
+			}
 			return el
 		}
 		if hs := el.Get("hooks"); hs != nil && hs.Kind == jsonpos.Array {
@@ -198,7 +201,7 @@ func from(root *jsonpos.Value, agent *dialect.Agent) []string {
 				changes = append(changes, "removed "+m.Key+": "+el.Get("command").Str)
 				continue
 			}
-			if hs := el.Get("hooks"); agent.InstallFormat() != dialect.FormatHooks && hs != nil && hs.Kind == jsonpos.Array {
+			if hs := el.Get("hooks"); !agent.InstallFormat().FlatEntries() && hs != nil && hs.Kind == jsonpos.Array {
 				n := len(hs.Elems)
 				keptH := hs.Elems[:0]
 				for _, h := range hs.Elems {

@@ -75,7 +75,7 @@ func (o Options) File(a *dialect.Agent) string {
 // Present returns the registered agents found, in listing order, and for each why it counts as
 // present. For ScopeUser an agent is present when its program is on PATH or its user folder
 // exists; for ScopeProject, when the workspace has the folder of the agent's project file
-// (.claude, .gemini, .github/hooks).
+// (.claude, .gemini, .github/hooks), or the file itself when it lies at the workspace's root.
 func Present(o Options) ([]*dialect.Agent, []string) {
 	var out []*dialect.Agent
 	var why []string
@@ -86,8 +86,11 @@ func Present(o Options) ([]*dialect.Agent, []string) {
 		dir := o.Dir(a)
 		if o.Scope == ScopeProject {
 			dir = filepath.Dir(o.File(a))
+			if filepath.Clean(dir) == filepath.Clean(o.Workspace) {
+				dir = o.File(a) // a file at the workspace's root (crush.json): the file itself
+			}
 		}
-		if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		if _, err := os.Stat(dir); err == nil {
 			out, why = append(out, a), append(why, dir+" exists")
 			continue
 		}
@@ -153,13 +156,18 @@ func Plan(a *dialect.Agent, o Options, remove bool) (*Change, error) {
 	default:
 		root = jsonpos.Obj()
 	}
-	if remove {
+	prog := o.Program
+	if prog == "" {
+		prog = "agenthooks"
+	}
+	switch {
+	case remove && a.Install.Group != "":
+		c.Changes = ungroup(root, a)
+	case remove:
 		c.Changes = from(root, a)
-	} else {
-		prog := o.Program
-		if prog == "" {
-			prog = "agenthooks"
-		}
+	case a.Install.Group != "":
+		c.Changes = group(root, a, prog)
+	default:
 		c.Changes = into(root, a, prog)
 	}
 	c.New = c.Old

@@ -142,6 +142,11 @@ func TestPresent(t *testing.T) {
 	if got, _ := install.Present(o); len(got) != 1 || got[0].Name != dialect.Cursor {
 		t.Errorf("project: %v", got)
 	}
+	// A project file at the workspace's root (Crush's crush.json) counts when it is there.
+	write(t, filepath.Join(ws, "crush.json"), "{}")
+	if got, _ := install.Present(o); len(got) != 2 || got[1].Name != "crush" {
+		t.Errorf("project with crush.json: %v", got)
+	}
 }
 
 // TestOverlaps: Cursor runs Claude Code's hooks files as well as its own, when set to; an agent

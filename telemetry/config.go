@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/agenthooks/agenthooks/dialect"
 )
@@ -18,6 +19,13 @@ import (
 type Config struct {
 	OTLP    OTLPConfig    `json:"otlp"`
 	Webhook WebhookConfig `json:"webhook"`
+	// OnIngest exports new records whenever agenthooks-admin ingests the spool (log, status,
+	// sync and export do): to OTLP when an endpoint is set (here or in OTEL_EXPORTER_OTLP_*),
+	// to the webhook when it has a URL. See ExportOnIngest.
+	OnIngest bool `json:"on_ingest,omitempty"`
+	// OnIngestTimeout bounds the export on ingest, as a Go duration ("3s"); at most
+	// MaxOnIngestTimeout, DefaultOnIngestTimeout when empty.
+	OnIngestTimeout string `json:"on_ingest_timeout,omitempty"`
 }
 
 // WebhookConfig is where the signed webhook posts. The secret is never in the file: it is read
@@ -65,6 +73,12 @@ func LoadConfig(path string, optional bool) (Config, error) {
 	case "", GRPC, HTTPProtobuf:
 	default:
 		return c, fmt.Errorf("%s: otlp.protocol %q is not grpc or http/protobuf", path, c.OTLP.Protocol)
+	}
+	if c.OnIngestTimeout != "" {
+		d, err := time.ParseDuration(c.OnIngestTimeout)
+		if err != nil || d <= 0 || d > MaxOnIngestTimeout {
+			return c, fmt.Errorf("%s: on_ingest_timeout %q is not a duration between 0 and %s (\"3s\")", path, c.OnIngestTimeout, MaxOnIngestTimeout)
+		}
 	}
 	return c, nil
 }

@@ -39,6 +39,9 @@ func TestLoadConfig(t *testing.T) {
 		{"type.json", `{"otlp": {"insecure": "yes"}}`, `field "otlp.insecure" must be a boolean, not a string (line 1, column 27)`},
 		{"unknown.json", `{"otlp": {"endpont": "x"}}`, `unknown field "endpont"`},
 		{"protocol.json", `{"otlp": {"protocol": "udp"}}`, `otlp.protocol "udp" is not grpc or http/protobuf`},
+		{"oningest.json", `{"on_ingest": "yes"}`, `field "on_ingest" must be a boolean`},
+		{"timeout.json", `{"on_ingest": true, "on_ingest_timeout": "2h"}`, `on_ingest_timeout "2h" is not a duration between 0 and 1m0s`},
+		{"timeout0.json", `{"on_ingest_timeout": "0s"}`, `on_ingest_timeout "0s"`},
 	} {
 		_, err := telemetry.LoadConfig(write(c.name, c.body), false)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.name) {

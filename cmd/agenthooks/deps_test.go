@@ -103,7 +103,7 @@ var guardInits = []string{
 	"github.com/agenthooks/agenthooks/dialect/translate", "github.com/agenthooks/agenthooks/audit",
 	"github.com/agenthooks/agenthooks/guard/shell", "github.com/agenthooks/agenthooks/guard/policy",
 	"github.com/agenthooks/agenthooks/guard", "github.com/agenthooks/agenthooks/config",
-	"github.com/agenthooks/agenthooks/engine", "github.com/agenthooks/agenthooks/internal/cli",
+	"github.com/agenthooks/agenthooks/engine",
 }
 
 // TestLeanInit builds agenthooks as it is released and runs `guard bash` on a payload with

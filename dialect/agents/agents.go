@@ -12,12 +12,17 @@ import (
 	"strings"
 
 	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/antigravity"
+	"github.com/agenthooks/agenthooks/dialect/auggie"
 	"github.com/agenthooks/agenthooks/dialect/claude"
 	"github.com/agenthooks/agenthooks/dialect/codex"
 	"github.com/agenthooks/agenthooks/dialect/copilot"
+	"github.com/agenthooks/agenthooks/dialect/crush"
 	"github.com/agenthooks/agenthooks/dialect/cursor"
+	"github.com/agenthooks/agenthooks/dialect/droid"
 	"github.com/agenthooks/agenthooks/dialect/gemini"
 	"github.com/agenthooks/agenthooks/dialect/qwen"
+	"github.com/agenthooks/agenthooks/dialect/windsurf"
 )
 
 // all is the register, in the order agents are listed to people (doctor, status).
@@ -28,11 +33,19 @@ var all = []*dialect.Agent{
 	&gemini.Agent,
 	&qwen.Agent,
 	&copilot.Agent,
+	&crush.Agent,
+	&droid.Agent,
+	&auggie.Agent,
+	&windsurf.Agent,
+	&antigravity.Agent,
 }
 
 // detectOrder is the order payloads are told apart in: the first agent whose Detect accepts a
 // payload sent it; an agent whose payload is another's plus a field comes before that other.
-var detectOrder = []*dialect.Agent{&qwen.Agent, &copilot.Agent, &gemini.Agent, &codex.Agent}
+// Windsurf's and Antigravity's payloads are told by their own fields (agent_action_name,
+// toolCall), Crush's, Droid's and Auggie's next (Auggie's carries workspace_roots as Cursor's
+// does, with PascalCase events); then Cursor's by its own shape.
+var detectOrder = []*dialect.Agent{&windsurf.Agent, &antigravity.Agent, &crush.Agent, &droid.Agent, &auggie.Agent, &cursor.Agent, &qwen.Agent, &copilot.Agent, &gemini.Agent, &codex.Agent}
 
 // Default is the agent a command assumes when it is given none and cannot tell (run --agent).
 func Default() *dialect.Agent { return &cursor.Agent }

@@ -6,8 +6,13 @@ import (
 
 	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/antigravity"
+	"github.com/agenthooks/agenthooks/dialect/auggie"
 	"github.com/agenthooks/agenthooks/dialect/copilot"
+	"github.com/agenthooks/agenthooks/dialect/crush"
+	"github.com/agenthooks/agenthooks/dialect/droid"
 	"github.com/agenthooks/agenthooks/dialect/qwen"
+	"github.com/agenthooks/agenthooks/dialect/windsurf"
 )
 
 // TestEveryAgentIsWhole: each registered descriptor names itself, its dialect answers to the same
@@ -67,6 +72,18 @@ func TestDetect(t *testing.T) {
 		{dialect.Probe{HookEvent: "BeforeTool", Tool: "run_shell_command"}, dialect.Gemini},
 		{dialect.Probe{Tool: "read_file"}, dialect.Gemini},
 		{dialect.Probe{HookEvent: "BeforeTool", TurnID: "1"}, dialect.Gemini},
+		{dialect.Probe{HookEvent: "beforeShellExecution"}, dialect.Cursor},
+		{dialect.Probe{HookEvent: "preToolUse", Tool: "Shell"}, dialect.Cursor},
+		{dialect.Probe{Tool: "Shell"}, dialect.Cursor},
+		{dialect.Probe{CommandOnly: true}, dialect.Cursor},
+		// Auggie's payload has Cursor's workspace_roots with Claude Code's PascalCase events;
+		// Cursor's events are camelCase.
+		{dialect.Probe{HookEvent: "PreToolUse", Tool: "Bash", WorkspaceRoots: true}, auggie.Name},
+		{dialect.Probe{HookEvent: "preToolUse", Tool: "Bash", WorkspaceRoots: true}, dialect.Cursor},
+		{dialect.Probe{Event: "PreToolUse", Tool: "bash"}, crush.Name},
+		{dialect.Probe{HookEvent: "PreToolUse", Tool: "Execute"}, droid.Name},
+		{dialect.Probe{HookEvent: "beforeReadFile", Tool: "read_file"}, dialect.Cursor},
+		{dialect.Probe{}, dialect.Claude},
 		{dialect.Probe{HookEvent: "PreToolUse", Tool: "run_shell_command", Timestamp: "2026-11-24T08:40:00.612Z"}, qwen.Name},
 		{dialect.Probe{HookEvent: "UserPromptSubmit", Timestamp: "2026-11-24T08:40:00.612Z"}, qwen.Name},
 		{dialect.Probe{HookEvent: "UserPromptSubmit"}, dialect.Claude},
@@ -74,6 +91,10 @@ func TestDetect(t *testing.T) {
 		{dialect.Probe{HookEvent: "PreToolUse", Tool: "Bash", Timestamp: "x", TurnID: "1"}, dialect.Codex},
 		{dialect.Probe{Tool: "bash", CamelCase: true}, copilot.Name},
 		{dialect.Probe{CamelCase: true}, copilot.Name},
+		{dialect.Probe{ActionName: "pre_run_command"}, windsurf.Name},
+		{dialect.Probe{ActionName: "post_cascade_response", Timestamp: "2026-11-24T09:00:00Z"}, windsurf.Name},
+		{dialect.Probe{ActionName: "beforeShellExecution", HookEvent: "PreToolUse"}, dialect.Claude},
+		{dialect.Probe{ToolCall: true}, antigravity.Name},
 	} {
 		if got := Detect(c.p).Name; got != c.want {
 			t.Errorf("%+v: %s, want %s", c.p, got, c.want)
@@ -132,6 +153,20 @@ func TestGuardRepliesReadAsDecided(t *testing.T) {
 			out := d.Interpret(spec, r.ExitCode, r.Stdout, r.Stderr, 0)
 			if out.Failed || !strings.Contains(string(out.Answer.UpdatedInput), "confined ls") || out.Answer.Permission == decide.Deny {
 				t.Errorf("%s: a rewrite reads as %+v", a.Name, out)
+			}
+		}
+		if a.Answer.RewriteInRun != nil {
+			// agenthooks run reads it on the format's event for any tool, as an allow with the input.
+			var pre *dialect.Spec
+			for _, name := range d.Names() {
+				if s, _ := d.Lookup(name); s.Kind == dialect.PreTool {
+					pre = s
+				}
+			}
+			r := a.Answer.RewriteInRun(map[string]any{"command": "confined ls"}, "confined")
+			out := d.Interpret(pre, r.ExitCode, r.Stdout, r.Stderr, 0)
+			if pre == nil || out.Failed || !strings.Contains(string(out.Answer.UpdatedInput), "confined ls") || out.Answer.Permission != decide.Allow {
+				t.Errorf("%s: a rewrite for agenthooks run reads as %+v", a.Name, out)
 			}
 		}
 	}

@@ -1,6 +1,8 @@
 package claude
 
 import (
+	"encoding/json"
+	"os"
 	"time"
 
 	"github.com/agenthooks/agenthooks/decide"
@@ -30,6 +32,7 @@ var Agent = dialect.Agent{
 	HookCwd:      true,
 	Answer:       dialect.Answer{CanAsk: true, Loses: Loses, Guard: guardReply, Rewrite: Rewrite},
 	Shell:        dialect.Shell{Event: "PreToolUse", Tool: "Bash", Payload: shellPayload, GitBashOnWindows: true},
+	OwnRules:     ownRules,
 	Install: dialect.Install{
 		File:         "settings.json",
 		ShellMatcher: "Bash",
@@ -39,6 +42,7 @@ var Agent = dialect.Agent{
 		EditEvent:   "PreToolUse",
 		EditMatcher: "Write|Edit|MultiEdit|NotebookEdit",
 	},
+	Doctor:         dialect.Doctor{SessionEnv: sessionEnv},
 	Trust:          "runs a project's .claude/settings.json after the user trusts the folder; managed settings can allow managed hooks only or switch hooks off",
 	DefaultTimeout: 600 * time.Second,
 	Proven: []dialect.Proof{
@@ -90,6 +94,28 @@ func ManagedDir(goos string) string {
 		return `C:\Program Files\ClaudeCode`
 	}
 	return "/etc/claude-code"
+}
+
+// sessionEnv reads the "env" of a Claude Code settings file: the variables it sets for its
+// sessions, and so for its hooks.
+func sessionEnv(file string) map[string]string {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	var s struct {
+		Env map[string]any `json:"env"`
+	}
+	if json.Unmarshal(data, &s) != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for k, v := range s.Env {
+		if str, ok := v.(string); ok {
+			out[k] = str
+		}
+	}
+	return out
 }
 
 func shellPayload(c, cwd string) map[string]any {

@@ -23,6 +23,7 @@ var Agent = dialect.Agent{
 	Dialect:  New,
 	ToolKind: claude.ToolKind, // Claude Code's events and tools
 	Speaks:   dialect.Claude,
+	OwnRules: ownRules,
 	Answer: dialect.Answer{RunsOwnHooks: true, Loses: claude.Loses, Guard: dialect.GuardByExit2,
 		Rewrite: claude.Rewrite}, // Codex 0.169 runs PreToolUse's updatedInput (e2e TestCodexConfine),
 	Shell: dialect.Shell{Event: "PreToolUse", Tool: "Bash", Payload: shellPayload},
@@ -37,7 +38,9 @@ var Agent = dialect.Agent{
 		EditMatcher: "apply_patch",
 		Note:        "note: Codex skips hooks nobody has reviewed, silently: review them in codex (or pass codex exec --dangerously-bypass-hook-trust), and trust the project for project hooks",
 	},
+	Doctor:         dialect.Doctor{Switches: switches, Review: review},
 	Trust:          "runs only hooks the user reviewed, and project hooks only in a trusted project",
+	Unhooked:       "write_stdin: what the model types into a command still running (an interactive shell exec_command started) never reaches the guard", // 0.169: e2e TestCodexWriteStdinUnhooked
 	DefaultTimeout: 600 * time.Second,
 	Proven: []dialect.Proof{
 		{Event: "PreToolUse", Can: dialect.CapBlock, Test: "TestCodexShellGuard"},

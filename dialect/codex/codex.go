@@ -4,7 +4,8 @@
 // does: a block is exit 2 with a non-empty reason on stderr and nothing on stdout (Codex runs the
 // command on exit 2 with an empty stderr, on {"decision":"deny"} and on permissionDecision "ask").
 // An ask, which Codex cannot express, becomes the configured safe choice with a warning.
-// It imports decide, dialect and dialect/claude.
+// It imports decide, dialect and dialect/claude, and internal/regfile to read the agent's own
+// permission rules.
 package codex
 
 import (

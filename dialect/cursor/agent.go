@@ -26,7 +26,7 @@ var Agent = dialect.Agent{
 	ToolKind:        toolKind,
 	PayloadDefaults: payloadDefaults,
 	PreToolSiblings: true,
-	Answer:          dialect.Answer{CanAsk: true, Loses: loses, Guard: guardReply},
+	Answer:          dialect.Answer{CanAsk: true, Loses: loses, Guard: guardReply, RewriteInRun: rewriteInRun},
 	Shell:           dialect.Shell{Event: "beforeShellExecution", Payload: shellPayload},
 	Install: dialect.Install{
 		File: "hooks.json",
@@ -39,8 +39,16 @@ var Agent = dialect.Agent{
 	},
 	Trust:          "runs a project's .cursor/hooks.json in a workspace it opens; enterprise hooks.json comes first",
 	DefaultTimeout: 30 * time.Second,
+	Detect:         detect,
 	// Claude Code's settings files, every scope (cursor.com/docs/reference/third-party-hooks).
 	Reads: []dialect.Shared{{Agent: dialect.Claude, Setting: "Third-party skills (Cursor Settings, Rules, Skills, Subagents)"}},
+}
+
+// detect: Cursor's payloads name the workspace roots, and its events are camelCase
+// (beforeShellExecution, preToolUse); beforeShellExecution's command is at the top level, and
+// preToolUse calls the shell tool Shell.
+func detect(p dialect.Probe) bool {
+	return p.WorkspaceRoots || p.CommandOnly || p.Tool == "Shell" || p.HookEvent != "" && p.HookEvent[0] >= 'a' && p.HookEvent[0] <= 'z'
 }
 
 // ManagedDir returns the platform folder of Cursor's enterprise hooks.json.
@@ -71,6 +79,14 @@ func guardReply(kind dialect.Kind, perm decide.Permission, reason string) dialec
 		out["agent_message"] = "agenthooks " + map[decide.Permission]string{decide.Deny: "blocked", decide.Ask: "asks the user about"}[perm] + " this command: " + reason
 	}
 	b, _ := dialect.Marshal(out)
+	return dialect.Reply{Stdout: append(b, '\n')}
+}
+
+// rewriteInRun is preToolUse's allow with updated_input, as agenthooks run reads it from a
+// hook in Cursor's format; Cursor's own shell event, beforeShellExecution, cannot rewrite.
+func rewriteInRun(input map[string]any, reason string) dialect.Reply {
+	b, _ := dialect.Marshal(map[string]any{"permission": "allow", "updated_input": input,
+		"user_message": "agenthooks: " + reason, "agent_message": "agenthooks: " + reason})
 	return dialect.Reply{Stdout: append(b, '\n')}
 }
 

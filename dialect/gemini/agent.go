@@ -30,8 +30,9 @@ var Agent = dialect.Agent{
 	RenameFromSpoken: RenameFromClaude,
 	ToSpokenTool:     ClaudeTool,
 	FromSpokenTool:   GeminiTool,
-	Answer:           dialect.Answer{RunsOwnHooks: true, Loses: loses, Guard: dialect.GuardByExit2, Rewrite: rewrite},
+	Answer:           dialect.Answer{RunsOwnHooks: true, Loses: loses, Guard: dialect.GuardByExit2, Rewrite: rewrite, RewriteInRun: rewriteInRun},
 	Shell:            dialect.Shell{Event: "BeforeTool", Tool: "run_shell_command", Payload: shellPayload},
+	OwnRules:         ownRules,
 	Install: dialect.Install{
 		File:         "settings.json",
 		ShellMatcher: "run_shell_command",
@@ -43,6 +44,7 @@ var Agent = dialect.Agent{
 		HandlerName: "agenthooks",
 		ProjectNote: "note: Gemini CLI runs project hooks only in a trusted folder",
 	},
+	Doctor:         dialect.Doctor{HooksFile: switchedOff, Switches: switches},
 	Trust:          "runs a project's .gemini/settings.json only in a trusted folder",
 	DefaultTimeout: 60 * time.Second,
 	Proven: []dialect.Proof{
@@ -71,6 +73,14 @@ func toSpoken(event string, payload []byte) (string, []byte, []string, error) {
 // rewrite is BeforeTool's hookSpecificOutput.tool_input, which Gemini CLI runs.
 func rewrite(input map[string]any, _ string) dialect.Reply {
 	b, _ := dialect.Marshal(map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": "BeforeTool", "tool_input": input}})
+	return dialect.Reply{Stdout: append(b, '\n')}
+}
+
+// rewriteInRun is rewrite with decision allow and the reason beside it, which agenthooks run
+// reads (Gemini CLI itself was shown to run the rewrite with tool_input alone).
+func rewriteInRun(input map[string]any, reason string) dialect.Reply {
+	b, _ := dialect.Marshal(map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": "BeforeTool", "tool_input": input},
+		"decision": "allow", "reason": "agenthooks: " + reason})
 	return dialect.Reply{Stdout: append(b, '\n')}
 }
 

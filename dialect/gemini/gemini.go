@@ -7,7 +7,7 @@
 // text allows on exit 0, warns on exit 1 and denies on any other code, and no text at all is no
 // decision, so exit 2 with an empty stderr lets the call run. A block is therefore always written
 // as exit 2 with a non-empty reason on stderr and nothing on stdout. It imports decide, dialect and
-// dialect/claude.
+// dialect/claude, and internal/regfile and go-toml to read the agent's own permission rules.
 package gemini
 
 import (

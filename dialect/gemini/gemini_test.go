@@ -133,6 +133,7 @@ func FuzzToClaude(f *testing.F) {
 	f.Add([]byte(`{"tool_name":"read_file","tool_input":{"absolute_path":"/a"}}`))
 	f.Add([]byte(`{"tool_name":"run_shell_command","tool_response":{"llmContent":1,"error":"e"}}`))
 	f.Add([]byte(`null`))
+	f.Add([]byte(`{"tool_name":"mcp_s_t","tool_input":{},"mcp_context":{"server_name":"s","tool_name":"t"}}`))
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		for _, name := range []string{"BeforeTool", "AfterTool", "AfterAgent", "BeforeAgent"} {
 			_, b, _, err := ToClaude(name, payload)

@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/agenthooks/agenthooks/dialect"
@@ -20,8 +21,9 @@ var claudeTools = map[string]string{
 	"google_web_search": "WebSearch",
 }
 
-// ClaudeTool names a Gemini tool as Claude Code does; MCP tools (mcp__server__tool) and tools
-// Claude Code does not have keep their names.
+// ClaudeTool names a Gemini tool as Claude Code does; tools Claude Code does not have keep their
+// names. An MCP tool (mcp_<server>_<tool>, which does not split) is renamed from its payload's
+// mcp_context by RenameToClaude.
 func ClaudeTool(tool string) string {
 	if t, ok := claudeTools[tool]; ok {
 		return t
@@ -67,7 +69,10 @@ func RenameToClaude(name string, m map[string]any) []string {
 			}
 			m["tool_response"] = out
 		}
-		if _, ok := m["mcp_context"]; ok {
+		if c, ok := m["mcp_context"].(map[string]any); ok {
+			if server, name := mcpNames(c); server != "" && name != "" {
+				m["tool_name"] = "mcp__" + server + "__" + name // Claude Code's name, which its matchers use
+			}
 			notes = append(notes, "mcp_context has no place in Claude Code's payload; it is passed as is")
 		}
 	case "AfterAgent":
@@ -112,6 +117,11 @@ func RenameFromClaude(name string, m map[string]any) []string {
 		if g, ok := geminiTools()[tool]; ok {
 			m["tool_name"] = g
 		}
+		if c, ok := m["mcp_context"].(map[string]any); ok && strings.HasPrefix(tool, "mcp__") {
+			if server, name := mcpNames(c); server != "" && name != "" {
+				m["tool_name"] = "mcp_" + server + "_" + name // Gemini CLI's name again
+			}
+		}
 		if resp, ok := m["tool_response"].(map[string]any); ok && tool == "Bash" {
 			out, _ := resp["stdout"].(string)
 			m["tool_response"] = map[string]any{"llmContent": out, "returnDisplay": out}
@@ -138,4 +148,11 @@ func GeminiTool(tool string) string {
 		return g
 	}
 	return tool
+}
+
+// mcpNames returns the server and tool an MCP call's mcp_context names.
+func mcpNames(c map[string]any) (server, tool string) {
+	server, _ = c["server_name"].(string)
+	tool, _ = c["tool_name"].(string)
+	return server, tool
 }

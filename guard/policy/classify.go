@@ -17,6 +17,10 @@ type Context struct {
 	// agenthooks' trust, install and enrolment commands, and assignments to AGENTHOOKS_
 	// variables, are denied whatever this holds.
 	Protected []Protected `json:"protected,omitempty"`
+	// ProtectedFunc, when set and Protected is empty, computes Protected on first need: most
+	// commands change, send or name no path and never need the list. It switches the
+	// protections on even when it returns nothing, and is called at most once per judgement.
+	ProtectedFunc func() []Protected `json:"-"`
 	// LookPath, when set, finds a program in the PATH the command will run with, so that
 	// $(which NAME) names a known file.
 	LookPath func(name string) string `json:"-"`

@@ -57,12 +57,13 @@ func (p *Policy) Evaluate(s *shell.Script, ctx Context) Verdict {
 	c := &classifier{ctx: ctx}
 	pr := newProtector(ctx)
 	v := Verdict{Decision: Allow, Invocations: make([]InvocationResult, 0, len(s.Invocations))}
+	plain := make([]int8, len(p.Rules)) // per rule, found on first need: see programMayMatch
 	for i := range s.Invocations {
 		inv := &s.Invocations[i]
 		res := InvocationResult{Argv: argv(inv, ctx.Home), Wrappers: inv.Wrappers, Pos: inv.Pos, Depth: inv.Depth}
 		view := newView(inv)
-		for _, r := range p.Rules {
-			if r.kind() != "invocation" || !p.enabled(r) {
+		for j, r := range p.Rules {
+			if !programMayMatch(r.Commands, view.name, &plain[j]) || r.kind() != "invocation" || !p.enabled(r) {
 				continue
 			}
 			if ok, arg, class := r.matchInvocation(view, c); ok {
@@ -292,4 +293,25 @@ func reason(v Verdict) string {
 		parts = append(parts[:3], fmt.Sprintf("and %d more", len(parts)-3))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// programMayMatch reports whether one of a rule's program patterns may match the program name:
+// false only when every pattern is a plain name (no glob, no slash) other than it, which
+// isProgram would refuse too. Most rules name other programs; they are skipped before
+// matchInvocation builds anything. plain remembers, across the invocations of one command,
+// whether the patterns are all plain names (1) or not (2); 0 is not known yet.
+func programMayMatch(patterns []string, name string, plain *int8) bool {
+	if *plain == 0 {
+		*plain = 1
+	scan:
+		for _, c := range patterns {
+			for i := 0; i < len(c); i++ { // not strings.ContainsAny: see hasGlob
+				if b := c[i]; b == '*' || b == '?' || b == '/' {
+					*plain = 2
+					break scan
+				}
+			}
+		}
+	}
+	return *plain == 2 || slices.Contains(patterns, name)
 }

@@ -13,14 +13,18 @@ import (
 const RuleExfiltration = "secrets-off-machine"
 
 // senders are programs that send data to another machine.
-var senders = lazySet("curl", "wget", "http", "https", "xh", "httpie", "nc", "ncat", "netcat", "socat", "telnet",
-	"scp", "sftp", "ftp", "lftp", "tftp", "rsync", "rclone", "gsutil", "azcopy", "s3cmd", "mc", "transfer", "croc",
-	"magic-wormhole", "wormhole", "ssh", "dig", "nslookup", "host", "drill", "sendmail", "mail", "mutt", "swaks",
-	"aws", "gcloud", "az", "gh", "glab", "git", "openssl", "ping", "nping", "hping3")
+var senders = words{
+	"aws", "az", "azcopy", "croc", "curl", "dig", "drill", "ftp", "gcloud", "gh", "git", "glab", "gsutil", "host",
+	"hping3", "http", "httpie", "https", "lftp", "magic-wormhole", "mail", "mc", "mutt", "nc", "ncat", "netcat",
+	"nping", "nslookup", "openssl", "ping", "rclone", "rsync", "s3cmd", "scp", "sendmail", "sftp", "socat", "ssh",
+	"swaks", "telnet", "tftp", "transfer", "wget", "wormhole", "xh",
+}
 
 // listers show files' names, sizes and modes, not what is in them.
-var listers = lazySet("ls", "stat", "du", "find", "fd", "tree", "realpath", "readlink", "dirname", "basename", "test", "[",
-	"file", "chmod", "chown", "ssh-add", "ssh-keygen", "exa", "eza", "lsd", "wc", "touch", "mkdir")
+var listers = words{
+	"[", "basename", "chmod", "chown", "dirname", "du", "exa", "eza", "fd", "file", "find", "ls", "lsd", "mkdir",
+	"readlink", "realpath", "ssh-add", "ssh-keygen", "stat", "test", "touch", "tree", "wc",
+}
 
 // secretFiles are the names of files that hold a project's or a tool's secrets, wherever they
 // are: .env and its variants (not the examples), private keys, keystores, credential files.
@@ -72,7 +76,7 @@ func isSender(inv *shell.Invocation) bool {
 	if name := strings.ToLower(inv.Name); name == "invoke-webrequest" || name == "invoke-restmethod" || name == "iwr" || name == "irm" {
 		return true
 	}
-	if !senders()[inv.Name] {
+	if !senders.has(inv.Name) {
 		return len(inv.Code) > 0 && codeSends(inv.Code)
 	}
 	switch inv.Name {
@@ -121,7 +125,7 @@ func (pr *protector) secretRead(inv *shell.Invocation) string {
 	if (inv.Name == "env" || inv.Name == "printenv" || inv.Name == "export" || inv.Name == "set") && len(inv.Args) == 1 {
 		return "the environment"
 	}
-	if listers()[inv.Name] {
+	if listers.has(inv.Name) {
 		return "" // names and sizes, not what is inside
 	}
 	skipNext := false
@@ -156,8 +160,9 @@ func (pr *protector) secretRead(inv *shell.Invocation) string {
 		}
 	}
 	for _, c := range inv.Code {
-		for i := range pr.ctx.Protected {
-			p := &pr.ctx.Protected[i]
+		prot := pr.list()
+		for i := range prot {
+			p := &prot[i]
 			if p.Kind == KindCredentials && strings.Contains(c, strings.TrimSuffix(path.Base(p.Path), "*")) && strings.Contains(c, path.Base(path.Dir(p.Path))) {
 				return p.What
 			}
@@ -178,8 +183,9 @@ func (pr *protector) secretPath(v, cwd string) string {
 	if !ok {
 		abs = v
 	}
-	for i := range pr.ctx.Protected {
-		p := &pr.ctx.Protected[i]
+	prot := pr.list()
+	for i := range prot {
+		p := &prot[i]
 		if p.Kind != KindCredentials {
 			continue
 		}
@@ -201,15 +207,13 @@ const RuleReverseShell = "reverse-shell"
 
 // reverseShell reports an invocation that hands a shell to the network.
 func reverseShell(inv *shell.Invocation) bool {
-	shells := map[string]bool{"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true, "fish": true, "python": true, "python3": true, "perl": true}
-	if shells[inv.Name] {
+	switch inv.Name {
+	case "bash", "sh", "zsh", "dash", "ksh", "fish", "python", "python3", "perl":
 		for _, r := range inv.Redirects {
 			if strings.HasPrefix(r.Target.Value, "/dev/tcp/") || strings.HasPrefix(r.Target.Value, "/dev/udp/") {
 				return true
 			}
 		}
-	}
-	switch inv.Name {
 	case "nc", "ncat", "netcat", "nc.traditional", "nc.openbsd":
 		for i, w := range inv.Args {
 			if (w.Value == "-e" || w.Value == "-c" || w.Value == "--exec" || w.Value == "--sh-exec") && i+1 < len(inv.Args) {

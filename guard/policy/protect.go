@@ -67,41 +67,61 @@ const (
 )
 
 // readers only read the files they are given: naming a protected file is fine.
-var readers = lazySet("cat", "less", "more", "head", "tail", "grep", "egrep", "fgrep", "rg", "ag", "ack", "jq", "wc", "diff",
-	"cmp", "file", "stat", "ls", "bat", "batcat", "sha1sum", "sha256sum", "sha512sum", "md5sum", "cksum", "b2sum", "strings",
-	"od", "xxd", "hexdump", "readlink", "realpath", "nl", "view", "basename", "dirname", "tree", "du", "lsattr", "getfacl",
-	"sort", "uniq", "cut", "column", "tac", "fold", "fmt", "pr", "expand", "unexpand", "comm", "join", "paste", "tr",
-	"test", "[", "[[", "echo", "printf", "cd", "pushd", "popd", "type", "which", "whereis", "command", "hash", "true", "false",
-	":", "pwd", "source", ".", "code", "zcat", "gzcat", "base64", "sum", "diff3", "sdiff", "colordiff", "icdiff", "delta",
-	"vimdiff", "find", "fd", "locate", "exa", "eza", "lsd")
+var readers = words{
+	".", ":", "[", "[[", "ack", "ag", "b2sum", "base64", "basename", "bat", "batcat", "cat", "cd", "cksum", "cmp",
+	"code", "colordiff", "column", "comm", "command", "cut", "delta", "diff", "diff3", "dirname", "du", "echo", "egrep",
+	"exa", "expand", "eza", "false", "fd", "fgrep", "file", "find", "fmt", "fold", "getfacl", "grep", "gzcat", "hash",
+	"head", "hexdump", "icdiff", "join", "jq", "less", "locate", "ls", "lsattr", "lsd", "md5sum", "more", "nl", "od",
+	"paste", "popd", "pr", "printf", "pushd", "pwd", "readlink", "realpath", "rg", "sdiff", "sha1sum", "sha256sum",
+	"sha512sum", "sort", "source", "stat", "strings", "sum", "tac", "tail", "test", "tr", "tree", "true", "type",
+	"unexpand", "uniq", "view", "vimdiff", "wc", "whereis", "which", "xxd", "zcat",
+}
 
 // deleters remove every path they are given.
-var deleters = lazySet("rm", "unlink", "rmdir", "shred", "srm", "trash", "trash-put", "gio", "wipe")
+var deleters = words{
+	"gio", "rm", "rmdir", "shred", "srm", "trash", "trash-put", "unlink", "wipe",
+}
 
 // writers change every path they are given.
-var writers = lazySet("tee", "truncate", "touch", "chmod", "chown", "chgrp", "chattr", "setfacl", "chflags", "xattr",
-	"vi", "vim", "nvim", "nano", "emacs", "ed", "ex", "pico", "micro", "joe", "mcedit", "sponge", "patch")
+var writers = words{
+	"chattr", "chflags", "chgrp", "chmod", "chown", "ed", "emacs", "ex", "joe", "mcedit", "micro", "nano", "nvim",
+	"patch", "pico", "setfacl", "sponge", "tee", "touch", "truncate", "vi", "vim", "xattr",
+}
 
 // copiers put their sources at their last argument (or at -t DIR).
-var copiers = lazySet("cp", "install", "ln", "link", "rsync", "scp", "ditto", "gcp", "rcp")
+var copiers = words{
+	"cp", "ditto", "gcp", "install", "link", "ln", "rcp", "rsync", "scp",
+}
 
 // gitWorkTree are the git verbs that rewrite or remove files of the work tree they name.
-var gitWorkTree = lazySet("checkout", "restore", "rm", "mv", "apply", "am", "reset", "stash", "clean", "switch",
-	"checkout-index", "read-tree", "update-index", "filter-branch", "filter-repo", "worktree", "merge", "pull", "rebase", "cherry-pick", "revert")
+var gitWorkTree = words{
+	"am", "apply", "checkout", "checkout-index", "cherry-pick", "clean", "filter-branch", "filter-repo", "merge", "mv",
+	"pull", "read-tree", "rebase", "reset", "restore", "revert", "rm", "stash", "switch", "update-index", "worktree",
+}
 
 // selfCommands are the agenthooks commands an agent must never run: they change what the guard
 // trusts or where it is installed.
-var selfCommands = lazySet("trust", "untrust", "install", "uninstall")
+var selfCommands = words{
+	"install", "trust", "uninstall", "untrust",
+}
 
 // agentCLIs are the agents' own command lines, whose config commands rewrite the settings that
 // hold their hooks (claude config set, gemini hooks disable, ...).
-var agentCLIs = lazySet("claude", "codex", "gemini", "cursor-agent", "copilot", "qwen", "droid", "auggie", "crush", "kiro", "kiro-cli", "opencode", "cline")
+var agentCLIs = words{
+	"auggie", "claude", "cline", "codex", "copilot", "crush", "cursor-agent", "droid", "gemini", "kiro", "kiro-cli",
+	"opencode", "qwen",
+}
 
 // agentConfigVerbs are the words after config, hooks or settings that change them.
-var agentConfigVerbs = lazySet("set", "add", "remove", "rm", "delete", "disable", "enable", "install", "uninstall", "reset", "unset", "edit", "import", "trust")
+var agentConfigVerbs = words{
+	"add", "delete", "disable", "edit", "enable", "import", "install", "remove", "reset", "rm", "set", "trust",
+	"uninstall", "unset",
+}
 
 // agentConfigNouns are the subcommands of an agent's CLI that hold its settings and hooks.
-var agentConfigNouns = lazySet("config", "hooks", "hook", "settings", "plugin", "plugins", "extensions", "extension")
+var agentConfigNouns = words{
+	"config", "extension", "extensions", "hook", "hooks", "plugin", "plugins", "settings",
+}
 
 // syncEnrolFlags are the flags with which agenthooks sync joins another server.
 var syncEnrolFlags = []string{"--server", "--team", "--token-file", "--key", "--claude", "--claude-dir"}
@@ -115,8 +135,10 @@ var codeWrites = []string{"write", "Write", "dump", "remove", "Remove", "unlink"
 
 // writeModes are the mode strings with which open() and its kin write: Python, Ruby, PHP, C,
 // Node's flags, Perl's two-argument and three-argument forms.
-var writeModes = lazySet("w", "wb", "wt", "w+", "wb+", "w+b", "a", "ab", "at", "a+", "ab+", "a+b", "r+", "rb+", "r+b", "x",
-	"xb", "x+", "wx", "ax", ">", ">>", "+<", "+>", "+>>")
+var writeModes = words{
+	"+<", "+>", "+>>", ">", ">>", "a", "a+", "a+b", "ab", "ab+", "at", "ax", "r+", "r+b", "rb+", "w", "w+", "w+b", "wb",
+	"wb+", "wt", "wx", "x", "x+", "xb",
+}
 
 // writesFiles reports whether interpreter code has a call that can change a file: a writing or
 // removing call, or a string literal that is a write mode (open(p, "w")) or a Perl >FILE.
@@ -135,7 +157,7 @@ func writesFiles(code string) bool {
 				break
 			}
 			lit := rest[i+1 : i+1+j]
-			if writeModes()[lit] || strings.HasPrefix(lit, ">") || strings.HasPrefix(lit, "+<") {
+			if writeModes.has(lit) || strings.HasPrefix(lit, ">") || strings.HasPrefix(lit, "+<") {
 				return true
 			}
 			rest = rest[i+1+j+1:]
@@ -166,12 +188,32 @@ type hit struct {
 
 // protector judges invocations against the protected paths of a context.
 type protector struct {
-	ctx  Context
-	real map[string]string // protected path -> its symlinks resolved
+	ctx    Context
+	real   map[string]string // protected path -> its symlinks resolved
+	prot   []Protected       // ctx.Protected, or what ctx.ProtectedFunc gave on first need
+	listed bool              // prot is known
 }
 
 func newProtector(ctx Context) *protector {
-	return &protector{ctx: ctx, real: map[string]string{}}
+	return &protector{ctx: ctx}
+}
+
+// protecting reports whether the context protects paths: a list given, or one to compute.
+func (pr *protector) protecting() bool {
+	return len(pr.ctx.Protected) > 0 || pr.ctx.ProtectedFunc != nil
+}
+
+// list is the protected paths, computed on the first call when the context gives a function:
+// a command that changes, sends or names no path never needs them.
+func (pr *protector) list() []Protected {
+	if !pr.listed {
+		pr.listed = true
+		pr.prot = pr.ctx.Protected
+		if len(pr.prot) == 0 && pr.ctx.ProtectedFunc != nil {
+			pr.prot = BashPaths(Context{Protected: pr.ctx.ProtectedFunc()}).Protected
+		}
+	}
+	return pr.prot
 }
 
 // invocation lists the protections an invocation breaks: a change to a protected path, or one
@@ -182,21 +224,21 @@ func (pr *protector) invocation(inv *shell.Invocation, denied bool) []Match {
 		return nil
 	}
 	var out []Match
-	subject := strings.Join(argv(inv, pr.ctx.Home), " ")
+	subject := func() string { return strings.Join(argv(inv, pr.ctx.Home), " ") } // for a match only
 	if cmd := pr.selfCommand(inv); cmd != "" {
-		out = append(out, Match{Rule: RuleSelf, Decision: Deny, Pos: inv.Pos, Subject: subject,
+		out = append(out, Match{Rule: RuleSelf, Decision: Deny, Pos: inv.Pos, Subject: subject(),
 			Message: "agenthooks " + cmd + " changes what the guard trusts or where it runs; " + personMust})
 	}
 	if cmd := agentConfigCommand(inv); cmd != "" {
-		out = append(out, Match{Rule: RuleProtected, Decision: Deny, Pos: inv.Pos, Subject: subject,
+		out = append(out, Match{Rule: RuleProtected, Decision: Deny, Pos: inv.Pos, Subject: subject(),
 			Message: "protected: " + cmd + " changes the agent's own settings, where its hooks live; " + personMust})
 	}
-	if len(pr.ctx.Protected) == 0 {
+	if !pr.protecting() {
 		return out
 	}
 	if hits := pr.hits(inv); len(hits) > 0 && len(out) == 0 {
 		// One is reason enough: the first names what is protected.
-		m := Match{Rule: RuleProtected, Decision: Deny, Pos: inv.Pos, Subject: subject, Message: describeHit(hits[0], pr.ctx.Home)}
+		m := Match{Rule: RuleProtected, Decision: Deny, Pos: inv.Pos, Subject: subject(), Message: describeHit(hits[0], pr.ctx.Home)}
 		if plainStartupLine(inv, hits[0]) {
 			m.Decision = Ask
 			m.Message = "adds a line to " + hits[0].prot.What + " (" + tildeHome(hits[0].prot.Path, pr.ctx.Home) + "), which runs in every new shell"
@@ -304,7 +346,7 @@ func (pr *protector) selfCommand(inv *shell.Invocation) string {
 		return ""
 	}
 	sub := rest[0].Value
-	if selfCommands()[sub] {
+	if selfCommands.has(sub) {
 		return sub
 	}
 	if sub == "sync" {
@@ -321,12 +363,12 @@ func (pr *protector) selfCommand(inv *shell.Invocation) string {
 // agentConfigCommand returns "NAME NOUN VERB" when an invocation runs an agent's CLI command that
 // changes its settings or hooks, or "".
 func agentConfigCommand(inv *shell.Invocation) string {
-	if !agentCLIs()[strings.TrimSuffix(inv.Name, ".exe")] {
+	if !agentCLIs.has(strings.TrimSuffix(inv.Name, ".exe")) {
 		return ""
 	}
 	pos := positional(inv.Args[1:])
 	for i := 0; i+1 < len(pos) && i < 2; i++ {
-		if agentConfigNouns()[pos[i].Value] && agentConfigVerbs()[pos[i+1].Value] {
+		if agentConfigNouns.has(pos[i].Value) && agentConfigVerbs.has(pos[i+1].Value) {
 			return inv.Name + " " + pos[i].Value + " " + pos[i+1].Value
 		}
 	}
@@ -354,8 +396,9 @@ func (pr *protector) isBinary(p, cwd string) bool {
 	if !ok {
 		return false
 	}
-	for i := range pr.ctx.Protected {
-		b := &pr.ctx.Protected[i]
+	prot := pr.list()
+	for i := range prot {
+		b := &prot[i]
 		if b.Binary && (abs == b.Path || realPath(abs) == pr.realOf(b)) {
 			return true
 		}
@@ -385,7 +428,7 @@ func (pr *protector) hits(inv *shell.Invocation) []hit {
 	}
 	pos := positional(inv.Args[1:])
 	switch {
-	case deleters()[name]:
+	case deleters.has(name):
 		for _, w := range pos {
 			add(opDelete, w)
 		}
@@ -395,7 +438,7 @@ func (pr *protector) hits(inv *shell.Invocation) []hit {
 			add(opDelete, w)
 		}
 		pr.place(dest, srcs, inv, &out)
-	case copiers()[name]:
+	case copiers.has(name):
 		dest, srcs := splitDest(inv.Args[1:], pos)
 		for _, w := range srcs {
 			if name == "ln" || name == "link" {
@@ -405,7 +448,7 @@ func (pr *protector) hits(inv *shell.Invocation) []hit {
 			}
 		}
 		pr.place(dest, srcs, inv, &out)
-	case writers()[name]:
+	case writers.has(name):
 		for _, w := range pos {
 			add(opWrite, w)
 		}
@@ -423,14 +466,14 @@ func (pr *protector) hits(inv *shell.Invocation) []hit {
 			}
 		}
 	case name == "git":
-		if verb := gitVerb(inv.Args[1:]); gitWorkTree()[verb] {
+		if verb := gitVerb(inv.Args[1:]); gitWorkTree.has(verb) {
 			for _, w := range pos {
 				if w.Value != verb {
 					add(opScope, w)
 				}
 			}
 		}
-	case readers()[name] || inv.Function:
+	case readers.has(name) || inv.Function:
 	default:
 		for _, w := range inv.Args[1:] {
 			if !w.Static {
@@ -446,8 +489,11 @@ func (pr *protector) hits(inv *shell.Invocation) []hit {
 		}
 	}
 	for _, code := range inv.Code {
-		if p := pr.namedIn(code); p != nil && writesFiles(code) {
-			out = append(out, hit{op: opCode, prot: p})
+		// writesFiles first: it needs no protected path, and most code writes none
+		if writesFiles(code) {
+			if p := pr.namedIn(code); p != nil {
+				out = append(out, hit{op: opCode, prot: p})
+			}
 		}
 	}
 	return out
@@ -612,8 +658,9 @@ func (pr *protector) touch(op string, w shell.Word, inv *shell.Invocation) (hit,
 		return hit{}, false
 	}
 	real := ""
-	for i := range pr.ctx.Protected {
-		p := &pr.ctx.Protected[i]
+	prot := pr.list()
+	for i := range prot {
+		p := &prot[i]
 		if pr.relates(op, abs, w.Glob || inv.Filtered, p) {
 			return hit{op: op, target: abs, prot: p}, true
 		}
@@ -675,9 +722,11 @@ func (pr *protector) withEnv(raw string) (string, bool, bool) {
 }
 
 // shadowed are the commands whose names a file in a folder early on PATH would take over.
-var shadowed = lazySet("git", "ssh", "sudo", "ls", "cat", "cd", "cp", "mv", "rm", "python", "python3", "node", "npm", "npx",
-	"curl", "wget", "bash", "sh", "zsh", "env", "go", "make", "docker", "kubectl", "gpg", "su", "passwd", "pip", "pip3",
-	"claude", "codex", "gemini", "cursor", "code", "agenthooks", "which", "grep", "find", "tar", "scp", "aws", "gh")
+var shadowed = words{
+	"agenthooks", "aws", "bash", "cat", "cd", "claude", "code", "codex", "cp", "curl", "cursor", "docker", "env",
+	"find", "gemini", "gh", "git", "go", "gpg", "grep", "kubectl", "ls", "make", "mv", "node", "npm", "npx", "passwd",
+	"pip", "pip3", "python", "python3", "rm", "scp", "sh", "ssh", "su", "sudo", "tar", "wget", "which", "zsh",
+}
 
 // special finds the places protected by what they are rather than by where a list says: a file
 // that takes over a command's name in a folder on PATH, Python's startup hooks in
@@ -695,7 +744,7 @@ func (pr *protector) special(op, v, cwd string) *Protected {
 	dir = path.Clean(dir)
 	home := pr.ctx.Home
 	switch {
-	case (dir == "/usr/local/bin" || home != "" && (dir == home+"/.local/bin" || dir == home+"/bin")) && shadowed()[base]:
+	case (dir == "/usr/local/bin" || home != "" && (dir == home+"/.local/bin" || dir == home+"/bin")) && shadowed.has(base):
 		return &Protected{Path: abs, What: "a command on PATH (" + base + ")", Kind: KindAutorun}
 	case strings.Contains(abs, "/site-packages/") && (strings.HasSuffix(base, ".pth") || base == "sitecustomize.py" || base == "usercustomize.py"):
 		return &Protected{Path: abs, What: "Python's startup hooks", Kind: KindAutorun}
@@ -727,7 +776,7 @@ func (pr *protector) relates(op, target string, pattern bool, p *Protected) bool
 	}
 	rel := compare(target, p.Path, pattern)
 	if rel == relNone && p.Prefix && !pattern && path.Dir(target) == path.Dir(p.Path) {
-		if rest, ok := strings.CutPrefix(path.Base(target), path.Base(p.Path)); ok && (rest[0] == '.' || rest[0] == '-') {
+		if rest, ok := strings.CutPrefix(path.Base(target), path.Base(p.Path)); ok && rest != "" && (rest[0] == '.' || rest[0] == '-') {
 			rel = relEqual
 		}
 	}
@@ -843,8 +892,9 @@ func (pr *protector) byTail(s string, n int) *Protected {
 	if len(elems) < n || elems[0] == "" {
 		return nil
 	}
-	for i := range pr.ctx.Protected {
-		p := &pr.ctx.Protected[i]
+	prot := pr.list()
+	for i := range prot {
+		p := &prot[i]
 		if strings.HasSuffix(p.Path, s) {
 			return p
 		}
@@ -864,13 +914,14 @@ func (pr *protector) byTail(s string, n int) *Protected {
 // by its last two elements (.claude/settings.json); a protected folder by its own name when
 // that starts with a dot (.agenthooks).
 func (pr *protector) namedIn(code string) *Protected {
-	for i := range pr.ctx.Protected {
-		if p := &pr.ctx.Protected[i]; strings.Contains(code, p.Path) {
+	prot := pr.list()
+	for i := range prot {
+		if p := &prot[i]; strings.Contains(code, p.Path) {
 			return p
 		}
 	}
-	for i := range pr.ctx.Protected {
-		p := &pr.ctx.Protected[i]
+	for i := range prot {
+		p := &prot[i]
 		if p.Binary {
 			continue
 		}
@@ -897,8 +948,9 @@ func (pr *protector) namedInRaw(raw string) *Protected {
 	if p := pr.namedIn(raw); p != nil {
 		return p
 	}
-	for i := range pr.ctx.Protected {
-		p := &pr.ctx.Protected[i]
+	prot := pr.list()
+	for i := range prot {
+		p := &prot[i]
 		if p.Binary {
 			continue
 		}
@@ -931,6 +983,9 @@ func (pr *protector) realOf(p *Protected) string {
 		return r
 	}
 	r := realPath(p.Path)
+	if pr.real == nil {
+		pr.real = map[string]string{}
+	}
 	pr.real[p.Path] = r
 	return r
 }
@@ -975,4 +1030,13 @@ func CheckEdit(tool string, files []string, ctx Context) Verdict {
 		v.Reason = reason(v)
 	}
 	return v
+}
+
+// words is a set of words, sorted (TestWordsSorted): looked up by binary search, with nothing
+// to build at a guard process's start or on first use.
+type words []string
+
+func (w words) has(s string) bool {
+	_, ok := slices.BinarySearch(w, s)
+	return ok
 }

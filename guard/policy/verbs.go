@@ -125,7 +125,7 @@ var describers = lazySet("man", "info", "tldr", "whatis", "apropos", "help", "wh
 // verbJudgement judges an invocation that no rule decided by its subcommand verbs. ok is false
 // when nothing in it is destructive, or the catalogue says what it hits comes back.
 func verbJudgement(v *view) (Match, bool) {
-	if v.name == "" || builtins[v.name] || v.inv.Function || v.name == "git" || readers()[v.name] || describers()[v.name] ||
+	if v.name == "" || builtins[v.name] || v.inv.Function || v.name == "git" || readers.has(v.name) || describers()[v.name] ||
 		strings.Contains(v.path, "/") && !strings.HasPrefix(v.path, "/") {
 		// ./tests/runtests.py delete_regress: a project's own script's arguments are its business
 		return Match{}, false // git has rules of its own; readers and manuals only name verbs

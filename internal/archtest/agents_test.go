@@ -18,16 +18,10 @@ import (
 // root is the module's root, from this package's folder.
 const root = "../.."
 
-// allowed are the places that still compare an agent's name, each with why it could not move
-// yet. The goal is none: TestNoAgentSwitches fails on a comparison that is not listed here, and
-// on an entry that no longer compares anything, so the list only shrinks.
-var allowed = map[string]string{
-	"internal/cli/confine.go:answerConfined":     "the rewrite's forms inside agenthooks run (Gemini's allow beside tool_input, Cursor's updated_input) landed in the same round; they move onto Answer.Rewrite next",
-	"internal/cli/confine_rules.go:agentRuleFor": "each agent's own permission rules (Claude Code's permissions, Codex's rules, Gemini CLI's tools.exclude) are read here, with config's candidates; the readers move beside each dialect next",
-	"coverage/gemini.go:parseGemini":             "Gemini CLI's chat records mark the model's messages with type \"gemini\": a field value of its transcript, not the agent's name",
-	"internal/cli/doctor.go:diagnoseAgent":       "the Codex (review state, [features], system config) and Gemini CLI (system settings, hooks.disabled) checks doctor gained in the same round; they move into a doctor section of the descriptor next",
-	"internal/scenario/scenario.go:Parse":        "scenario files run Cursor's and Claude Code's configs only (the scenario runner's --config and --settings)",
-}
+// allowed are the places that may still compare an agent's name (file:function), each with why
+// it cannot move into the agent's descriptor: none. TestNoAgentSwitches fails on a comparison
+// that is not listed here, and on an entry that no longer compares anything.
+var allowed = map[string]string{}
 
 // TestNoAgentSwitches parses every non-test Go file and fails where an agent's name (a registered
 // agent's name as a string, or its dialect.Name constant) is a case value or an operand of == or

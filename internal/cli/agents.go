@@ -157,9 +157,19 @@ func orDash(s string) string {
 	return s
 }
 
-// capabilityTitles are the matrix's column heads.
-var capabilityTitles = map[dialect.Capability]string{dialect.CapBlock: "Block", dialect.CapAsk: "Ask",
-	dialect.CapRewrite: "Rewrite input", dialect.CapContext: "Add context"}
+// capabilityTitle is a capability's column head (a function, not a map: the guard process
+// links this package and must not pay for its initialisation).
+func capabilityTitle(c dialect.Capability) string {
+	switch c {
+	case dialect.CapBlock:
+		return "Block"
+	case dialect.CapAsk:
+		return "Ask"
+	case dialect.CapRewrite:
+		return "Rewrite input"
+	}
+	return "Add context"
+}
 
 // mdRow writes one Markdown table row of cells.
 func mdRow(b *strings.Builder, cells ...string) {
@@ -171,7 +181,7 @@ func mdRow(b *strings.Builder, cells ...string) {
 func mdHead(b *strings.Builder, before []string, after ...string) {
 	cols := slices.Clone(before)
 	for _, c := range agents.Capabilities {
-		cols = append(cols, capabilityTitles[c])
+		cols = append(cols, capabilityTitle(c))
 	}
 	cols = append(cols, after...)
 	mdRow(b, cols...)

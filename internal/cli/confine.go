@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/confine"
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/agents"
@@ -23,8 +21,6 @@ import (
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/guard"
 	"github.com/agenthooks/agenthooks/guard/policy"
-	"github.com/agenthooks/agenthooks/guard/shell"
-	"github.com/agenthooks/agenthooks/internal/regfile"
 )
 
 type confineParams struct {
@@ -235,29 +231,31 @@ func printConfineCheck(e *env, p confineParams, plan *confine.Plan, abi int) err
 	return nil
 }
 
-// rewriters are the agents whose shell hook can replace the command it runs, in the form
-// proven inside each (e2e/confine_test.go): Claude Code 2.1.328 and Codex CLI 0.169.0 run the
-// updatedInput of a PreToolUse "allow" in hookSpecificOutput; Gemini CLI 0.61.0 runs the
-// tool_input of a BeforeTool hookSpecificOutput. Cursor (beforeShellExecution cannot rewrite)
-// keeps its answer.
-var rewriters = map[string]bool{"claude": true, "codex": true, "gemini": true}
-
 // rewriteTarget names the agent whose shell tool would run a rewritten command, and reports
 // whether the guard's answer can carry the rewrite to it. Registered in the agent itself (guard
-// bash), the agent is the payload's and its answer carries one where the agent honours it.
-// Inside agenthooks run, the agent is the runner's, and the guard's answer, in the hook's own
-// format, carries one only on an event whose answer has updated input (PreToolUse, BeforeTool,
-// Cursor's preToolUse, not beforeShellExecution): the runner then answers its agent with it.
+// bash), the agent is the payload's and its answer carries one where the agent honours it
+// (Answer.Rewrite, in the form proven inside each: e2e/confine_test.go). Inside agenthooks run,
+// the agent is the runner's, and the guard's answer, in the hook's own format, carries one only
+// on an event whose answer has updated input (PreToolUse, BeforeTool, Cursor's preToolUse, not
+// beforeShellExecution): the runner then answers its agent with it.
 func rewriteTarget(e *env, call shellCall) (string, bool) {
 	agent := e.getenv(engine.AgentEnv)
-	if agent == "" || e.getenv("AGENTHOOKS_RUN_DEPTH") == "" {
-		return call.format, rewriters[call.format]
+	if !inRun(e) {
+		f, ok := agents.Lookup(call.format)
+		return call.format, ok && f.RewriteFor(false) != nil
 	}
-	if _, ok := agents.Lookup(call.format); !ok {
+	f, ok := agents.Lookup(call.format)
+	if !ok || f.RewriteFor(true) == nil {
 		return agent, false
 	}
+	a, ok := agents.Lookup(agent)
 	// The hook's format's event for any tool (PreToolUse, BeforeTool, preToolUse).
-	return agent, rewriters[agent] && call.event == translate.EventFor(dialect.Name(call.format), dialect.PreTool)
+	return agent, ok && a.RewriteFor(false) != nil && call.event == translate.EventFor(dialect.Name(call.format), dialect.PreTool)
+}
+
+// inRun reports whether the guard runs as a hook of agenthooks run, which reads its answer.
+func inRun(e *env) bool {
+	return e.getenv(engine.AgentEnv) != "" && e.getenv("AGENTHOOKS_RUN_DEPTH") != ""
 }
 
 // confineRewrite returns the tool input that runs call's command confined, when the policy's
@@ -316,116 +314,40 @@ func confinedWhy(d guard.Decision, reason string) string {
 func (p guardBashParams) answerConfined(e *env, call shellCall, updated map[string]any, d guard.Decision, reason, policyName string, start time.Time) error {
 	why := confinedWhy(d, reason)
 	p.record(e, call, string(guard.Allow), why, "confined", policyName, start)
-	switch call.format {
-	case "gemini":
-		out := map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": "BeforeTool", "tool_input": updated}}
-		if e.getenv(engine.AgentEnv) != "" && e.getenv("AGENTHOOKS_RUN_DEPTH") != "" {
-			// To the runner, which reads an allow and a reason beside the rewrite; Gemini CLI
-			// itself was shown to run the rewrite with tool_input alone.
-			out["decision"], out["reason"] = "allow", "agenthooks: "+why
-		}
-		return writeJSON(e.stdout, out)
-	case "cursor": // only inside agenthooks run, on preToolUse (rewriteTarget)
-		return writeJSON(e.stdout, map[string]any{"permission": "allow", "updated_input": updated,
-			"user_message": "agenthooks: " + why, "agent_message": "agenthooks: " + why})
+	rewrite := agents.Fallback().Answer.Rewrite
+	if f, ok := agents.Lookup(call.format); ok && f.RewriteFor(inRun(e)) != nil {
+		rewrite = f.RewriteFor(inRun(e)) // rewriteTarget found one
 	}
-	return writeJSON(e.stdout, map[string]any{"hookSpecificOutput": map[string]any{
-		"hookEventName": "PreToolUse", "permissionDecision": "allow",
-		"permissionDecisionReason": "agenthooks: " + why, "updatedInput": updated}})
+	r := rewrite(updated, why)
+	_, err := e.stdout.Write(r.Stdout)
+	return err
 }
 
-// claudeRuleFor returns the first of Claude Code's own permissions.deny or permissions.ask
-// rules, in the settings files Claude Code reads for the project (managed, project, local,
-// user), that names call's command or one of the commands in it, or "". A rewrite would
-// otherwise run what the person's own rules stop: the rewritten command no longer matches them.
-func claudeRuleFor(e *env, call shellCall) string {
-	env := config.Env{Home: e.home(), ClaudeManagedDir: e.getenv("AGENTHOOKS_CLAUDE_MANAGED_DIR"), Workspaces: []string{call.project}}
-	var texts []string
-	texts = append(texts, strings.TrimSpace(call.command))
-	for _, inv := range shell.Analyze(call.command, shell.Options{Home: e.home(), Cwd: call.cwd}).Invocations {
-		words := make([]string, len(inv.Args))
-		for i, w := range inv.Args {
-			words[i] = w.Display()
-		}
-		texts = append(texts, strings.Join(words, " "))
-	}
-	for _, c := range config.ClaudeCandidates(env) {
-		data, err := regfile.Read(c.Path, 4<<20)
-		if err != nil {
-			continue
-		}
-		var s struct {
-			Permissions struct {
-				Deny []any `json:"deny"`
-				Ask  []any `json:"ask"`
-			} `json:"permissions"`
-		}
-		if json.Unmarshal(data, &s) != nil {
-			return "in " + c.Path + " (unreadable: not confined rather than guessed)"
-		}
-		for _, r := range append(s.Permissions.Deny, s.Permissions.Ask...) {
-			rule, _ := r.(string)
-			if claudeRuleMatches(rule, texts) {
-				return fmt.Sprintf("%q in %s", rule, c.Path)
-			}
+// explainAgentHelp is guard explain's --agent help: which agents' shell tools run a confined
+// rewrite, and which keep the guard's answer.
+func explainAgentHelp() string {
+	var rewrite, keep []string
+	for _, a := range agents.All() {
+		if a.RewriteFor(false) != nil {
+			rewrite = append(rewrite, string(a.Name))
+		} else {
+			keep = append(keep, string(a.Name))
 		}
 	}
-	return ""
+	verb := " keep"
+	if len(keep) == 1 {
+		verb = " keeps"
+	}
+	return "the agent whose shell tool runs COMMAND: " + wordList(rewrite, "or") + " rewrite it to run confined (their own permission rules apply first); " +
+		wordList(keep, "and") + verb + " the answer"
 }
 
-// claudeRuleMatches reports whether a Claude Code permission rule (Bash, Bash(*), Bash(git
-// push:*), Bash(npm run *), Bash(rm -rf foo)) names one of texts. It errs toward a match: a
-// match keeps the guard's ask, and Claude Code then applies its own rule.
-func claudeRuleMatches(rule string, texts []string) bool {
-	rule = strings.TrimSpace(rule)
-	if rule == "Bash" {
-		return true
+// wordList joins words for running text: "a, b or c".
+func wordList(words []string, conj string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
 	}
-	spec, ok := strings.CutPrefix(rule, "Bash(")
-	if !ok || !strings.HasSuffix(spec, ")") {
-		return false
-	}
-	spec = strings.TrimSpace(strings.TrimSuffix(spec, ")"))
-	if prefix, ok := strings.CutSuffix(spec, ":*"); ok {
-		spec = prefix + " *"
-	}
-	if spec == "" || spec == "*" {
-		return true
-	}
-	parts := strings.Split(spec, "*")
-	for _, t := range texts {
-		if globWords(parts, t) {
-			return true
-		}
-	}
-	return false
-}
-
-// globWords matches t against the parts of a pattern split at its stars; "rm *" also matches
-// a bare "rm".
-func globWords(parts []string, t string) bool {
-	if len(parts) == 2 && parts[1] == "" && strings.HasSuffix(parts[0], " ") && t == strings.TrimSuffix(parts[0], " ") {
-		return true
-	}
-	if !strings.HasPrefix(t, parts[0]) {
-		return false
-	}
-	t = t[len(parts[0]):]
-	for i, part := range parts[1:] {
-		last := i == len(parts)-2
-		switch {
-		case last && part == "":
-			return true
-		case last:
-			return strings.HasSuffix(t, part)
-		}
-		j := strings.Index(t, part)
-		if j < 0 {
-			return false
-		}
-		t = t[j+len(part):]
-	}
-	return t == ""
+	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
 }
 
 // confinedView is what guard explain says of running a command confined: the command line the
@@ -440,8 +362,11 @@ type confinedView struct {
 // or nil when there is none to tell of.
 func explainConfined(e *env, p guardExplainParams, pol *policy.Policy, command string, ctx guard.Context, v guard.Verdict) *confinedView {
 	payload, _ := json.Marshal(map[string]any{"tool_input": map[string]any{"command": command}})
-	event := map[string]string{"gemini": "BeforeTool", "cursor": "beforeShellExecution"}[p.agent]
-	call := shellCall{payload: payload, format: cmp.Or(p.agent, "claude"), event: cmp.Or(event, "PreToolUse"), command: command, cwd: ctx.Cwd, project: ctx.Project}
+	a, ok := agents.Lookup(p.agent)
+	if !ok {
+		a = agents.Fallback()
+	}
+	call := shellCall{payload: payload, format: string(a.Name), event: a.Shell.Event, command: command, cwd: ctx.Cwd, project: ctx.Project}
 	updated, note := confineRewrite(e, pol, call, v.Decision, p.policyFile(e))
 	switch {
 	case updated != nil:

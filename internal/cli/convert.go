@@ -90,6 +90,14 @@ func runConvert(e *env, p convertParams) error {
 		out, lost = toHooksJSON(f)
 	case toAgent.InstallFormat() == dialect.FormatCopilotHooks:
 		out, lost = toCopilotHooks(f, toAgent)
+	case toAgent.InstallFormat() == dialect.FormatCrush:
+		out, lost = toCrushHooks(f, toAgent)
+	case toAgent.InstallFormat() == dialect.FormatWindsurfHooks:
+		out, lost = toWindsurfHooks(f, toAgent)
+	case toAgent.Install.Group != "":
+		var notes []string
+		out, lost, notes = toNamedGroup(f, toAgent)
+		moved = append(moved, notes...)
 	default:
 		var notes []string
 		out, lost, notes = toMatcherGroups(f, toAgent)
@@ -163,8 +171,8 @@ func fileExistsAt(p string) bool {
 	return err == nil && !st.IsDir()
 }
 
-// claudeMatcher is the Claude Code matcher for a Cursor hook: the tool its event is about, or its
-// own matcher with Cursor's tool names in Claude Code's.
+// claudeMatcher is the Claude Code matcher for a Cursor or Windsurf hook: the tool its event is
+// about, or its own matcher with Cursor's tool names in Claude Code's.
 func claudeMatcher(h *config.Hook, kind dialect.Kind) (string, string) {
 	switch kind {
 	case dialect.BeforeShell, dialect.AfterShell:
@@ -174,9 +182,9 @@ func claudeMatcher(h *config.Hook, kind dialect.Kind) (string, string) {
 		return "Bash", ""
 	case dialect.BeforeMCP, dialect.AfterMCP:
 		return "mcp__.*", ""
-	case dialect.BeforeRead:
+	case dialect.BeforeRead, dialect.AfterRead:
 		return "Read", ""
-	case dialect.AfterEdit:
+	case dialect.AfterEdit, dialect.BeforeEdit:
 		return "Edit|Write|MultiEdit", ""
 	}
 	if h.Matcher == "" {
@@ -264,6 +272,9 @@ func toHooksJSON(f *config.File) (*jsonpos.Value, []string) {
 		entry := jsonpos.Obj("command", jsonpos.Str(command))
 		if h.Matcher != "" && h.Matcher != "*" && !narrowed {
 			entry.Set("matcher", jsonpos.Str(cursorMatcher(claudeToolNames(h.Matcher, f.Source.Family))))
+		} else if kind == dialect.BeforeEdit || kind == dialect.AfterRead {
+			m, _ := claudeMatcher(h, kind) // Windsurf's pre_write_code: Cursor's preToolUse on Write
+			entry.Set("matcher", jsonpos.Str(cursorMatcher(m)))
 		}
 		if h.Timeout > 0 {
 			entry.Set("timeout", number(h.Timeout.Seconds()))
@@ -284,6 +295,12 @@ func toHooksJSON(f *config.File) (*jsonpos.Value, []string) {
 		lost = append(lost, "disableAllHooks / allowManagedHooksOnly: Claude Code settings with no hooks.json counterpart")
 	}
 	return jsonpos.Obj("version", number(1), "hooks", hooks), lost
+}
+
+// flatEvents reports whether agent a's hooks file has an event per kind of tool and matchers
+// that are not tool names (Cursor's hooks.json, Windsurf's hooks.json).
+func flatEvents(a *dialect.Agent) bool {
+	return a.InstallFormat() == dialect.FormatHooks || a.InstallFormat() == dialect.FormatWindsurfHooks
 }
 
 // cursorMatcher writes a Claude Code matcher with Cursor's tool names where it is a plain list.
@@ -321,6 +338,9 @@ func claudeToolNames(m string, family dialect.Name) string {
 	if a == nil || a.ToSpokenTool == nil {
 		return m
 	}
+	if a.InstallFormat() == dialect.FormatCrush {
+		m = crushMatcherTools(m) // Crush's matchers are regular expressions: ^bash$
+	}
 	return mapToolList(m, a.ToSpokenTool)
 }
 
@@ -354,12 +374,16 @@ func toMatcherGroups(f *config.File, toA *dialect.Agent) (*jsonpos.Value, []stri
 			lost = append(lost, fmt.Sprintf("%s: %s has no %s counterpart", h.Pos, h.Event, title))
 			continue
 		}
+		if h.Unsupported != "" && h.Type == "command" {
+			lost = append(lost, fmt.Sprintf("%s: not converted: %s", h.Pos, h.Unsupported)) // a switched-off group's hook
+			continue
+		}
 		if h.Unsupported != "" || h.Type == "http" && !full {
 			lost = append(lost, fmt.Sprintf("%s: a %s hook: %s runs commands only", h.Pos, h.Type, title))
 			continue
 		}
 		var matcher string
-		if from := agents.Get(f.Source.Family); from != nil && from.InstallFormat() == dialect.FormatHooks {
+		if from := agents.Get(f.Source.Family); from != nil && flatEvents(from) {
 			var note string
 			matcher, note = claudeMatcher(h, kind)
 			if note != "" {

@@ -34,7 +34,7 @@ func toCopilotHooks(f *config.File, toA *dialect.Agent) (*jsonpos.Value, []strin
 			continue
 		}
 		matcher := h.Matcher
-		if from := agents.Get(f.Source.Family); from != nil && from.InstallFormat() == dialect.FormatHooks {
+		if from := agents.Get(f.Source.Family); from != nil && flatEvents(from) {
 			var note string
 			matcher, note = claudeMatcher(h, kind)
 			if note != "" {

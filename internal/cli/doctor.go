@@ -7,11 +7,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/pelletier/go-toml/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/config"
@@ -145,13 +143,9 @@ func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Na
 			ag.Files = append(ag.Files, f.Source.File)
 		}
 	}
-	environ := agentEnv(a, files)
-	// Codex: the user's reviews of its hooks, and the hooks it skips for want of one.
-	var codexStates map[string]codexHookState
-	codexSkipped := map[string]bool{}
-	if a == dialect.Codex {
-		codexStates = codexHookStates(codexUserConfig(e))
-	}
+	denv := dialect.DoctorEnv{Home: e.home(), Getenv: e.getenv}
+	environ := agentEnv(desc, files)
+	skipped := map[dialect.Skipped]bool{} // the hooks the agent skips (Codex's unreviewed ones)
 	path := getEnv(environ, "PATH")
 	registered, inProject := false, false
 	cache := map[string]reach{}
@@ -163,19 +157,18 @@ func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Na
 		if why := cfg.Disabled(f); why != "" && hasAgenthooks(f) {
 			add("fail", f.Source.File, "hooks switched off by "+why+": the agent runs every command unguarded")
 		}
-		if a == dialect.Gemini {
-			for _, why := range geminiSwitchedOff(f.Source.File) {
-				add("fail", f.Source.File, why)
-			}
-		}
 		if check := desc.Doctor.HooksFile; check != nil {
 			for _, why := range check(f.Source.File) {
 				add("fail", f.Source.File, why)
 			}
 		}
-		if a == dialect.Codex && hasAgenthooks(f) {
-			for _, fd := range codexReviewFindings(f.Source.File, codexStates, codexSkipped) {
+		if review := desc.Doctor.Review; review != nil && hasAgenthooks(f) {
+			findings, skips := review(denv, f.Source.File, isAgenthooks)
+			for _, fd := range findings {
 				add(fd.Level, fd.File, fd.Message)
+			}
+			for _, s := range skips {
+				skipped[s] = true
 			}
 		}
 		for _, h := range f.Hooks {
@@ -210,7 +203,7 @@ func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Na
 			}
 		}
 	}
-	_, dirErr := os.Stat(filepath.Join(e.home(), agents.Get(a).Dir))
+	_, dirErr := os.Stat(filepath.Join(e.home(), desc.Dir))
 	switch {
 	case !registered && len(files) == 0 && dirErr != nil:
 		ag.State = "not installed"
@@ -220,27 +213,16 @@ func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Na
 		add("warn", "", "agenthooks is not registered: the agent runs commands unguarded (agenthooks install --agent "+string(a)+")")
 		return ag
 	}
-	if a == dialect.Codex {
-		for _, file := range codexConfigs(e, files) {
-			if why := codexSwitchedOff(file); why != "" {
-				add("fail", file, why)
-			}
-		}
-		for _, fw := range codexSystemFindings(e.getenv) {
-			add("fail", fw[0], fw[1])
-		}
-	}
-	if a == dialect.Gemini {
-		sys := geminiSystemSettings(e.getenv)
-		for _, why := range geminiSwitchedOff(sys) {
-			add("fail", sys, why+" (system settings, which override the user's)")
+	if switches := desc.Doctor.Switches; switches != nil {
+		for _, fd := range switches(denv, ag.Files) {
+			add(fd.Level, fd.File, fd.Message)
 		}
 	}
 	if desc.Doctor.ProjectWarning != "" && inProject {
 		add("warn", "", desc.Doctor.ProjectWarning)
 	}
 	skip := func(h *config.Hook) bool {
-		return codexSkipped[h.Source.File+"\x00"+h.Event+"\x00"+hookCommand(h)]
+		return skipped[dialect.Skipped{File: h.Source.File, Event: h.Event, Command: hookCommand(h)}]
 	}
 	ag.Canary = canary(ctx, cfg, files, a, cwd, environ, skip, add)
 	ag.State = "ok"
@@ -265,75 +247,10 @@ func hasAgenthooks(f *config.File) bool {
 	return false
 }
 
-// geminiSwitchedOff reads a Gemini CLI settings.json for the switches that turn its hooks off:
-// hooksConfig.enabled false, or the agenthooks hooks named in hooks.disabled.
-func geminiSwitchedOff(file string) []string {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil
-	}
-	var s struct {
-		HooksConfig struct {
-			Enabled *bool `json:"enabled"`
-		} `json:"hooksConfig"`
-		Hooks map[string]json.RawMessage `json:"hooks"`
-	}
-	if json.Unmarshal(data, &s) != nil {
-		return nil
-	}
-	var out []string
-	if s.HooksConfig.Enabled != nil && !*s.HooksConfig.Enabled {
-		out = append(out, "hooks switched off by hooksConfig.enabled: false: Gemini CLI runs every command unguarded")
-	}
-	var disabled []string
-	if json.Unmarshal(s.Hooks["disabled"], &disabled) == nil {
-		for _, d := range disabled {
-			if d == "agenthooks" || strings.Contains(d, "agenthooks ") {
-				out = append(out, fmt.Sprintf("hooks.disabled lists %q: Gemini CLI skips the agenthooks hooks", d))
-			}
-		}
-	}
-	return out
-}
-
-// codexUserConfig is Codex's user config.toml, in $CODEX_HOME or ~/.codex.
-func codexUserConfig(e *env) string {
-	if v := e.getenv("CODEX_HOME"); v != "" {
-		return filepath.Join(v, "config.toml")
-	}
-	return filepath.Join(e.home(), ".codex", "config.toml")
-}
-
-// codexConfigs lists the config.toml files beside Codex's hooks files, and the user's one.
-func codexConfigs(e *env, files []*config.File) []string {
-	out := []string{codexUserConfig(e)}
-	for _, f := range files {
-		if c := filepath.Join(f.Source.Dir(), "config.toml"); !slices.Contains(out, c) {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// codexSwitchedOff reads a Codex config.toml for the feature flag that turns hooks off:
-// [features] hooks = false (codex_hooks is its older name).
-func codexSwitchedOff(file string) string {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return ""
-	}
-	var doc struct {
-		Features map[string]any `toml:"features"`
-	}
-	if toml.Unmarshal(data, &doc) != nil {
-		return ""
-	}
-	for _, k := range []string{"hooks", "codex_hooks"} {
-		if v, ok := doc.Features[k].(bool); ok && !v {
-			return "hooks switched off by [features] " + k + " = false: Codex runs every command unguarded"
-		}
-	}
-	return ""
+// isAgenthooks reports whether a hook's command runs agenthooks.
+func isAgenthooks(command string) bool {
+	_, _, ok := agenthooksCall(command)
+	return ok
 }
 
 // canary sends the agent's shell payload for a dangerous and a benign command through every
@@ -359,7 +276,9 @@ func canary(ctx context.Context, cfg *config.Config, files []*config.File, a dia
 			continue
 		}
 		for _, h := range f.Hooks {
-			if h.Event == st.Event && h.Type == "command" && (st.Tool == "" || h.Matches(st.Tool, false)) {
+			// A hook the agent does not run (Antigravity's switched-off group, no command for
+			// this platform) is not part of its answer.
+			if h.Event == st.Event && h.Type == "command" && h.Unsupported == "" && (st.Tool == "" || h.Matches(st.Tool, false)) {
 				if skip(h) {
 					skipped++
 					continue

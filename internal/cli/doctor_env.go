@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -17,9 +16,9 @@ import (
 // process's, with the variables the agent's own settings set for its sessions on top (Claude
 // Code's "env" in each of its settings files, the lowest layer first so the highest wins).
 // files are the agent's config files, highest priority first.
-func agentEnv(a dialect.Name, files []*config.File) []string {
+func agentEnv(a *dialect.Agent, files []*config.File) []string {
 	env := os.Environ()
-	set := agentSettingsEnv[a]
+	set := a.Doctor.SessionEnv
 	if set == nil {
 		return env
 	}
@@ -29,30 +28,6 @@ func agentEnv(a dialect.Name, files []*config.File) []string {
 		}
 	}
 	return env
-}
-
-// agentSettingsEnv reads, per agent whose settings can set its session's environment, the
-// variables one settings file sets.
-var agentSettingsEnv = map[dialect.Name]func(file string) map[string]string{
-	dialect.Claude: func(file string) map[string]string {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			return nil
-		}
-		var s struct {
-			Env map[string]any `json:"env"`
-		}
-		if json.Unmarshal(data, &s) != nil {
-			return nil
-		}
-		out := map[string]string{}
-		for k, v := range s.Env {
-			if str, ok := v.(string); ok {
-				out[k] = str
-			}
-		}
-		return out
-	},
 }
 
 // setEnv sets key in env (KEY=value entries), replacing an earlier value.

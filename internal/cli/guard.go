@@ -236,6 +236,7 @@ turns it into a deny that says the guard failed.`,
 // process that decodes once, encoding/json's first look for its Unmarshaler method.
 type shellPayload struct {
 	HookEventName  string   `json:"hook_event_name"`
+	Event          string   `json:"event"` // Crush's
 	Command        any      `json:"command"`
 	Cwd            string   `json:"cwd"`
 	ToolName       string   `json:"tool_name"`
@@ -246,12 +247,18 @@ type shellPayload struct {
 	// SessionIDCamel and ToolNameCamel tell a camelCase payload (Copilot CLI's).
 	SessionIDCamel string `json:"sessionId"`
 	ToolNameCamel  string `json:"toolName"`
+	// ActionName is Windsurf's agent_action_name.
+	ActionName string `json:"agent_action_name"`
+	// ToolCall is Antigravity's toolCall.
+	ToolCall any `json:"toolCall"`
 }
 
-// probe is what the payload shows of its agent.
+// probe is what the payload shows of its agent, for the agents' Detect.
 func (pl *shellPayload) probe() dialect.Probe {
-	return dialect.Probe{HookEvent: pl.HookEventName, Tool: pl.ToolName, TurnID: pl.TurnID, Timestamp: pl.Timestamp,
-		CamelCase: pl.SessionIDCamel != "" || pl.ToolNameCamel != ""}
+	return dialect.Probe{HookEvent: pl.HookEventName, Event: pl.Event, Tool: pl.ToolName, TurnID: pl.TurnID, Timestamp: pl.Timestamp,
+		CamelCase:      pl.SessionIDCamel != "" || pl.ToolNameCamel != "",
+		WorkspaceRoots: len(pl.WorkspaceRoots) > 0, CommandOnly: pl.ToolInput == nil && pl.Command != nil,
+		ActionName: pl.ActionName, ToolCall: pl.ToolCall != nil && pl.HookEventName == ""}
 }
 
 // shellCall is what the guard judges.
@@ -297,7 +304,9 @@ func runGuardBash(e *env, p guardBashParams) error {
 		}
 		if err == nil {
 			v := guard.New(pol).Check(call.command, guard.Context{Home: e.home(), Cwd: call.cwd, Project: call.project,
-				Protected: protectedPaths(e, e.home(), call.project, call.cwd, p.policyFile(e), auditPath(e, p.audit)), LookPath: e.lookPath, Getenv: e.getenv, ReadFile: readScript})
+				ProtectedFunc: func() []policy.Protected { // on first need: most commands name no path
+					return protectedPaths(e, e.home(), call.project, call.cwd, p.policyFile(e), auditPath(e, p.audit))
+				}, LookPath: e.lookPath, Getenv: e.getenv, ReadFile: readScript})
 			decision, reason, policyName = v.Decision, v.Reason, pol.Name
 			if updated, note := confineRewrite(e, pol, call, decision, p.policyFile(e)); updated != nil {
 				return p.answerConfined(e, call, updated, decision, reason, policyName, start) // what it would ask about runs confined
@@ -365,12 +374,7 @@ func readShellCall(e *env, forced string) (shellCall, error) {
 		return call, dialect.JSONError("payload", data, err)
 	}
 	call.event = pl.HookEventName
-	switch {
-	case forced != "":
-	case strings.HasPrefix(pl.HookEventName, "before") || pl.HookEventName == "preToolUse" ||
-		pl.ToolName == "Shell" || len(pl.WorkspaceRoots) > 0 || (pl.ToolInput == nil && pl.Command != nil):
-		call.format = string(agents.Default().Name)
-	default:
+	if forced == "" {
 		call.format = string(agents.Detect(pl.probe()).Name)
 	}
 	if err := guardView(call.format, &data, &pl); err != nil {
@@ -506,7 +510,7 @@ func newGuardExplainCmd(e *env) *cobra.Command {
 	c.Flags().BoolVar(&p.json, "json", false, "print the verdict and the analysis as JSON")
 	c.Flags().StringVar(&p.guard, "guard", "bash", "which guard: bash (COMMAND), read (a file), prompt (the text), mcp (server/tool or mcp__server__tool)")
 	c.Flags().BoolVar(&p.packs, "packs", false, "list the policy's rule packs, their rules and whether each is switched on (no COMMAND)")
-	c.Flags().StringVar(&p.agent, "agent", "claude", "the agent whose shell tool runs COMMAND: claude, codex or gemini rewrite it to run confined (their own permission rules apply first); cursor keeps the answer")
+	c.Flags().StringVar(&p.agent, "agent", string(agents.Fallback().Name), explainAgentHelp())
 	c.Args = func(cmd *cobra.Command, args []string) error {
 		if p.packs {
 			return cobra.NoArgs(cmd, args)
@@ -580,7 +584,7 @@ func runGuardExplain(e *env, p guardExplainParams, command string) error {
 		return nil
 	}
 	if _, ok := agents.Lookup(p.agent); !ok {
-		return fmt.Errorf("--agent must be claude, codex, gemini or cursor, not %q", p.agent)
+		return fmt.Errorf("--agent must be %s, not %q", agents.List("or"), p.agent)
 	}
 	ctx := p.context(e)
 	pol, note, err := p.load(e, ctx.Project)
@@ -652,7 +656,7 @@ type guardTestParams struct {
 func judgeOther(e *env, p guardExplainParams, subject string) (guard.Decision, string, error) {
 	cp := contentGuardParams{policyFlags: p.policyFlags}
 	ctx := p.context(e)
-	pl := &guardPayload{format: "cursor", Cwd: ctx.Cwd, WorkspaceRoots: []string{ctx.Project}}
+	pl := &guardPayload{format: string(agents.Default().Name), Cwd: ctx.Cwd, WorkspaceRoots: []string{ctx.Project}}
 	switch p.guard {
 	case "read":
 		pl.FilePath = subject

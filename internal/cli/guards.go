@@ -48,6 +48,7 @@ type guardPayload struct {
 	raw            []byte
 	format         string
 	HookEventName  string           `json:"hook_event_name"`
+	Event          string           `json:"event"` // Crush's
 	ToolName       string           `json:"tool_name"`
 	RawToolInput   json.RawMessage  `json:"tool_input"`
 	ToolInput      map[string]any   `json:"-"` // tool_input when it is an object (Cursor's MCP sends a string)
@@ -57,12 +58,15 @@ type guardPayload struct {
 	Attachments    []map[string]any `json:"attachments"`
 	URL            string           `json:"url"`
 	Command        string           `json:"command"`
+	MCPContext     *mcpContext      `json:"mcp_context"`
 	Cwd            string           `json:"cwd"`
 	WorkspaceRoots []string         `json:"workspace_roots"`
 	TurnID         any              `json:"turn_id"`
 	Timestamp      any              `json:"timestamp"`
 	SessionIDCamel string           `json:"sessionId"`
 	ToolNameCamel  string           `json:"toolName"`
+	ActionName     string           `json:"agent_action_name"`
+	ToolCall       any              `json:"toolCall"`
 }
 
 func readGuardPayload(e *env, forced string) (*guardPayload, error) {
@@ -81,13 +85,11 @@ func readGuardPayload(e *env, forced string) (*guardPayload, error) {
 	if err := json.Unmarshal(data, p); err != nil {
 		return p, dialect.JSONError("payload", data, err)
 	}
-	switch {
-	case forced != "":
-	case len(p.WorkspaceRoots) > 0 || p.HookEventName != "" && p.HookEventName[0] >= 'a' && p.HookEventName[0] <= 'z':
-		p.format = string(agents.Default().Name)
-	default:
-		p.format = string(agents.Detect(dialect.Probe{HookEvent: p.HookEventName, Tool: p.ToolName, TurnID: p.TurnID,
-			Timestamp: p.Timestamp, CamelCase: p.SessionIDCamel != "" || p.ToolNameCamel != ""}).Name)
+	if forced == "" {
+		p.format = string(agents.Detect(dialect.Probe{HookEvent: p.HookEventName, Event: p.Event, Tool: p.ToolName, TurnID: p.TurnID,
+			Timestamp: p.Timestamp, CamelCase: p.SessionIDCamel != "" || p.ToolNameCamel != "",
+			WorkspaceRoots: len(p.WorkspaceRoots) > 0, CommandOnly: p.RawToolInput == nil && p.Command != "",
+			ActionName: p.ActionName, ToolCall: p.ToolCall != nil && p.HookEventName == ""}).Name)
 	}
 	if err := guardView(p.format, &data, p); err != nil {
 		return p, err
@@ -364,9 +366,21 @@ func hasMCPEvent(format string) bool {
 	return false
 }
 
+// mcpContext is what Gemini CLI 0.61 says of an MCP call on BeforeTool, whose tool_name is
+// mcp_<server>_<tool> (both may hold underscores, so the name alone does not split).
+type mcpContext struct {
+	ServerName string `json:"server_name"`
+	ToolName   string `json:"tool_name"`
+	Command    string `json:"command"`
+	URL        string `json:"url"`
+}
+
 func (p contentGuardParams) judgeMCP(e *env, pl *guardPayload) (guard.Decision, string, error) {
 	servers, tool := []string{pl.URL, pl.Command}, pl.ToolName
 	switch {
+	case pl.MCPContext != nil && pl.MCPContext.ToolName != "":
+		c := pl.MCPContext
+		servers, tool = []string{c.ServerName, c.URL, c.Command}, c.ToolName
 	case strings.HasPrefix(pl.ToolName, "mcp__"):
 		parts := strings.SplitN(strings.TrimPrefix(pl.ToolName, "mcp__"), "__", 2)
 		servers, tool = []string{parts[0]}, parts[len(parts)-1]

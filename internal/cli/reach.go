@@ -149,6 +149,7 @@ func printAgents(ctx context.Context, w io.Writer, cfg *config.Config) int {
 		}
 	}
 	tw.Flush()
+	printUnhooked(w, seen)
 	return bad
 }
 

@@ -1,5 +1,6 @@
 // Package scenario reads policy test files: scenarios, each an agent's event, a payload and the
-// decision expected of the hooks config and policy the file names. It imports goccy/go-yaml only.
+// decision expected of the hooks config and policy the file names. It imports goccy/go-yaml, and
+// dialect/agents for the agents a scenario may be for.
 package scenario
 
 import (
@@ -9,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/agenthooks/agenthooks/dialect/agents"
 )
 
 // MaxFileSize bounds a scenario file.
@@ -71,10 +74,10 @@ func Parse(name string, data []byte) (f *File, err error) {
 			where += " (" + s.Name + ")"
 		}
 		if s.Agent == "" {
-			s.Agent = "cursor"
+			s.Agent = string(agents.Default().Name)
 		}
-		if s.Agent != "cursor" && s.Agent != "claude" {
-			problems = append(problems, where+": agent must be cursor or claude")
+		if _, ok := agents.Lookup(s.Agent); !ok {
+			problems = append(problems, where+": agent must be "+agents.List("or"))
 		}
 		if s.Event == "" {
 			problems = append(problems, where+": event is required")

@@ -33,7 +33,7 @@ scenarios:
 		t.Fatal(d)
 	}
 	for _, bad := range []string{`scenarios: []`, `scenarios: [{event: x, expect: {decision: maybe}}]`,
-		`scenarios: [{agent: gemini, event: x, expect: {decision: deny}}]`, `scenarios: [{event: x, payload: [1], expect: {decision: deny}}]`,
+		`scenarios: [{agent: vim, event: x, expect: {decision: deny}}]`, `scenarios: [{event: x, payload: [1], expect: {decision: deny}}]`,
 		"scenarios:\n  - evnt: x"} {
 		if _, err := Parse("bad.yaml", []byte(bad)); err == nil {
 			t.Errorf("accepted %q", bad)

@@ -11,6 +11,7 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/schemas"
 )
 
@@ -41,6 +42,11 @@ func TestSchemaKeysMatchDecoder(t *testing.T) {
 	for _, a := range s.Enum("scenarios", "agent") {
 		if _, err := Parse("s.yaml", []byte("scenarios: [{agent: "+a+", event: stop, expect: {decision: none}}]")); err != nil {
 			t.Errorf("agent %s: %v", a, err)
+		}
+	}
+	for _, n := range agents.Names() {
+		if !slices.Contains(s.Enum("scenarios", "agent"), string(n)) {
+			t.Errorf("the registered agent %s is not in schemas/scenario.schema.json's agents", n)
 		}
 	}
 }

@@ -1,7 +1,6 @@
-package cli
+package codex
 
 import (
-	"os"
 	"strings"
 	"testing"
 )
@@ -24,7 +23,7 @@ host_executable(name = "git", paths = ["/usr/bin/git", f"{HOME}/bin/git"])
 network_rule(host = "example.com", protocol = "https", decision = "deny")
 prefix_rule(pattern = ["echo", "\x41\u00e9\n"])
 `
-	rules, err := parseCodexRules("x.rules", []byte(src))
+	rules, err := parseRules("x.rules", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +65,7 @@ prefix_rule(pattern = ["echo", "\x41\u00e9\n"])
 		{"prefix_rule(pattern = ['rm']) $", `unexpected character '$'`},
 		{"prefix_rule(pattern = " + strings.Repeat("[", 40) + "'rm'" + strings.Repeat("]", 40) + ")", "lists nested more than 32 deep"},
 	} {
-		_, err := parseCodexRules("x.rules", []byte(c.src))
+		_, err := parseRules("x.rules", []byte(c.src))
 		if err == nil || !strings.Contains(err.Error(), c.err) {
 			t.Errorf("%q: error %v, want %q", c.src, err, c.err)
 		}
@@ -87,7 +86,7 @@ b""", '\x41\u00e9\U0001F600\101')`,
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rules, err := parseCodexRules("f.rules", data)
+		rules, err := parseRules("f.rules", data)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "f.rules:") {
 				t.Fatalf("error without its place: %v", err)
@@ -98,63 +97,6 @@ b""", '\x41\u00e9\U0001F600\101')`,
 			if len(r.pattern) == 0 || r.decision != "allow" && r.decision != "prompt" && r.decision != "forbidden" {
 				t.Fatalf("bad rule %+v", r)
 			}
-		}
-	})
-}
-
-// TestGeminiPrefix: a command prefix names a whole word, as Gemini CLI matches it.
-func TestGeminiPrefix(t *testing.T) {
-	for _, c := range []struct {
-		text, prefix string
-		want         bool
-	}{
-		{"git push origin", "git", true}, {"git", "git", true}, {"github", "git", false},
-		{"git push", "git push", true}, {"git pushx", "git push", false}, {"ls", "", true},
-	} {
-		if got := geminiPrefix(c.text, c.prefix); got != c.want {
-			t.Errorf("geminiPrefix(%q, %q) = %v", c.text, c.prefix, got)
-		}
-	}
-}
-
-// TestStripJSONComments: comments go, strings that look like them stay, offsets are kept.
-func TestStripJSONComments(t *testing.T) {
-	in := `{"a": "http://x/*y*/", // c
-/* multi
-line */ "b": "\"//"}`
-	out := string(stripJSONComments([]byte(in)))
-	if len(out) != len(in) || !strings.Contains(out, `"http://x/*y*/"`) || strings.Contains(out, "// c") || strings.Contains(out, "multi") || !strings.Contains(out, `"\"//"`) {
-		t.Errorf("got %q", out)
-	}
-}
-
-// FuzzGeminiRules: any policy or settings file is read into a match, no match, or "cannot be
-// read"; never a panic.
-func FuzzGeminiRules(f *testing.F) {
-	for _, s := range []string{
-		"[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = [\"git push\", \"rm\"]\ndecision = \"deny\"\npriority = 1\n",
-		"[[rule]]\ntoolName = [\"*\"]\ncommandRegex = \"l[s\"\ndecision = \"ask_user\"\n",
-		"[[rule]]\nargsPattern = '\"command\":\"ls'\ndecision = \"deny\"\n[[rule]]\nmcpName = \"x\"\ndecision = \"deny\"\n",
-		`{"tools": {"exclude": ["run_shell_command(ls)", 3, null]}, "excludeTools": ["ShellTool"]}`,
-		"{// c\n\"excludeTools\": [\"run_shell_command(\"]}", "[[rule]", "",
-	} {
-		f.Add([]byte(s))
-	}
-	subjects := ruleSubjects{texts: []string{`"$(ls ./x.s?)"`, "ls ./x.s?"}, argvs: [][]string{{"ls", "./x.s?"}}}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		dir := t.TempDir()
-		file := dir + "/p.toml"
-		if err := os.WriteFile(file, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		_ = geminiPolicyFor(file, subjects)
-		settings := dir + "/settings.json"
-		if err := os.WriteFile(settings, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		_ = geminiExcludeFor(settings, subjects)
-		if len(stripJSONComments(data)) != len(data) {
-			t.Fatal("stripJSONComments changed the length")
 		}
 	})
 }

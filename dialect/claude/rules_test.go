@@ -1,4 +1,4 @@
-package cli
+package claude
 
 import "testing"
 
@@ -16,11 +16,11 @@ func TestClaudeRuleMatches(t *testing.T) {
 		{"Bash(git pull:*)", false}, {"Bash(rm:*)", false}, {"Bash(gi:*)", false}, {"Bash(git push)", false},
 		{"Read(./secrets)", false}, {"WebFetch", false}, {"Bash(git push origin", false},
 	} {
-		if got := claudeRuleMatches(c.rule, texts); got != c.want {
+		if got := ruleMatches(c.rule, texts); got != c.want {
 			t.Errorf("%s: match = %v, want %v", c.rule, got, c.want)
 		}
 	}
-	if !claudeRuleMatches("Bash(rm:*)", []string{"rm"}) {
+	if !ruleMatches("Bash(rm:*)", []string{"rm"}) {
 		t.Error("Bash(rm:*) does not match a bare rm")
 	}
 }

@@ -1,4 +1,4 @@
-package cli
+package codex
 
 import (
 	"os"
@@ -26,7 +26,7 @@ func TestCodexHookHash(t *testing.T) {
 		abs + ":pre_tool_use:1:1": "sha256:65a013910392360bd11c4e90c17ca1ce664d8f755eb538a658951a7214ccc0dd",
 		abs + ":stop:0:0":         "sha256:ab8721b139de1689b91dafc8e3d8c1e26d87b28dc3844cc576ebebfbec7975a1",
 	}
-	got := codexHooksOf(file)
+	got := hooksOf(file)
 	if len(got) != len(want) {
 		t.Fatalf("got %d hooks, want %d: %+v", len(got), len(want), got)
 	}
@@ -49,12 +49,12 @@ func TestCodexHooksInConfigTOML(t *testing.T) {
 		t.Fatal(err)
 	}
 	abs, _ := filepath.Abs(file)
-	got := codexHooksOf(file)
+	got := hooksOf(file)
 	if len(got) != 1 || got[0].Key != abs+":pre_tool_use:0:0" ||
 		got[0].Hash != "sha256:a76f040ec09c568d30622f8a417602ce1bd55aff922e164548c1abbe9b315f32" {
 		t.Fatalf("%+v", got)
 	}
-	states := codexHookStates(file)
+	states := hookStates(file)
 	if st, ok := states["x:pre_tool_use:0:0"]; !ok || st.TrustedHash != "sha256:00" {
 		t.Fatalf("states %+v", states)
 	}

@@ -1,0 +1,97 @@
+package config
+
+import (
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/agenthooks/agenthooks/guard/policy"
+)
+
+// protectedPathsBefore is ProtectedPaths as it was before the guard process's start-up work
+// (every path through filepath.Abs or Join and Clean, twice): the oracle of the equivalence test.
+func protectedPathsBefore(env Env, files, binaries []string) []policy.Protected {
+	var out []policy.Protected
+	seen := map[string]bool{}
+	add := func(p, what string, dir, binary bool) {
+		if p == "" {
+			return
+		}
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		p = filepath.ToSlash(filepath.Clean(p))
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		out = append(out, policy.Protected{Path: p, What: what, Dir: dir, Binary: binary})
+	}
+	kind := func(p, what string, dir bool, kind string) {
+		p = filepath.ToSlash(filepath.Clean(p))
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		out = append(out, policy.Protected{Path: p, What: what, Dir: dir, Kind: kind})
+	}
+	for _, c := range CandidatesOf(env) {
+		add(c.Path, string(c.Family)+" hooks configuration ("+string(c.Layer)+")", false, false)
+	}
+	if env.Home != "" {
+		add(teamRoot(env.Home), "the team hooks agenthooks sync installs", true, false)
+		add(StateDir(env.Home), "agenthooks' trust store, audit trail and policy", true, false)
+	}
+	add(claudeManaged(env), "Claude Code's managed settings", true, false)
+	if env.Home != "" {
+		for _, c := range credentialPaths {
+			kind(filepath.Join(env.Home, c.path), c.what, c.dir, policy.KindCredentials)
+		}
+		for _, a := range autorunPaths {
+			kind(filepath.Join(env.Home, a.path), a.what, a.dir, policy.KindAutorun)
+		}
+	}
+	for _, ws := range env.Workspaces {
+		add(filepath.Join(ws, ".agenthooks"), "the project's agenthooks policy", true, false)
+	}
+	for _, p := range files {
+		add(p, "agenthooks' policy or audit trail in use", false, false)
+	}
+	for _, b := range binaries {
+		add(b, "the agenthooks binary", false, true)
+	}
+	return out
+}
+
+// protectedPathsSame fails t when ProtectedPaths and its former self disagree on env.
+func protectedPathsSame(t *testing.T, env Env, files, binaries []string) {
+	t.Helper()
+	got, want := ProtectedPaths(env, files, binaries), protectedPathsBefore(env, files, binaries)
+	if len(got) == 0 && len(want) == 0 {
+		return
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("ProtectedPaths(%+v, %q, %q) differs from before:\n got %v\nwant %v", env, files, binaries, got, want)
+	}
+}
+
+func TestProtectedPathsAsBefore(t *testing.T) {
+	for _, home := range []string{"/home/a", "/home/a/", "/", "//x", "/home/./a/../b", "rel/home", ".", "/home/a b", "~"} {
+		for _, ws := range [][]string{nil, {"/work/p"}, {"/home/a", "/home/a/.ssh"}, {"p", "/"}} {
+			env := Env{Home: home, Workspaces: ws, EnterpriseDir: "/etc/ent", ClaudeManagedDir: "/etc/claude-code", CodexHome: home + "/.codex"}
+			protectedPathsSame(t, env, []string{"/home/a/.agenthooks/policy.yaml", "", "audit.db"}, []string{"/usr/bin/agenthooks", "/usr/bin/agenthooks"})
+		}
+	}
+}
+
+// FuzzProtectedPathsAsBefore: whatever home, workspace and files the environment holds (HOME
+// and the payload's cwd are the agent's to set), the list is the one computed before.
+func FuzzProtectedPathsAsBefore(f *testing.F) {
+	f.Add("/home/a", "/work/p", "/tmp/audit.db")
+	f.Add("/", "/", "")
+	f.Add("/home//a/", "rel", "../x")
+	f.Fuzz(func(t *testing.T, home, ws, file string) {
+		env := Env{Home: home, Workspaces: []string{ws}, ClaudeManagedDir: "/etc/claude-code"}
+		protectedPathsSame(t, env, []string{file}, nil)
+	})
+}

@@ -1,0 +1,114 @@
+package crush
+
+import (
+	"strings"
+
+	"github.com/agenthooks/agenthooks/decide"
+	"github.com/agenthooks/agenthooks/dialect"
+)
+
+// Agent is Crush's descriptor.
+var Agent = dialect.Agent{
+	Name:   Name,
+	Title:  "Crush",
+	Binary: "crush",
+	// Dir is Crush's user folder, ~/.config/crush; CRUSH_GLOBAL_CONFIG moves it (Crush also
+	// follows XDG_CONFIG_HOME, which agenthooks does not).
+	Dir:        ".config/crush",
+	HomeEnv:    "CRUSH_GLOBAL_CONFIG",
+	ManagedDir: ManagedDir,
+	Files: []dialect.Location{
+		{Scope: dialect.ScopeEnterprise, Root: dialect.RootManaged, Path: "crush.json", Format: dialect.FormatCrush},
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".crush.json", Format: dialect.FormatCrush},
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: "crush.json", Format: dialect.FormatCrush},
+		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "crush.json", Format: dialect.FormatCrush},
+	},
+	Dialect:          Dialect,
+	ToolKind:         toolKind,
+	Speaks:           dialect.Claude,
+	ToSpoken:         ToClaude,
+	SpokenEvent:      CanonicalEvent,
+	RenameToSpoken:   RenameToClaude,
+	RenameFromSpoken: RenameFromClaude,
+	ToSpokenTool:     ClaudeTool,
+	FromSpokenTool:   CrushTool,
+	GuardView:        GuardView,
+	// Crush runs the hooks of its own crush.json files, in the working directory, and applies a
+	// hook's updated_input (merged key by key into the tool's input).
+	HookCwd: true,
+	Answer:  dialect.Answer{RunsOwnHooks: true, Loses: loses, Guard: guardReply, Rewrite: rewriteReply},
+	Shell:   dialect.Shell{Event: "PreToolUse", Tool: "bash", Payload: shellPayload},
+	Install: dialect.Install{
+		File:         "crush.json",
+		ProjectFile:  "crush.json",
+		ShellMatcher: "^bash$",
+		Events:       []string{"PreToolUse"},
+		RunArgs:      "run --agent crush",
+		EditEvent:    "PreToolUse",
+		EditMatcher:  "^(edit|multiedit|write)$",
+		ProjectNote:  "note: Crush runs a project's crush.json hooks without asking; they fire for the top-level agent's tools, not a sub-agent's",
+	},
+	Trust: "runs the hooks of a project's crush.json or .crush.json (in the folder and those above it up to the repository's root) " +
+		"without asking; not a sub-agent's tool calls",
+	DefaultTimeout: DefaultTimeout,
+	Detect:         func(p dialect.Probe) bool { return p.HookEvent == "" && CanonicalEvent(p.Event) != "" && !p.CamelCase },
+}
+
+// ManagedDir returns the folder of Crush's system crush.json on a platform: /etc/crush on
+// Linux and macOS, none on Windows.
+func ManagedDir(goos string) string {
+	if goos == "windows" {
+		return ""
+	}
+	return "/etc/crush"
+}
+
+// guardReply is a built-in guard's decision as Dialect.Encode writes it: a deny is
+// {"decision":"deny","reason":...} on stdout with exit status 0, whose reason Crush gives the
+// model; an allow is silence, so that Crush's own permission prompt still runs (an allow
+// written out would skip it).
+func guardReply(_ dialect.Kind, perm decide.Permission, reason string) dialect.Reply {
+	if perm != decide.Deny {
+		return dialect.Reply{}
+	}
+	spec, _ := Dialect(dialect.AskAsDeny).Lookup("PreToolUse")
+	msg := "Blocked by agenthooks: " + reason
+	return Dialect(dialect.AskAsDeny).Encode(spec, decide.Decision{Permission: decide.Deny, UserMessage: msg, AgentMessage: msg})
+}
+
+// rewriteReply is an allow that runs the tool with input instead: updated_input, which Crush
+// merges key by key into the tool's input, so every key of input replaces the model's.
+func rewriteReply(input map[string]any, reason string) dialect.Reply {
+	b, _ := dialect.Marshal(map[string]any{"decision": "allow", "reason": reason, "updated_input": input})
+	return dialect.Reply{Stdout: append(b, '\n')}
+}
+
+func loses(ev *dialect.Spec, d decide.Decision) []string {
+	out := dialect.Loses(ev, d, "PreToolUse")
+	if d.SystemMessage != "" {
+		out = append(out, "a system message")
+	}
+	return out
+}
+
+// toolKind narrows PreToolUse by Crush's tool: bash is a shell command, view a file read,
+// mcp_<server>_<tool> an MCP call.
+func toolKind(event, tool string) dialect.Kind {
+	if _, ok := events()[event]; !ok {
+		return ""
+	}
+	switch {
+	case tool == "bash":
+		return dialect.BeforeShell
+	case tool == "view":
+		return dialect.BeforeRead
+	case strings.HasPrefix(tool, "mcp_"):
+		return dialect.BeforeMCP
+	}
+	return dialect.PreTool
+}
+
+func shellPayload(c, cwd string) map[string]any {
+	return map[string]any{"event": "PreToolUse", "session_id": "agenthooks-doctor", "cwd": cwd, "tool_name": "bash",
+		"tool_input": map[string]any{"command": c, "description": "agenthooks doctor's canary"}}
+}

@@ -1,0 +1,104 @@
+package crush
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// goldenPayloads are Crush's payloads in dialect/testdata/payloads/crush, as its
+// hooks.BuildPayload writes them (go test ./e2e -update-payloads captures them from Crush).
+func goldenPayloads(t *testing.T) map[string][]byte {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "payloads", "crush", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden payloads for crush: %v", err)
+	}
+	out := map[string][]byte{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[strings.TrimSuffix(filepath.Base(f), ".json")] = b
+	}
+	return out
+}
+
+// TestPayloadsBothWays: each of Crush's payloads reads as Claude Code's (hook_event_name,
+// Claude Code's tool names, the same tool_input) and comes back as it was.
+func TestPayloadsBothWays(t *testing.T) {
+	t.Parallel()
+	want := map[string]string{"bash": "Bash", "view": "Read", "write": "Write"}
+	for name, b := range goldenPayloads(t) {
+		event, tool, _ := strings.Cut(name, "-")
+		claudeName, cb, notes, err := ToClaude(event, b)
+		if err != nil || claudeName != "PreToolUse" || len(notes) != 0 {
+			t.Fatalf("%s: ToClaude = %s, %v, %v", name, claudeName, notes, err)
+		}
+		var c map[string]any
+		if err := json.Unmarshal(cb, &c); err != nil {
+			t.Fatal(err)
+		}
+		if c["hook_event_name"] != "PreToolUse" || c["tool_name"] != want[tool] || c["event"] != nil {
+			t.Errorf("%s as Claude Code's: %s", name, cb)
+		}
+		back, notes, err := FromClaude(event, cb)
+		if err != nil || len(notes) != 0 {
+			t.Fatalf("%s: FromClaude: %v %v", name, notes, err)
+		}
+		var orig, got map[string]any
+		_ = json.Unmarshal(b, &orig)
+		_ = json.Unmarshal(back, &got)
+		if !reflect.DeepEqual(orig, got) {
+			t.Errorf("%s round trip:\n got %s\nwant %s", name, back, b)
+		}
+	}
+}
+
+func TestFromClaudeDropsWhatCrushHasNot(t *testing.T) {
+	t.Parallel()
+	b, notes, err := FromClaude("PreToolUse", []byte(`{"hook_event_name":"PreToolUse","session_id":"s","transcript_path":"/t","cwd":"/w",`+
+		`"permission_mode":"default","tool_name":"MultiEdit","tool_input":{"file_path":"/w/a","edits":[]},"tool_use_id":"t1"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != `{"cwd":"/w","event":"PreToolUse","session_id":"s","tool_input":{"edits":[],"file_path":"/w/a"},"tool_name":"multiedit"}` {
+		t.Errorf("payload %s", b)
+	}
+	if len(notes) != 3 {
+		t.Errorf("notes %v", notes)
+	}
+	if _, _, err := FromClaude("Stop", []byte(`{}`)); err == nil {
+		t.Error("Crush has no Stop")
+	}
+	if _, _, _, err := ToClaude("PreToolUse", []byte(`[]`)); err == nil {
+		t.Error("a payload must be an object")
+	}
+	_, _, notes, _ = ToClaude("PreToolUse", []byte(`{"event":"PreToolUse","tool_name":"mcp_github_create_issue"}`))
+	if len(notes) != 1 {
+		t.Errorf("an MCP tool's name is passed with a note: %v", notes)
+	}
+}
+
+func TestGuardView(t *testing.T) {
+	t.Parallel()
+	b, err := GuardView(goldenPayloads(t)["PreToolUse-bash"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Event     string         `json:"hook_event_name"`
+		Tool      string         `json:"tool_name"`
+		ToolInput map[string]any `json:"tool_input"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil || v.Event != "PreToolUse" || v.Tool != "Bash" || v.ToolInput["command"] != "echo hello > hello.txt" {
+		t.Errorf("guard view %s (%v)", b, err)
+	}
+	if _, err := GuardView([]byte(`{"event":`)); err == nil {
+		t.Error("broken JSON must be an error")
+	}
+}

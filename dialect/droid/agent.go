@@ -1,0 +1,130 @@
+package droid
+
+import (
+	"time"
+
+	"github.com/agenthooks/agenthooks/decide"
+	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/claude"
+)
+
+// DefaultTimeout is Droid's timeout for a hook whose entry sets none.
+const DefaultTimeout = 60 * time.Second
+
+// Agent is Factory Droid's descriptor.
+var Agent = dialect.Agent{
+	Name:       Name,
+	Title:      "Factory Droid",
+	Short:      "Droid",
+	Binary:     "droid",
+	Dir:        ".factory",
+	ManagedDir: ManagedDir,
+	Files: []dialect.Location{
+		{Scope: dialect.ScopeEnterprise, Root: dialect.RootManaged, Path: "settings.json", Format: dialect.FormatSettings},
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".factory/hooks.json", Format: dialect.FormatBareSettings},
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".factory/settings.json", Format: dialect.FormatSettings},
+		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "hooks.json", Format: dialect.FormatBareSettings},
+		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "settings.json", Format: dialect.FormatSettings},
+	},
+	Dialect:          Dialect,
+	ToolKind:         toolKind,
+	Speaks:           dialect.Claude,
+	ToSpoken:         ToClaude,
+	SpokenEvent:      spokenEvent,
+	RenameToSpoken:   RenameToClaude,
+	RenameFromSpoken: RenameFromClaude,
+	ToSpokenTool:     ClaudeTool,
+	FromSpokenTool:   DroidTool,
+	GuardView:        GuardView,
+	// Droid runs the hooks of its own files; a PreToolUse allow's updatedInput is merged into the
+	// tool's input.
+	Answer: dialect.Answer{RunsOwnHooks: true, Loses: loses, Guard: guardReply, Rewrite: rewriteReply},
+	Shell:  dialect.Shell{Event: "PreToolUse", Tool: "Execute", Payload: shellPayload},
+	Install: dialect.Install{
+		File:         "settings.json",
+		ShellMatcher: "Execute",
+		Events:       []string{"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionStart", "SessionEnd", "PreCompact"},
+		RunArgs:      "run --agent droid",
+		EditEvent:    "PreToolUse",
+		EditMatcher:  "Create|Edit|ApplyPatch",
+		Note:         "note: Droid takes an event's hooks from ~/.factory/hooks.json instead of settings.json when hooks.json names that event",
+	},
+	Trust:          "runs a project's .factory hooks without asking",
+	DefaultTimeout: DefaultTimeout,
+	Detect:         detect,
+}
+
+// ManagedDir returns the folder of Droid's system settings.json on a platform.
+func ManagedDir(goos string) string {
+	switch goos {
+	case "darwin":
+		return "/Library/Application Support/Factory"
+	case "windows":
+		return `C:\Program Files\Factory`
+	}
+	return "/etc/factory"
+}
+
+// detect: Droid's payload is Claude Code's with Droid's tool names, which Claude Code has not.
+func detect(p dialect.Probe) bool {
+	switch p.Tool {
+	case "Execute", "Create", "ApplyPatch", "FetchUrl":
+		return p.HookEvent != "" && p.TurnID == nil
+	}
+	return false
+}
+
+func spokenEvent(event string) string {
+	if _, ok := events()[event]; ok {
+		return event
+	}
+	return ""
+}
+
+// guardReply is a built-in guard's decision as Dialect.Encode writes it on PreToolUse: a deny
+// is hookSpecificOutput's permissionDecision deny on exit 0, whose reason the model reads; an
+// allow is silence, so that Droid's own permission flow still runs. A prompt is blocked as
+// Claude Code's UserPromptSubmit is.
+func guardReply(kind dialect.Kind, perm decide.Permission, reason string) dialect.Reply {
+	if perm != decide.Deny {
+		return dialect.Reply{}
+	}
+	msg := "Blocked by agenthooks: " + reason
+	event := "PreToolUse"
+	if kind == dialect.PromptSubmit {
+		event = "UserPromptSubmit"
+	}
+	d := Dialect(dialect.AskAsDeny)
+	spec, _ := d.Lookup(event)
+	return d.Encode(spec, decide.Decision{Permission: decide.Deny, UserMessage: msg, AgentMessage: msg})
+}
+
+// rewriteReply is an allow that runs the tool with input instead: updatedInput, merged key by
+// key into the tool's input.
+func rewriteReply(input map[string]any, reason string) dialect.Reply {
+	b, _ := dialect.Marshal(map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": "PreToolUse",
+		"permissionDecision": "allow", "permissionDecisionReason": reason, "updatedInput": input}})
+	return dialect.Reply{Stdout: append(b, '\n')}
+}
+
+func loses(ev *dialect.Spec, d decide.Decision) []string {
+	return dialect.Loses(ev, d, "PreToolUse")
+}
+
+// toolKind is the event's kind, narrowed by a tool as Claude Code's is by the tool's Claude
+// Code name.
+func toolKind(event, tool string) dialect.Kind {
+	s, ok := events()[event]
+	if !ok {
+		return ""
+	}
+	if tool != "" {
+		return claude.ToolKind(event, ClaudeTool(tool))
+	}
+	return s.Kind
+}
+
+func shellPayload(c, cwd string) map[string]any {
+	return map[string]any{"session_id": "agenthooks-doctor", "transcript_path": "", "cwd": cwd, "permission_mode": "default",
+		"hook_event_name": "PreToolUse", "tool_name": "Execute", "tool_input": map[string]any{"command": c}}
+}

@@ -1,0 +1,75 @@
+package gemini
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/agenthooks/agenthooks/dialect"
+)
+
+// What agenthooks doctor checks of Gemini CLI beyond its hooks: the switches in its settings
+// files, the user's, the project's and the system's, that turn its hooks off.
+
+// SystemSettings is Gemini CLI's system settings file, which overrides the user's and the
+// project's: $GEMINI_CLI_SYSTEM_SETTINGS_PATH, else the platform's.
+func SystemSettings(getenv func(string) string) string {
+	if p := getenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH"); p != "" {
+		return p
+	}
+	switch runtime.GOOS {
+	case "darwin":
+		return "/Library/Application Support/GeminiCli/settings.json"
+	case "windows":
+		pd := getenv("ProgramData")
+		if pd == "" {
+			pd = `C:\ProgramData`
+		}
+		return filepath.Join(pd, "gemini-cli", "settings.json")
+	}
+	return "/etc/gemini-cli/settings.json"
+}
+
+// switches says why the system settings switch hooks off.
+func switches(env dialect.DoctorEnv, _ []string) []dialect.Finding {
+	sys := SystemSettings(env.Getenv)
+	var out []dialect.Finding
+	for _, why := range switchedOff(sys) {
+		out = append(out, dialect.Finding{Level: "fail", File: sys, Message: why + " (system settings, which override the user's)"})
+	}
+	return out
+}
+
+// switchedOff reads a Gemini CLI settings.json for the switches that turn its hooks off:
+// hooksConfig.enabled false, or the agenthooks hooks named in hooks.disabled.
+func switchedOff(file string) []string {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	var s struct {
+		HooksConfig struct {
+			Enabled *bool `json:"enabled"`
+		} `json:"hooksConfig"`
+		Hooks map[string]json.RawMessage `json:"hooks"`
+	}
+	if json.Unmarshal(data, &s) != nil {
+		return nil
+	}
+	var out []string
+	if s.HooksConfig.Enabled != nil && !*s.HooksConfig.Enabled {
+		out = append(out, "hooks switched off by hooksConfig.enabled: false: Gemini CLI runs every command unguarded")
+	}
+	var disabled []string
+	if json.Unmarshal(s.Hooks["disabled"], &disabled) == nil {
+		for _, d := range disabled {
+			if d == "agenthooks" || strings.Contains(d, "agenthooks ") {
+				out = append(out, fmt.Sprintf("hooks.disabled lists %q: Gemini CLI skips the agenthooks hooks", d))
+			}
+		}
+	}
+	return out
+}

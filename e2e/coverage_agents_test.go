@@ -1,0 +1,72 @@
+package e2e
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/agenthooks/agenthooks/coverage"
+)
+
+// TestQwenCopilotCoverage: Qwen Code's chats and Copilot CLI's session events, as the real
+// agents write them. Without agenthooks, status --coverage reports the session's shell call and
+// file write; after agenthooks install --agent qwen (copilot), the same session has none
+// unguarded: Qwen Code's calls matched on the tool_call_id its hooks get, Copilot's on session,
+// command and time.
+func TestQwenCopilotCoverage(t *testing.T) {
+	type run struct {
+		agentRun
+		env  []string
+		exec func()
+	}
+	for _, tc := range []struct {
+		agent   string
+		version string
+		match   coverage.Match
+		start   func(t *testing.T) run
+	}{
+		{"qwen", qwenVersion, coverage.ByID, func(t *testing.T) run {
+			q := newQwen(t)
+			return run{q.agentRun, q.env(), func() { q.exec(t, "please run it") }}
+		}},
+		{"copilot", copilotVersion, coverage.ByCommand, func(t *testing.T) run {
+			c := newCopilot(t)
+			return run{c.agentRun, c.env(), func() { c.exec(t, "please run it") }}
+		}},
+	} {
+		t.Run(tc.agent, func(t *testing.T) {
+			for _, guarded := range []bool{false, true} {
+				r := tc.start(t)
+				notes := filepath.Join(r.ws.dir, "notes.txt")
+				r.model.commands = []string{ordinary, "write:" + notes + "=hi"}
+				if guarded {
+					r.ws.agenthooksEnv(t, r.env, "install", "--agent", tc.agent)
+				}
+				r.exec()
+				if !r.ws.exists("hello.txt") || !r.ws.exists("notes.txt") {
+					t.Fatal("the shell call or the file write did not run: the model stand-in's script is broken")
+				}
+				rep := coverageReport(t, r.ws, r.env)
+				want := 2
+				if guarded {
+					want = 0
+				}
+				if rep.Calls != 2 || rep.Unguarded != want {
+					t.Fatalf("guarded %v: want 2 calls, %d unguarded; got %d, %d: %+v", guarded, want, rep.Calls, rep.Unguarded, rep.Examples)
+				}
+				if len(rep.Agents) != 1 || rep.Agents[0].Agent != tc.agent || rep.Agents[0].Version != tc.version ||
+					rep.Agents[0].Match != tc.match || rep.Agents[0].Transcripts != 1 {
+					t.Errorf("agents: %+v", rep.Agents)
+				}
+				if !guarded {
+					var got []string
+					for _, ex := range rep.Examples {
+						got = append(got, string(ex.Kind)+" "+ex.Command)
+					}
+					if len(got) != 2 || !(got[0] == "file "+notes && got[1] == "shell "+ordinary || got[1] == "file "+notes && got[0] == "shell "+ordinary) {
+						t.Errorf("unguarded calls: %q", got)
+					}
+				}
+			}
+		})
+	}
+}
