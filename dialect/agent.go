@@ -54,6 +54,10 @@ type Agent struct {
 	// another's: Codex and Gemini CLI speak Claude Code's, so Claude Code's hooks run for their
 	// events. "" for an agent whose format is its own.
 	Speaks Name
+	// Reads are the other agents whose hooks files this agent runs as well as its own (Cursor
+	// runs Claude Code's when its third-party setting is on), so that install can say where one
+	// call would run a hook twice; nil for none.
+	Reads []Shared
 	// ToSpoken rewrites the payload of one of the agent's events as the payload of its
 	// namesake in the Speaks agent; nil when the payloads are the same. An event with no
 	// namesake gives "" and the payload unchanged.
@@ -104,9 +108,45 @@ type Agent struct {
 	Unhooked string
 	// DefaultTimeout is the agent's timeout for a hook whose config sets none.
 	DefaultTimeout time.Duration
+	// Proven names the tests of the e2e suite (in e2e/) that show, inside the real agent, what
+	// an answer does on one of its events; nil when the suite cannot run the agent, whose
+	// capabilities then rest on fixtures (agenthooks agents, docs/capabilities.md).
+	Proven []Proof
 	// Detect tells the agent's hook payload from the others' (dialect/agents.Detect asks each
 	// agent in turn); nil for the agent that is the fallback.
 	Detect func(p Probe) bool
+}
+
+// Shared is another agent whose hooks files an agent runs as well as its own.
+type Shared struct {
+	Agent Name
+	// Scopes are the scopes of that agent's files it runs; nil for all of them.
+	Scopes []Scope
+	// Setting names the agent's setting that turns this on; "" when it always does.
+	Setting string
+}
+
+// Capability is what a hook's answer can make an agent do on one of its events.
+type Capability string
+
+// The capabilities.
+const (
+	// CapBlock: a deny stops what the event precedes (the tool call, the prompt).
+	CapBlock Capability = "block"
+	// CapAsk: the agent asks the person instead of running the call.
+	CapAsk Capability = "ask"
+	// CapRewrite: the agent runs the tool with the input the hook rewrote.
+	CapRewrite Capability = "rewrite"
+	// CapContext: text the hook adds reaches the model.
+	CapContext Capability = "context"
+)
+
+// Proof is a test of the e2e suite that shows, inside the real agent, that it honours Can on
+// Event.
+type Proof struct {
+	Event string
+	Can   Capability
+	Test  string
 }
 
 // Format is the shape of a hooks file.

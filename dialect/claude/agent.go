@@ -45,6 +45,11 @@ var Agent = dialect.Agent{
 	Doctor:         dialect.Doctor{SessionEnv: sessionEnv},
 	Trust:          "runs a project's .claude/settings.json after the user trusts the folder; managed settings can allow managed hooks only or switch hooks off",
 	DefaultTimeout: 600 * time.Second,
+	Proven: []dialect.Proof{
+		{Event: "PreToolUse", Can: dialect.CapBlock, Test: "TestClaudeShellGuard"},
+		{Event: "PreToolUse", Can: dialect.CapRewrite, Test: "TestClaudeConfine"},
+		{Event: "UserPromptSubmit", Can: dialect.CapBlock, Test: "TestClaudePromptAndReadGuards"},
+	},
 }
 
 // Loses names what of d Claude Code's answer to ev cannot carry: updated input outside

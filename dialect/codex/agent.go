@@ -42,7 +42,12 @@ var Agent = dialect.Agent{
 	Trust:          "runs only hooks the user reviewed, and project hooks only in a trusted project",
 	Unhooked:       "write_stdin: what the model types into a command still running (an interactive shell exec_command started) never reaches the guard", // 0.169: e2e TestCodexWriteStdinUnhooked
 	DefaultTimeout: 600 * time.Second,
-	Detect:         func(p dialect.Probe) bool { return p.TurnID != nil }, // Claude Code's fields plus turn_id
+	Proven: []dialect.Proof{
+		{Event: "PreToolUse", Can: dialect.CapBlock, Test: "TestCodexShellGuard"},
+		{Event: "PreToolUse", Can: dialect.CapRewrite, Test: "TestCodexConfine"},
+		{Event: "UserPromptSubmit", Can: dialect.CapBlock, Test: "TestCodexPromptGuard"},
+	},
+	Detect: func(p dialect.Probe) bool { return p.TurnID != nil }, // Claude Code's fields plus turn_id
 }
 
 func shellPayload(c, cwd string) map[string]any {

@@ -59,6 +59,11 @@ var Agent = dialect.Agent{
 	Trust:          "runs a repository's .github/hooks only in a trusted folder; user hooks always",
 	DefaultTimeout: DefaultTimeout,
 	Detect:         func(p dialect.Probe) bool { return p.CamelCase && p.HookEvent == "" },
+	Proven: []dialect.Proof{
+		{Event: "preToolUse", Can: dialect.CapBlock, Test: "TestCopilotShellGuard"},
+		{Event: "userPromptSubmitted", Can: dialect.CapBlock, Test: "TestCopilotPromptGuard"},
+		{Event: "permissionRequest", Can: dialect.CapBlock, Test: "TestCopilotHonoursPermissionRequest"},
+	},
 }
 
 // hooksFile is the hooks file install keeps to itself: each entry, on a line of its own, with

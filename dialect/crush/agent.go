@@ -52,6 +52,7 @@ var Agent = dialect.Agent{
 		"without asking; not a sub-agent's tool calls",
 	DefaultTimeout: DefaultTimeout,
 	Detect:         func(p dialect.Probe) bool { return p.HookEvent == "" && CanonicalEvent(p.Event) != "" && !p.CamelCase },
+	Proven:         []dialect.Proof{{Event: "PreToolUse", Can: dialect.CapBlock, Test: "TestCrushShellGuard"}},
 }
 
 // ManagedDir returns the folder of Crush's system crush.json on a platform: /etc/crush on

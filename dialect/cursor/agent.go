@@ -40,6 +40,8 @@ var Agent = dialect.Agent{
 	Trust:          "runs a project's .cursor/hooks.json in a workspace it opens; enterprise hooks.json comes first",
 	DefaultTimeout: 30 * time.Second,
 	Detect:         detect,
+	// Claude Code's settings files, every scope (cursor.com/docs/reference/third-party-hooks).
+	Reads: []dialect.Shared{{Agent: dialect.Claude, Setting: "Third-party skills (Cursor Settings, Rules, Skills, Subagents)"}},
 }
 
 // detect: Cursor's payloads name the workspace roots, and its events are camelCase

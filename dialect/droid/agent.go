@@ -52,6 +52,7 @@ var Agent = dialect.Agent{
 	Trust:          "runs a project's .factory hooks without asking",
 	DefaultTimeout: DefaultTimeout,
 	Detect:         detect,
+	Proven:         []dialect.Proof{{Event: "PreToolUse", Can: dialect.CapBlock, Test: "TestDroidShellGuard"}},
 }
 
 // ManagedDir returns the folder of Droid's system settings.json on a platform.

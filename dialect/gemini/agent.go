@@ -47,7 +47,12 @@ var Agent = dialect.Agent{
 	Doctor:         dialect.Doctor{HooksFile: switchedOff, Switches: switches},
 	Trust:          "runs a project's .gemini/settings.json only in a trusted folder",
 	DefaultTimeout: 60 * time.Second,
-	Detect:         detect,
+	Proven: []dialect.Proof{
+		{Event: "BeforeTool", Can: dialect.CapBlock, Test: "TestGeminiShellGuard"},
+		{Event: "BeforeTool", Can: dialect.CapRewrite, Test: "TestGeminiConfine"},
+		{Event: "BeforeAgent", Can: dialect.CapBlock, Test: "TestGeminiPromptGuard"},
+	},
+	Detect: detect,
 }
 
 // detect: Gemini's events (BeforeTool, BeforeAgent) and tool names (run_shell_command,

@@ -55,6 +55,10 @@ var Agent = dialect.Agent{
 	Trust:          "runs a project's .qwen/settings.json only in a trusted folder, never with --bare or --safe-mode",
 	DefaultTimeout: DefaultTimeout,
 	Detect:         detect,
+	Proven: []dialect.Proof{
+		{Event: "PreToolUse", Can: dialect.CapBlock, Test: "TestQwenShellGuard"},
+		{Event: "UserPromptSubmit", Can: dialect.CapBlock, Test: "TestQwenPromptGuard"},
+	},
 }
 
 // ManagedDir returns the platform folder of Qwen Code's system settings.json.

@@ -194,7 +194,7 @@ func newRoot(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, adm
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
 	})
-	root.AddCommand(newRunCmd(e), newLintCmd(e), newListCmd(e), newTrustCmd(e, true), newTrustCmd(e, false), newGuardCmd(e), newInstallCmd(e, false), newInstallCmd(e, true), newConvertCmd(e), newTestCmd(e), newConfineCmd(e), newDoctorCmd(e))
+	root.AddCommand(newRunCmd(e), newLintCmd(e), newListCmd(e), newTrustCmd(e, true), newTrustCmd(e, false), newGuardCmd(e), newInstallCmd(e, false), newInstallCmd(e, true), newConvertCmd(e), newTestCmd(e), newConfineCmd(e), newDoctorCmd(e), newAgentsCmd(e))
 	adminCmds := []*cobra.Command{newLogCmd(e), newStatusCmd(e)}
 	if admin == nil {
 		e.http = e.postViaAdmin

@@ -234,7 +234,7 @@ func toSettings(f *config.File) (*jsonpos.Value, []string) {
 			group.Set("matcher", jsonpos.Str(matcher))
 		}
 		group.Set("hooks", jsonpos.Arr(handler))
-		list := arrayAt(hooks, event)
+		list := hooks.At(event, jsonpos.Array)
 		list.Elems = append(list.Elems, group)
 	}
 	if len(f.Sequential) > 0 {
@@ -288,7 +288,7 @@ func toHooksJSON(f *config.File) (*jsonpos.Value, []string) {
 				lost = append(lost, fmt.Sprintf("%s: %s", h.Pos, what))
 			}
 		}
-		list := arrayAt(hooks, event)
+		list := hooks.At(event, jsonpos.Array)
 		list.Elems = append(list.Elems, entry)
 	}
 	if f.DisableAllHooks != nil || f.AllowManagedHooksOnly {
@@ -424,7 +424,7 @@ func toMatcherGroups(f *config.File, toA *dialect.Agent) (*jsonpos.Value, []stri
 			group.Set("matcher", jsonpos.Str(matcher))
 		}
 		group.Set("hooks", jsonpos.Arr(handler))
-		list := arrayAt(hooks, event)
+		list := hooks.At(event, jsonpos.Array)
 		list.Elems = append(list.Elems, group)
 	}
 	return jsonpos.Obj("hooks", hooks), lost, moved

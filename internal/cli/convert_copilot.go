@@ -71,7 +71,7 @@ func toCopilotHooks(f *config.File, toA *dialect.Agent) (*jsonpos.Value, []strin
 				lost = append(lost, fmt.Sprintf("%s: %s", h.Pos, what))
 			}
 		}
-		list := arrayAt(hooks, name)
+		list := hooks.At(name, jsonpos.Array)
 		list.Elems = append(list.Elems, entry)
 	}
 	return jsonpos.Obj("version", number(1), "hooks", hooks), lost

@@ -82,7 +82,7 @@ func toCrushHooks(f *config.File, toA *dialect.Agent) (*jsonpos.Value, []string)
 				lost = append(lost, fmt.Sprintf("%s: %s", h.Pos, what))
 			}
 		}
-		list := arrayAt(hooks, event)
+		list := hooks.At(event, jsonpos.Array)
 		list.Elems = append(list.Elems, entry)
 	}
 	return jsonpos.Obj("hooks", hooks), lost

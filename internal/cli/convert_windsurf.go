@@ -78,7 +78,7 @@ func toWindsurfHooks(f *config.File, toA *dialect.Agent) (*jsonpos.Value, []stri
 			if h.Shell == "powershell" {
 				entry = jsonpos.Obj("powershell", jsonpos.Str(command))
 			}
-			list := arrayAt(hooks, ev)
+			list := hooks.At(ev, jsonpos.Array)
 			list.Elems = append(list.Elems, entry)
 		}
 	}

@@ -50,10 +50,19 @@ func commandExamples() map[string]string {
 		"guard test": `  # Each line: allow, ask or deny, a tab, and a command
   agenthooks guard test corpus.tsv
   agenthooks guard test --policy .agenthooks/policy.yaml --stats corpus.tsv more.tsv`,
-		"install": `  agenthooks install --agent claude
+		"install": `  # Every agent found on this machine: first the diff of each file, then for real
+  agenthooks install --dry-run
+  agenthooks install
+  agenthooks install --agent claude
   agenthooks install --agent cursor --scope project --workspace ~/src/app`,
 		"uninstall": `  agenthooks uninstall --agent claude
-  agenthooks uninstall --agent gemini --scope project`,
+  agenthooks uninstall --agent gemini --scope project
+  # Out of every agent's file
+  agenthooks uninstall`,
+		"agents": `  # What a hook's answer can do in each agent, event by event
+  agenthooks agents
+  agenthooks agents --json
+  agenthooks agents --markdown --summary`,
 		"convert": `  agenthooks convert --from cursor --to claude .cursor/hooks.json
   agenthooks convert --from claude --to gemini -o .gemini/settings.json .claude/settings.json`,
 		"test": `  agenthooks test scenarios/

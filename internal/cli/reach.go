@@ -15,34 +15,11 @@ import (
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/agents"
-	"github.com/agenthooks/agenthooks/guard/shell"
+	"github.com/agenthooks/agenthooks/install"
 )
 
-// agenthooksCall splits command when it is one plain call of a program named agenthooks (bare,
-// by path, quoted): the program as written and its arguments.
-func agenthooksCall(command string) (string, []string, bool) {
-	s := shell.Analyze(command, shell.Options{})
-	if len(s.Invocations) != 1 {
-		return "", nil, false
-	}
-	for _, f := range s.Findings {
-		if f.Kind == shell.FindingParse || f.Kind == shell.FindingTooDeep {
-			return "", nil, false
-		}
-	}
-	inv := s.Invocations[0]
-	if inv.Name != "agenthooks" || len(inv.Wrappers) > 0 || len(inv.Redirects) > 0 {
-		return "", nil, false
-	}
-	var args []string
-	for _, w := range inv.Args {
-		if !w.Static {
-			return "", nil, false
-		}
-		args = append(args, w.Value)
-	}
-	return args[0], args[1:], true
-}
+// agenthooksCall is install.Call: the program and arguments of one plain call of agenthooks.
+func agenthooksCall(command string) (string, []string, bool) { return install.Call(command) }
 
 // reach is what status finds when it starts the program an agent's config names.
 type reach struct {

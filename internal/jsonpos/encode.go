@@ -35,6 +35,17 @@ func (v *Value) Set(key string, val *Value) {
 	v.Members = append(v.Members, Member{Key: key, Value: val})
 }
 
+// At returns the member named key when it is of kind, else sets it to an empty value of that
+// kind (Object or Array) and returns that.
+func (v *Value) At(key string, kind Kind) *Value {
+	m := v.Get(key)
+	if m == nil || m.Kind != kind {
+		m = &Value{Kind: kind}
+		v.Set(key, m)
+	}
+	return m
+}
+
 // Delete removes every member named key.
 func (v *Value) Delete(key string) {
 	out := v.Members[:0]

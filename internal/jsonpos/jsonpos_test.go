@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -66,4 +67,24 @@ func FuzzParse(f *testing.F) {
 			t.Fatal("encode is not stable")
 		}
 	})
+}
+
+// TestAt: At returns a member of the kind asked for, and replaces one of another kind or none
+// with an empty one, in place.
+func TestAt(t *testing.T) {
+	t.Parallel()
+	v, err := Parse([]byte(`{"a": [1], "b": 2}`), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := v.At("a", Array); len(a.Elems) != 1 {
+		t.Errorf("a: %+v", a)
+	}
+	if b := v.At("b", Object); b.Kind != Object || len(b.Members) != 0 || v.Get("b") != b {
+		t.Errorf("b: %+v", b)
+	}
+	v.At("c", Array).Elems = append(v.At("c", Array).Elems, Str("x"))
+	if got := string(v.Encode()); !strings.Contains(got, `"c": [`) || !strings.Contains(got, `"x"`) {
+		t.Errorf("encoded:\n%s", got)
+	}
 }

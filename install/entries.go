@@ -1,0 +1,227 @@
+package install
+
+import (
+	"cmp"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/guard/shell"
+	"github.com/agenthooks/agenthooks/internal/jsonpos"
+)
+
+// entry is one handler install adds: an event, Claude Code's matcher, the arguments after the
+// program and whether the entry is marked fail-closed.
+type entry struct {
+	event, matcher, args string
+	failClosed           bool
+}
+
+// GuardArgs is how install runs the shell guard: fail-closed, so that a guard that cannot work
+// (a broken policy, an unreadable payload) blocks the command instead of letting it through.
+const GuardArgs = "guard bash --fail-closed"
+
+// entries lists what install adds for an agent, as its descriptor says: the shell guard, the
+// runner on each of its events, and the guard on the agent's own file tools, so that the shell
+// guard judges a write, edit or delete of a protected file (an agent's hooks, agenthooks' policy
+// and trust) by these tools too and the agent cannot switch its guard off with its edit tool.
+func entries(a *dialect.Agent) []entry {
+	in := a.Install
+	out := []entry{{event: a.Shell.Event, matcher: in.ShellMatcher, args: GuardArgs, failClosed: in.FailClosed}}
+	for _, ev := range in.Events {
+		out = append(out, entry{event: ev, args: in.RunArgs + " " + ev})
+	}
+	return append(out, entry{event: in.EditEvent, matcher: in.EditMatcher, args: GuardArgs, failClosed: in.FailClosed})
+}
+
+// Call splits command when it is one plain call of a program named agenthooks (bare, by path,
+// quoted): the program as written and its arguments.
+func Call(command string) (string, []string, bool) {
+	s := shell.Analyze(command, shell.Options{})
+	if len(s.Invocations) != 1 {
+		return "", nil, false
+	}
+	for _, f := range s.Findings {
+		if f.Kind == shell.FindingParse || f.Kind == shell.FindingTooDeep {
+			return "", nil, false
+		}
+	}
+	inv := s.Invocations[0]
+	if inv.Name != "agenthooks" || len(inv.Wrappers) > 0 || len(inv.Redirects) > 0 {
+		return "", nil, false
+	}
+	var args []string
+	for _, w := range inv.Args {
+		if !w.Static {
+			return "", nil, false
+		}
+		args = append(args, w.Value)
+	}
+	return args[0], args[1:], true
+}
+
+// OwnArgs returns the arguments after the program when command is one plain call of a program
+// named agenthooks, with --fail-closed left out, so that the entries an older install wrote (the
+// bare name, no --fail-closed) are recognised as install's own.
+func OwnArgs(command string) (string, bool) {
+	_, args, ok := Call(command)
+	if !ok {
+		return "", false
+	}
+	var kept []string
+	for _, a := range args {
+		if a != "--fail-closed" {
+			kept = append(kept, a)
+		}
+	}
+	return strings.Join(kept, " "), true
+}
+
+// same reports whether command is what install writes for en, in any version.
+func same(en entry, command string) bool {
+	got, ok := OwnArgs(command)
+	want, _ := OwnArgs("agenthooks " + en.args)
+	return ok && got == want
+}
+
+// into adds the agent's entries that are not there yet, running prog, brings up to date those
+// an earlier install wrote differently (another path, no --fail-closed), and says what it
+// changed. New entries go after every entry already there; nothing else moves.
+func into(root *jsonpos.Value, agent *dialect.Agent, prog string) []string {
+	var changes []string
+	flat := agent.InstallFormat().FlatEntries() // Cursor's, Crush's and Windsurf's entries, not matcher groups
+	if agent.InstallFormat() == dialect.FormatHooks && root.Get("version") == nil {
+		root.Members = append([]jsonpos.Member{{Key: "version", Value: &jsonpos.Value{Kind: jsonpos.Number, Num: "1"}}}, root.Members...)
+	}
+	hooks := root.At("hooks", jsonpos.Object)
+	for _, en := range entries(agent) {
+		command := prog + " " + en.args
+		list := hooks.At(en.event, jsonpos.Array)
+		if h := find(list, en); h != nil {
+			c := h.Get("command")
+			changed := c.Str != command
+			if changed {
+				changes = append(changes, "updated "+en.event+": "+c.Str+" → "+command)
+				c.Str = command
+			}
+			if flat && en.failClosed {
+				if fc := h.Get("failClosed"); fc == nil || fc.Kind != jsonpos.Bool || !fc.Bool {
+					h.Set("failClosed", jsonpos.BoolValue(true))
+					if !changed {
+						changes = append(changes, "updated "+en.event+": "+command+" is failClosed")
+					}
+				}
+			}
+			continue
+		}
+		if !flat {
+			group := jsonpos.Obj()
+			if en.matcher != "" {
+				group.Set("matcher", jsonpos.Str(en.matcher))
+			}
+			h := jsonpos.Obj("type", jsonpos.Str("command"), "command", jsonpos.Str(command))
+			if agent.Install.HandlerName != "" {
+				h = jsonpos.Obj("name", jsonpos.Str(agent.Install.HandlerName), "type", jsonpos.Str("command"), "command", jsonpos.Str(command))
+			}
+			if t := agent.Install.Timeout; t > 0 {
+				h.Set("timeout", &jsonpos.Value{Kind: jsonpos.Number, Num: json.Number(strconv.FormatInt(int64(t/cmp.Or(agent.Settings.TimeoutUnit, time.Second)), 10))})
+			}
+			group.Set("hooks", jsonpos.Arr(h))
+			list.Elems = append(list.Elems, group)
+		} else {
+			h := jsonpos.Obj("command", jsonpos.Str(command))
+			if en.matcher != "" {
+				h.Set("matcher", jsonpos.Str(en.matcher))
+			}
+			if en.failClosed {
+				h.Set("failClosed", jsonpos.BoolValue(true))
+			}
+			list.Elems = append(list.Elems, h)
+		}
+		changes = append(changes, "added "+en.event+": "+command)
+	}
+	return changes
+}
+
+// find returns the handler of an event's list (Cursor's entries or the handlers of Claude
+// Code's matcher groups) that install wrote for en, in this version or an earlier one.
+func find(list *jsonpos.Value, en entry) *jsonpos.Value {
+	for _, el := range list.Elems {
+		if c := el.Get("command"); c != nil && c.Kind == jsonpos.String && same(en, c.Str) {
+			if m := el.Get("matcher"); en.matcher != "" && m != nil && m.Kind == jsonpos.String && m.Str != en.matcher {
+				continue // the same guard on another tool (Crush's shell and edit entries)
+			}
+			return el
+		}
+		if hs := el.Get("hooks"); hs != nil && hs.Kind == jsonpos.Array {
+			if m := el.Get("matcher"); en.matcher != "" && (m == nil || m.Kind != jsonpos.String || m.Str != en.matcher) {
+				continue
+			}
+			for _, h := range hs.Elems {
+				if c := h.Get("command"); c != nil && c.Kind == jsonpos.String && same(en, c.Str) {
+					return h
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// from removes exactly the handlers install adds, and the groups and event lists that only they
+// filled.
+func from(root *jsonpos.Value, agent *dialect.Agent) []string {
+	hooks := root.Get("hooks")
+	if hooks == nil || hooks.Kind != jsonpos.Object {
+		return nil
+	}
+	ens := entries(agent)
+	isOurs := func(event string, v *jsonpos.Value) bool {
+		c := v.Get("command")
+		if c == nil || c.Kind != jsonpos.String {
+			return false
+		}
+		for _, en := range ens {
+			if en.event == event && same(en, c.Str) {
+				return true
+			}
+		}
+		return false
+	}
+	var changes []string
+	for _, m := range append([]jsonpos.Member(nil), hooks.Members...) {
+		if m.Value.Kind != jsonpos.Array {
+			continue
+		}
+		before := len(m.Value.Elems)
+		kept := m.Value.Elems[:0]
+		for _, el := range m.Value.Elems {
+			if isOurs(m.Key, el) {
+				changes = append(changes, "removed "+m.Key+": "+el.Get("command").Str)
+				continue
+			}
+			if hs := el.Get("hooks"); !agent.InstallFormat().FlatEntries() && hs != nil && hs.Kind == jsonpos.Array {
+				n := len(hs.Elems)
+				keptH := hs.Elems[:0]
+				for _, h := range hs.Elems {
+					if isOurs(m.Key, h) {
+						changes = append(changes, "removed "+m.Key+": "+h.Get("command").Str)
+						continue
+					}
+					keptH = append(keptH, h)
+				}
+				hs.Elems = keptH
+				if len(keptH) == 0 && n > 0 {
+					continue // a group only install filled
+				}
+			}
+			kept = append(kept, el)
+		}
+		m.Value.Elems = kept
+		if len(kept) == 0 && before > 0 {
+			hooks.Delete(m.Key)
+		}
+	}
+	return changes
+}
