@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
@@ -31,10 +30,10 @@ func ClaudeEvent(name string) string {
 	return ""
 }
 
-var eventsValue lazy[map[string]*dialect.Spec]
+var eventsValue dialect.Lazy[map[string]*dialect.Spec]
 
 func events() map[string]*dialect.Spec {
-	return eventsValue.get(func() map[string]*dialect.Spec {
+	return eventsValue.Get(func() map[string]*dialect.Spec {
 		m := make(map[string]*dialect.Spec, len(Events))
 		for _, name := range Events {
 			s := dialect.Spec{Dialect: Name, Name: name}
@@ -271,14 +270,4 @@ func (d impl) Messages(s *dialect.Spec, dec decide.Decision) (string, string) {
 		return reason, reason
 	}
 	return "", ""
-}
-
-type lazy[T any] struct {
-	once sync.Once
-	v    T
-}
-
-func (l *lazy[T]) get(build func() T) T {
-	l.once.Do(func() { l.v = build() })
-	return l.v
 }

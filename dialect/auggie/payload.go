@@ -7,10 +7,10 @@ import (
 )
 
 // claudeTools names Auggie's built-in tools as Claude Code names the same tools.
-var claudeToolsValue lazy[map[string]string]
+var claudeToolsValue dialect.Lazy[map[string]string]
 
 func claudeTools() map[string]string {
-	return claudeToolsValue.get(func() map[string]string {
+	return claudeToolsValue.Get(func() map[string]string {
 		return map[string]string{
 			"launch-process":     "Bash",
 			"view":               "Read",
@@ -31,10 +31,10 @@ func ClaudeTool(tool string) string {
 	return tool
 }
 
-var auggieToolsValue lazy[map[string]string]
+var auggieToolsValue dialect.Lazy[map[string]string]
 
 func auggieTools() map[string]string {
-	return auggieToolsValue.get(func() map[string]string {
+	return auggieToolsValue.Get(func() map[string]string {
 		m := map[string]string{"MultiEdit": "str-replace-editor"}
 		for a, c := range claudeTools() {
 			m[c] = a

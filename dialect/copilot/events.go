@@ -1,8 +1,6 @@
 package copilot
 
 import (
-	"sync"
-
 	"github.com/agenthooks/agenthooks/dialect"
 )
 
@@ -38,10 +36,10 @@ type event struct {
 	context bool // additionalContext reaches the model
 }
 
-var eventsValue lazy[map[string]*event]
+var eventsValue dialect.Lazy[map[string]*event]
 
 func events() map[string]*event {
-	return eventsValue.get(func() map[string]*event {
+	return eventsValue.Get(func() map[string]*event {
 		tool := func(name string, kind dialect.Kind, gates bool) dialect.Spec {
 			return dialect.Spec{Dialect: Name, Name: name, Kind: kind, Gates: gates, Target: dialect.FieldName, MatchField: "toolName"}
 		}
@@ -78,10 +76,10 @@ func events() map[string]*event {
 
 // claudeNames maps Claude Code's (and VS Code's) PascalCase event names, which Copilot also
 // accepts in a hooks file, to Copilot's own.
-var claudeNamesValue lazy[map[string]string]
+var claudeNamesValue dialect.Lazy[map[string]string]
 
 func claudeNames() map[string]string {
-	return claudeNamesValue.get(func() map[string]string {
+	return claudeNamesValue.Get(func() map[string]string {
 		m := map[string]string{}
 		for name, e := range events() {
 			if e.claude != "" {
@@ -103,15 +101,3 @@ func ClaudeEvent(name string) string {
 // FromClaudeEvent names the Copilot event that a PascalCase (Claude Code) name in a hooks file
 // stands for, or "".
 func FromClaudeEvent(name string) string { return claudeNames()[name] }
-
-// lazy is a value built on first use: its zero value needs no package initialisation, which
-// the guard process, linking every agent's package, would pay on every hook call.
-type lazy[T any] struct {
-	once sync.Once
-	v    T
-}
-
-func (l *lazy[T]) get(build func() T) T {
-	l.once.Do(func() { l.v = build() })
-	return l.v
-}

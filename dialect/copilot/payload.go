@@ -9,10 +9,10 @@ import (
 )
 
 // claudeTools names Copilot CLI's built-in tools as Claude Code names the same tools.
-var claudeToolsValue lazy[map[string]string]
+var claudeToolsValue dialect.Lazy[map[string]string]
 
 func claudeTools() map[string]string {
-	return claudeToolsValue.get(func() map[string]string {
+	return claudeToolsValue.Get(func() map[string]string {
 		return map[string]string{
 			"bash":       "Bash",
 			"view":       "Read",
@@ -28,10 +28,10 @@ func claudeTools() map[string]string {
 }
 
 // argKeys renames the arguments of Copilot's file tools to Claude Code's keys.
-var argKeysValue lazy[map[string]string]
+var argKeysValue dialect.Lazy[map[string]string]
 
 func argKeys() map[string]string {
-	return argKeysValue.get(func() map[string]string {
+	return argKeysValue.Get(func() map[string]string {
 		return map[string]string{"path": "file_path", "file_text": "content", "old_str": "old_string", "new_str": "new_string"}
 	})
 }
@@ -44,10 +44,10 @@ func ClaudeTool(tool string) string {
 	return tool
 }
 
-var copilotToolsValue lazy[map[string]string]
+var copilotToolsValue dialect.Lazy[map[string]string]
 
 func copilotTools() map[string]string {
-	return copilotToolsValue.get(func() map[string]string {
+	return copilotToolsValue.Get(func() map[string]string {
 		m := map[string]string{"MultiEdit": "edit"}
 		for c, cl := range claudeTools() {
 			m[cl] = c
@@ -65,10 +65,10 @@ func CopilotTool(tool string) string {
 }
 
 // renames are the camelCase payload fields whose Claude Code names differ.
-var renamesValue lazy[map[string]string]
+var renamesValue dialect.Lazy[map[string]string]
 
 func renames() map[string]string {
-	return renamesValue.get(func() map[string]string {
+	return renamesValue.Get(func() map[string]string {
 		return map[string]string{"sessionId": "session_id", "toolName": "tool_name", "toolArgs": "tool_input",
 			"toolInput": "tool_input", "toolResult": "tool_response", "transcriptPath": "transcript_path",
 			"stopReason": "stop_reason", "initialPrompt": "initial_prompt", "permissionSuggestions": "permission_suggestions"}

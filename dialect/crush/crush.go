@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
@@ -35,10 +34,10 @@ func CanonicalEvent(name string) string {
 	return ""
 }
 
-var eventsValue lazy[map[string]*dialect.Spec]
+var eventsValue dialect.Lazy[map[string]*dialect.Spec]
 
 func events() map[string]*dialect.Spec {
-	return eventsValue.get(func() map[string]*dialect.Spec {
+	return eventsValue.Get(func() map[string]*dialect.Spec {
 		return map[string]*dialect.Spec{
 			"PreToolUse": {Dialect: Name, Name: "PreToolUse", Kind: dialect.PreTool, Gates: true,
 				Target: dialect.FieldName, MatchField: "tool_name"},
@@ -292,14 +291,4 @@ func firstLine(s string) string {
 		line = line[:200] + "…"
 	}
 	return line
-}
-
-type lazy[T any] struct {
-	once sync.Once
-	v    T
-}
-
-func (l *lazy[T]) get(build func() T) T {
-	l.once.Do(func() { l.v = build() })
-	return l.v
 }

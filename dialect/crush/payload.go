@@ -10,10 +10,10 @@ import (
 // claudeTools names Crush's built-in tools (internal/agent/tools) as Claude Code names the same
 // tools; their inputs already use Claude Code's keys (command, file_path, content, old_string,
 // new_string, edits, pattern).
-var claudeToolsValue lazy[map[string]string]
+var claudeToolsValue dialect.Lazy[map[string]string]
 
 func claudeTools() map[string]string {
-	return claudeToolsValue.get(func() map[string]string {
+	return claudeToolsValue.Get(func() map[string]string {
 		return map[string]string{
 			"bash":       "Bash",
 			"view":       "Read",
@@ -41,10 +41,10 @@ func ClaudeTool(tool string) string {
 	return tool
 }
 
-var crushToolsValue lazy[map[string]string]
+var crushToolsValue dialect.Lazy[map[string]string]
 
 func crushTools() map[string]string {
-	return crushToolsValue.get(func() map[string]string {
+	return crushToolsValue.Get(func() map[string]string {
 		m := map[string]string{"NotebookEdit": "edit", "WebFetch": "fetch"}
 		for c, cl := range claudeTools() {
 			m[cl] = c

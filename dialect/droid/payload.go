@@ -7,10 +7,10 @@ import (
 )
 
 // claudeTools names Droid's built-in tools as Claude Code names the same tools.
-var claudeToolsValue lazy[map[string]string]
+var claudeToolsValue dialect.Lazy[map[string]string]
 
 func claudeTools() map[string]string {
-	return claudeToolsValue.get(func() map[string]string {
+	return claudeToolsValue.Get(func() map[string]string {
 		return map[string]string{
 			"Execute":   "Bash",
 			"Read":      "Read",
@@ -36,10 +36,10 @@ func ClaudeTool(tool string) string {
 	return tool
 }
 
-var droidToolsValue lazy[map[string]string]
+var droidToolsValue dialect.Lazy[map[string]string]
 
 func droidTools() map[string]string {
-	return droidToolsValue.get(func() map[string]string {
+	return droidToolsValue.Get(func() map[string]string {
 		m := map[string]string{"MultiEdit": "Edit"}
 		for d, c := range claudeTools() {
 			m[c] = d

@@ -9,10 +9,10 @@ import (
 // claudeTools names Qwen Code's built-in tools (packages/core/src/tools/tool-names.ts) as Claude
 // Code names the same tools; their inputs already use Claude Code's keys (command, file_path,
 // content, old_string, new_string, pattern).
-var claudeToolsValue lazy[map[string]string]
+var claudeToolsValue dialect.Lazy[map[string]string]
 
 func claudeTools() map[string]string {
-	return claudeToolsValue.get(func() map[string]string {
+	return claudeToolsValue.Get(func() map[string]string {
 		return map[string]string{
 			"run_shell_command": "Bash",
 			"read_file":         "Read",
@@ -38,10 +38,10 @@ func ClaudeTool(tool string) string {
 	return tool
 }
 
-var qwenToolsValue lazy[map[string]string]
+var qwenToolsValue dialect.Lazy[map[string]string]
 
 func qwenTools() map[string]string {
-	return qwenToolsValue.get(func() map[string]string {
+	return qwenToolsValue.Get(func() map[string]string {
 		m := map[string]string{"MultiEdit": "edit"}
 		for q, c := range claudeTools() {
 			m[c] = q

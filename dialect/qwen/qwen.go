@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
@@ -48,10 +47,10 @@ type event struct {
 // events is built on first use. What each event honours follows Qwen Code 0.24.4's
 // toolHookTriggers.ts, hookAggregator.ts and client.ts; TodoCreated, TodoCompleted and
 // SessionDelete have no Claude Code counterpart.
-var eventsValue lazy[map[string]*event]
+var eventsValue dialect.Lazy[map[string]*event]
 
 func events() map[string]*event {
-	return eventsValue.get(func() map[string]*event {
+	return eventsValue.Get(func() map[string]*event {
 		list := []event{
 			{Spec: spec("PreToolUse", true), claude: "PreToolUse", style: stylePermission, halt: true, context: true},
 			{Spec: spec("PostToolUse", false), claude: "PostToolUse", halt: true, context: true},
@@ -393,16 +392,4 @@ func firstLine(s string) string {
 		line = line[:200] + "…"
 	}
 	return line
-}
-
-// lazy is a value built on first use: its zero value needs no package initialisation, which
-// the guard process, linking every agent's package, would pay on every hook call.
-type lazy[T any] struct {
-	once sync.Once
-	v    T
-}
-
-func (l *lazy[T]) get(build func() T) T {
-	l.once.Do(func() { l.v = build() })
-	return l.v
 }
