@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"sort"
 
 	"github.com/agenthooks/agenthooks/internal/jsonpos"
@@ -12,17 +13,12 @@ import (
 func DecodeBareSettings(src Source, data []byte) *File {
 	f := &File{Source: src}
 	d := &decoder{src: data, file: f}
-	if len(data) > MaxFileSize {
-		d.errorf(0, CodeRead, "hooks file is %d bytes, more than the limit of %d", len(data), MaxFileSize)
+	root, off, err := jsonpos.ParseLimited(data, MaxFileSize, MaxDepth)
+	if tl := (*jsonpos.TooLargeError)(nil); errors.As(err, &tl) {
+		d.errorf(off, CodeRead, "hooks file is %v", err)
 		return f
-	}
-	root, err := jsonpos.Parse(data, MaxDepth)
-	if err != nil {
-		off := 0
-		if se, ok := err.(*jsonpos.SyntaxError); ok {
-			off = se.Off
-		}
-		d.errorf(off, CodeSyntax, "invalid JSON: %s", err.Error())
+	} else if err != nil {
+		d.errorf(off, CodeSyntax, "invalid JSON: %v", err)
 		return f
 	}
 	d.settingsHooks(root)

@@ -1,6 +1,7 @@
 package antigravity
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -85,17 +86,12 @@ func DecodeHooksFile(file string, data []byte) *File {
 }
 
 func (d *decoder) root() {
-	if len(d.src) > MaxFileSize {
-		d.errorf(0, CodeRead, "hooks file is %d bytes, more than the limit of %d", len(d.src), MaxFileSize)
+	root, off, err := jsonpos.ParseLimited(d.src, MaxFileSize, MaxFileDepth)
+	if tl := (*jsonpos.TooLargeError)(nil); errors.As(err, &tl) {
+		d.errorf(off, CodeRead, "hooks file is %v", err)
 		return
-	}
-	root, err := jsonpos.Parse(d.src, MaxFileDepth)
-	if err != nil {
-		off := 0
-		if se, ok := err.(*jsonpos.SyntaxError); ok {
-			off = se.Off
-		}
-		d.errorf(off, CodeSyntax, "invalid JSON: %s", err.Error())
+	} else if err != nil {
+		d.errorf(off, CodeSyntax, "invalid JSON: %v", err)
 		return
 	}
 	if root.Kind != jsonpos.Object {

@@ -1,6 +1,7 @@
 package copilot
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -114,17 +115,12 @@ func decode(file string, data []byte, settings bool) *File {
 }
 
 func (d *decoder) root(settings bool) {
-	if len(d.src) > MaxFileSize {
-		d.errorf(0, CodeRead, "hooks file is %d bytes, more than the limit of %d", len(d.src), MaxFileSize)
+	root, off, err := jsonpos.ParseLimited(d.src, MaxFileSize, MaxFileDepth)
+	if tl := (*jsonpos.TooLargeError)(nil); errors.As(err, &tl) {
+		d.errorf(off, CodeRead, "hooks file is %v", err)
 		return
-	}
-	root, err := jsonpos.Parse(d.src, MaxFileDepth)
-	if err != nil {
-		off := 0
-		if se, ok := err.(*jsonpos.SyntaxError); ok {
-			off = se.Off
-		}
-		d.errorf(off, CodeSyntax, "invalid JSON: %s", err.Error())
+	} else if err != nil {
+		d.errorf(off, CodeSyntax, "invalid JSON: %v", err)
 		return
 	}
 	if root.Kind != jsonpos.Object {

@@ -1,6 +1,7 @@
 package qwen
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -96,17 +97,12 @@ func DecodeSettings(file string, data []byte) *Settings {
 }
 
 func (d *settingsDecoder) decode() {
-	if len(d.src) > MaxSettingsSize {
-		d.errorf(0, CodeRead, "settings file is %d bytes, more than the limit of %d", len(d.src), MaxSettingsSize)
+	root, off, err := jsonpos.ParseLimited(d.src, MaxSettingsSize, MaxSettingsDepth)
+	if tl := (*jsonpos.TooLargeError)(nil); errors.As(err, &tl) {
+		d.errorf(off, CodeRead, "settings file is %v", err)
 		return
-	}
-	root, err := jsonpos.Parse(d.src, MaxSettingsDepth)
-	if err != nil {
-		off := 0
-		if se, ok := err.(*jsonpos.SyntaxError); ok {
-			off = se.Off
-		}
-		d.errorf(off, CodeSyntax, "invalid JSON: %s", err.Error())
+	} else if err != nil {
+		d.errorf(off, CodeSyntax, "invalid JSON: %v", err)
 		return
 	}
 	if root.Kind != jsonpos.Object {
