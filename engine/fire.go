@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/confine"
 	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/agents"
@@ -159,7 +160,9 @@ func (e *Engine) Fire(ctx context.Context, ev Event) (*Decision, error) {
 	d.Trace = trace
 	env := withTraceparent(mergeEnv(e.environ(spec, payload), [][2]string{{AgentEnv, string(agentSpec.Dialect)}}), parent)
 	sequential := e.opts.Sequential || e.cfg.Sequential(spec.Name)
+	unconfined := "" // why a later hook's rewrite took a confined command out of its sandbox
 	if sequential {
+		confinedBy := -1
 		for i, h := range hooks {
 			if skips[i] != "" {
 				d.Runs[i] = Run{Hook: h, Command: e.resolveCommand(h), Event: spec.Name, Verdict: VerdictSkipped, Skipped: skips[i]}
@@ -167,6 +170,14 @@ func (e *Engine) Fire(ctx context.Context, ev Event) (*Decision, error) {
 			}
 			d.Runs[i] = e.runHook(ctx, spec, h, payload.bytes(), env)
 			if a := d.Runs[i].Answer; a != nil && a.UpdatedInput != nil && a.Permission != decide.Deny {
+				confined := runsConfined(a.UpdatedInput)
+				if confinedBy >= 0 && !confined && unconfined == "" {
+					unconfined = fmt.Sprintf("agenthooks: %s rewrote the command that %s had set to run confined, which would run it outside the sandbox; put the guard after the hooks that rewrite commands",
+						h, hooks[confinedBy])
+				}
+				if confined {
+					confinedBy = i
+				}
 				payload.set("tool_input", a.UpdatedInput) // the next hook sees the rewrite
 			}
 		}
@@ -194,6 +205,13 @@ func (e *Engine) Fire(ctx context.Context, ev Event) (*Decision, error) {
 		}
 	}
 	d.Decision = decide.Merge(answers, e.opts.Merge)
+	if unconfined != "" && d.Decision.Permission != decide.Deny {
+		d.Decision.Permission = decide.Deny
+		d.Decision.UpdatedInput = nil
+		d.Decision.UserMessage = unconfined
+		d.Decision.AgentMessage = unconfined
+		d.Decision.DecidedBy = nil
+	}
 	if !sequential && e.opts.Merge != decide.MergeFirst && decide.Rewrites(answers) && d.Decision.Permission != decide.Deny {
 		// Hooks that ran side by side rewrote the input differently: whichever rewrite ran, the
 		// others' judgement of it is missing (a guard's confined command would lose its sandbox).
@@ -611,4 +629,17 @@ func (e *Engine) workspaces() []string {
 func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// runsConfined reports whether rewritten tool input runs its command confined, in the form the
+// shell guard writes (agenthooks confine --project P -- bash -c CMD).
+func runsConfined(input json.RawMessage) bool {
+	var in struct {
+		Command string `json:"command"`
+	}
+	if json.Unmarshal(input, &in) != nil {
+		return false
+	}
+	_, _, _, ok := confine.ParseShellCommand(in.Command)
+	return ok
 }

@@ -2,9 +2,13 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/agenthooks/agenthooks/confine"
 	"github.com/agenthooks/agenthooks/decide"
 )
 
@@ -42,6 +46,29 @@ func TestConflictingRewritesAreDenied(t *testing.T) {
 		d := fire(t, Options{Sequential: true}, other, confined)
 		if d.Permission != decide.Allow || !strings.Contains(string(d.UpdatedInput), "confine") {
 			t.Fatalf("sequential rewrites: %+v", d)
+		}
+	})
+	// The guard set the command to run confined; a later hook that rewrites it again would run
+	// it outside the sandbox, unjudged: denied. A later hook that keeps it confined stands.
+	t.Run("sequential after the guard", func(t *testing.T) {
+		dir := t.TempDir()
+		answer := func(name, command string) string {
+			b, _ := json.Marshal(map[string]any{"permission": "allow", "updated_input": map[string]string{"command": command}})
+			file := filepath.Join(dir, name)
+			if err := os.WriteFile(file, b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			return "cat '" + file + "'"
+		}
+		guard := answer("guard.json", confine.ShellCommand("/usr/bin/agenthooks", "/home/dev/project", "rm -rf build"))
+		d := fire(t, Options{Sequential: true}, guard, other)
+		if d.Permission != decide.Deny || d.UpdatedInput != nil || !strings.Contains(d.AgentMessage, "outside the sandbox") {
+			t.Fatalf("a rewrite after the guard's confined one: %+v", d)
+		}
+		again := answer("again.json", confine.ShellCommand("/usr/bin/agenthooks", "/home/dev/project", "rm -rf build && echo done"))
+		d = fire(t, Options{Sequential: true}, guard, again)
+		if d.Permission != decide.Allow || !strings.Contains(string(d.UpdatedInput), "echo done") {
+			t.Fatalf("a later rewrite that stays confined: %+v", d)
 		}
 	})
 	t.Run("deny stands", func(t *testing.T) {
