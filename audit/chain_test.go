@@ -195,7 +195,7 @@ func TestMigrationChainsExistingRecords(t *testing.T) {
 	path := chainStore(t, 4)
 	// Back to schema 3, as an older agenthooks left it, with a gap a time-based prune left.
 	tamper(t, path, `DROP TABLE chain`, `ALTER TABLE decisions DROP COLUMN hash`, `DELETE FROM decisions WHERE id IN (1, 3)`,
-		`DROP TABLE export_cursors`, `ALTER TABLE decisions DROP COLUMN trace_id`, `ALTER TABLE decisions DROP COLUMN span_id`,
+		`DROP TABLE export_leases`, `DROP TABLE export_cursors`, `ALTER TABLE decisions DROP COLUMN trace_id`, `ALTER TABLE decisions DROP COLUMN span_id`,
 		`ALTER TABLE decisions DROP COLUMN parent_span_id`, `ALTER TABLE runs DROP COLUMN span_id`, `PRAGMA user_version = 3`)
 	s, err := Open(path)
 	if err != nil {

@@ -68,7 +68,7 @@ func TestTraceContextIsStoredAndChained(t *testing.T) {
 func TestChainOfRecordsWithoutTraceIsUnchanged(t *testing.T) {
 	t.Parallel()
 	path := chainStore(t, 3)
-	tamper(t, path, `DROP TABLE export_cursors`, `ALTER TABLE decisions DROP COLUMN trace_id`, `ALTER TABLE decisions DROP COLUMN span_id`,
+	tamper(t, path, `DROP TABLE export_leases`, `DROP TABLE export_cursors`, `ALTER TABLE decisions DROP COLUMN trace_id`, `ALTER TABLE decisions DROP COLUMN span_id`,
 		`ALTER TABLE decisions DROP COLUMN parent_span_id`, `ALTER TABLE runs DROP COLUMN span_id`, `PRAGMA user_version = 4`)
 	s, err := Open(path)
 	if err != nil {

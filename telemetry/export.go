@@ -20,18 +20,31 @@ type Sink interface {
 // BatchSize is how many records one Send carries at most.
 const BatchSize = 256
 
+// LeaseTTL is how long an export holds its destination without finishing a batch: while it
+// holds it, another export to the same destination (a second --watch, an export on ingest)
+// waits for its next turn instead of sending the same records. A holder that dies frees the
+// destination when its lease runs out.
+const LeaseTTL = 5 * time.Minute
+
 // Export sends the records stored after the sink's cursor, oldest first, in batches, moving the
 // cursor after each batch the destination acknowledged; since, when set, leaves older records
 // out (they still count as sent). It ingests the spool first. It returns how many records it
 // sent. A batch that fails stops the export and is sent again by the next one: the cursor
 // only moves past what was delivered, so a record is never skipped, and one is sent twice only
-// when the destination took it but its answer was lost.
+// when the destination took it but its answer was lost. Exports to one destination never run
+// side by side: an export holds the destination's lease (audit.ClaimExport) from reading the
+// cursor to moving it, and another one fails with audit.ErrExportBusy meanwhile.
 func Export(ctx context.Context, s *audit.Store, sink Sink, since time.Time, log io.Writer) (int, error) {
 	if _, bad, err := s.Ingest(ctx); err != nil {
 		fmt.Fprintln(log, "agenthooks: audit: ingesting the spool:", err)
 	} else if bad > 0 {
 		fmt.Fprintf(log, "agenthooks: audit: %d spooled record(s) could not be read and were skipped\n", bad)
 	}
+	lease, err := s.ClaimExport(ctx, sink.Name(), audit.ExportOwner(), LeaseTTL)
+	if err != nil {
+		return 0, err
+	}
+	defer func() { _ = lease.Release(context.WithoutCancel(ctx)) }()
 	cur, err := s.Cursor(ctx, sink.Name())
 	if err != nil {
 		return 0, err
@@ -61,6 +74,9 @@ func Export(ctx context.Context, s *audit.Store, sink Sink, since time.Time, log
 			return sent, err
 		}
 		sent, cur = sent+len(batch), last
+		if err := lease.Renew(ctx, LeaseTTL); err != nil {
+			return sent, err
+		}
 	}
 }
 
