@@ -377,3 +377,14 @@ func explainConfined(e *env, p guardExplainParams, pol *policy.Policy, command s
 	}
 	return nil
 }
+
+// askAsHelp is the --ask-as flag's help: what an ask becomes, and for which agents.
+func askAsHelp() string {
+	var cannot []string
+	for _, a := range agents.All() {
+		if !a.Answer.CanAsk {
+			cannot = append(cannot, string(a.Name))
+		}
+	}
+	return "what an ask becomes for an agent that cannot ask a person (" + strings.Join(cannot, ", ") + "): deny or allow"
+}

@@ -225,7 +225,7 @@ turns it into a deny that says the guard failed.`,
 	}
 	p.register(c)
 	c.Flags().StringVar(&p.format, "format", "", "the payload's and answer's format: "+agents.List("or")+" (default: detected from the payload)")
-	c.Flags().StringVar(&p.askAs, "ask-as", "deny", "what an ask becomes for an agent that cannot ask a person (codex, gemini): deny or allow")
+	c.Flags().StringVar(&p.askAs, "ask-as", "deny", askAsHelp())
 	c.Flags().BoolVar(&p.failClosed, "fail-closed", false, "deny, saying the guard failed, when the guard itself fails")
 	c.Flags().StringVar(&p.audit, "audit", "", "record into this audit database, or off (default: $AGENTHOOKS_AUDIT, else ~/.agenthooks/audit.db)")
 	return c

@@ -37,7 +37,7 @@ func newContentGuardCmd(e *env, name, short, long string, run func(*env, content
 		RunE: func(cmd *cobra.Command, args []string) error { return run(e, p) }}
 	p.register(c)
 	c.Flags().StringVar(&p.format, "format", "", "the payload's and answer's format: "+agents.List("or")+" (default: detected)")
-	c.Flags().StringVar(&p.askAs, "ask-as", "deny", "what an ask becomes for an agent that cannot ask a person (codex, gemini): deny or allow")
+	c.Flags().StringVar(&p.askAs, "ask-as", "deny", askAsHelp())
 	c.Flags().BoolVar(&p.failClosed, "fail-closed", false, "deny, saying the guard failed, when the guard itself fails or runs out of budget")
 	c.Flags().StringVar(&p.audit, "audit", "", "record into this audit database, or off")
 	return c

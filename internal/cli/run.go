@@ -147,7 +147,7 @@ the reason on stderr and nothing on stdout, the one block Gemini and Codex both 
 	}
 	p.register(c)
 	c.Flags().StringVar(&p.agent, "agent", string(agents.Default().Name), "the agent calling, whose payload and answer format are used: "+agents.List("or"))
-	c.Flags().StringVar(&p.askAs, "ask-as", "deny", "what an ask becomes for an agent that cannot ask a person (codex, gemini): deny or allow")
+	c.Flags().StringVar(&p.askAs, "ask-as", "deny", askAsHelp())
 	c.Flags().StringVar(&p.format, "format", "agent", "output: agent (the agent's own answer) or decision (the full decision as JSON)")
 	c.Flags().StringVar(&p.merge, "merge", "all", "merge rule: all (deny > ask > allow) or first (the first valid answer wins)")
 	c.Flags().BoolVar(&p.sequential, "sequential", false, "run the event's hooks one after another")
