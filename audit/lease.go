@@ -2,9 +2,7 @@ package audit
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -22,12 +20,11 @@ type ExportLease struct {
 	owner string
 }
 
-// ExportOwner names this process as a lease holder: host, process id and a random tag.
+// ExportOwner names this process as a lease holder: host, process id and when it asked (two
+// exports of one process are two holders).
 func ExportOwner() string {
 	host, _ := os.Hostname()
-	tag := make([]byte, 4)
-	_, _ = rand.Read(tag)
-	return fmt.Sprintf("%s pid %d (%s)", host, os.Getpid(), hex.EncodeToString(tag))
+	return fmt.Sprintf("%s pid %d (%s)", host, os.Getpid(), time.Now().UTC().Format(time.RFC3339Nano))
 }
 
 // ClaimExport takes the lease on the destination name for owner, for ttl. It fails with

@@ -3,6 +3,6 @@
 -- records side by side. A lease ends when its holder releases it or its time runs out.
 CREATE TABLE export_leases (
   name  TEXT PRIMARY KEY,   -- the destination, as in export_cursors
-  owner TEXT NOT NULL,      -- host, process id and a random tag of the holder
+  owner TEXT NOT NULL,      -- host, process id and start time of the holder
   until INTEGER NOT NULL    -- unix microseconds
 );
