@@ -9,20 +9,24 @@ import (
 // editTools are the agents' own tools that write, edit or delete files, with the tool_input
 // fields that name the file. Claude Code 2.1 (Write, Edit, MultiEdit, NotebookEdit), Cursor's
 // preToolUse (Write, Delete), Gemini CLI 0.61 (write_file, replace), Codex 0.169 (apply_patch,
-// whose patch names its files), Copilot CLI and Qwen Code (their edit, create and write tools).
+// whose patch names its files), Copilot CLI and Qwen Code (their edit, create and write tools),
+// Factory Droid 0.215 (ApplyPatch: Codex's patch format, in its input field).
 var editTools = map[string][]string{
 	"Write": {"file_path", "path"}, "Edit": {"file_path", "path"}, "MultiEdit": {"file_path"},
 	"NotebookEdit": {"notebook_path", "file_path"}, "Delete": {"file_path", "path", "target_file"},
 	"write_file": {"file_path", "path"}, "replace": {"file_path", "path"}, "edit": {"path", "file_path"},
 	"create": {"path", "file_path"}, "str_replace_editor": {"path"}, "edit_file": {"target_file", "path", "file_path"},
-	"apply_patch": {"command", "patch", "input"},
+	"apply_patch": {"command", "patch", "input"}, "ApplyPatch": {"input", "patch"},
 }
+
+// isPatchTool reports whether tool's input is a patch in Codex's format, which names its files.
+func isPatchTool(tool string) bool { return tool == "apply_patch" || tool == "ApplyPatch" }
 
 // IsEditTool reports whether tool is an agent's file-writing tool that EditTargets understands.
 func IsEditTool(tool string) bool { _, ok := editTools[tool]; return ok }
 
 // EditTargets returns the files an agent's file tool call writes, edits or deletes, from its
-// tool_input. For apply_patch they are the files the patch adds, updates, deletes or moves to.
+// tool_input. For a patch (apply_patch, ApplyPatch) they are the files the patch adds, updates, deletes or moves to.
 func EditTargets(tool string, input map[string]any) []string {
 	var out []string
 	for _, field := range editTools[tool] {
@@ -30,7 +34,7 @@ func EditTargets(tool string, input map[string]any) []string {
 		if !ok || s == "" {
 			continue
 		}
-		if tool == "apply_patch" {
+		if isPatchTool(tool) {
 			out = append(out, patchFiles(s)...)
 			continue
 		}
