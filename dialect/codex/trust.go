@@ -117,7 +117,18 @@ func worktreeMain(gitFile string) string {
 	if filepath.Base(filepath.Dir(gitdir)) != "worktrees" || filepath.Base(filepath.Dir(filepath.Dir(gitdir))) != ".git" {
 		return ""
 	}
-	return filepath.Dir(filepath.Dir(filepath.Dir(gitdir)))
+	// As Codex does, the link is checked from both ends, so that a repository's own .git file
+	// cannot borrow another checkout's trust: the main checkout registers this worktree (its
+	// gitdir file names this .git file), and its .git is a folder.
+	back, err := os.ReadFile(filepath.Join(gitdir, "gitdir"))
+	if err != nil || !samePath(strings.TrimSpace(string(back)), gitFile) {
+		return ""
+	}
+	main := filepath.Dir(filepath.Dir(filepath.Dir(gitdir)))
+	if fi, err := os.Lstat(filepath.Join(main, ".git")); err != nil || !fi.IsDir() {
+		return ""
+	}
+	return main
 }
 
 // samePath reports whether a and b name the same folder: equal when cleaned, or the same file.
