@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -64,4 +65,38 @@ func TestOwnEntry(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzOwnEntry: whatever payload arrives, OwnEntry never panics, and a payload that does not name
+// an event of Cursor's by its own name is never a repeat.
+func FuzzOwnEntry(f *testing.F) {
+	for _, s := range []string{
+		`{"hook_event_name":"preToolUse","tool_name":"Shell","tool_input":{"command":"rm -rf ~"},"workspace_roots":["/w"]}`,
+		`{"hook_event_name":"beforeShellExecution","command":"ls","workspace_roots":["/w"]}`,
+		`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`,
+		`{"hook_event_name":"preToolUse","tool_name":"Write","tool_input":"x","workspace_roots":[1]}`,
+		`{"workspace_roots":["/w"]}`, `null`, `[]`, `{`, ``,
+	} {
+		f.Add([]byte(s), "bash")
+		f.Add([]byte(s), "")
+	}
+	home := f.TempDir()
+	if err := os.MkdirAll(filepath.Join(home, ".cursor"), 0o755); err != nil {
+		f.Fatal(err)
+	}
+	hooks := `{"version":1,"hooks":{"beforeShellExecution":[{"command":"agenthooks guard bash --fail-closed","failClosed":true}],` +
+		`"preToolUse":[{"command":"agenthooks run --agent cursor --from claude preToolUse"},{"command":"agenthooks guard bash --fail-closed","matcher":"Write|Delete","failClosed":true}]}}`
+	if err := os.WriteFile(filepath.Join(home, ".cursor", "hooks.json"), []byte(hooks), 0o644); err != nil {
+		f.Fatal(err)
+	}
+	e := New(&config.Config{}, Options{Env: config.Env{Home: home, EnterpriseDir: filepath.Join(home, "none"), ClaudeManagedDir: filepath.Join(home, "none")}})
+	f.Fuzz(func(t *testing.T, payload []byte, guard string) {
+		got := e.OwnEntry(Repeat{In: dialect.Claude, Payload: payload, Guard: guard, FailClosed: true})
+		var p struct {
+			HookEventName string `json:"hook_event_name"`
+		}
+		if got != "" && (json.Unmarshal(payload, &p) != nil || p.HookEventName == "" || p.HookEventName[0] < 'a' || p.HookEventName[0] > 'z') {
+			t.Fatalf("a repeat (%s) for a payload that names no Cursor event: %s", got, payload)
+		}
+	})
 }
