@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/agenthooks/agenthooks/config"
@@ -19,6 +21,10 @@ func TestOwnEntry(t *testing.T) {
 	cursorWrite := `{"hook_event_name":"preToolUse","conversation_id":"c","tool_name":"Write","tool_input":{"file_path":"/w/a"},"workspace_roots":["/w"]}`
 	claudeBash := `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf ~"},"cwd":"/w"}`
 	const guard = `{"command":"agenthooks guard bash --fail-closed","failClosed":true}`
+	absPolicy := "/p.yaml" // an absolute path on this system
+	if runtime.GOOS == "windows" {
+		absPolicy = `C:\p.yaml`
+	}
 	bse := func(entries string) string { return `{"version":1,"hooks":{"beforeShellExecution":[` + entries + `]}}` }
 	pre := func(entries string) string { return `{"version":1,"hooks":{"preToolUse":[` + entries + `]}}` }
 	cases := []struct {
@@ -34,7 +40,7 @@ func TestOwnEntry(t *testing.T) {
 		{"Claude Code called", bse(guard), claudeBash, dialect.Claude, "bash", "", true, false},
 		{"no own entry", `{"version":1,"hooks":{}}`, cursorShell, dialect.Claude, "bash", "", true, false},
 		{"own guard with another policy", bse(`{"command":"agenthooks guard bash --fail-closed --policy /p.yaml","failClosed":true}`), cursorShell, dialect.Claude, "bash", "", true, false},
-		{"the same absolute policy", bse(`{"command":"agenthooks guard bash --fail-closed --policy /p.yaml","failClosed":true}`), cursorShell, dialect.Claude, "bash", "/p.yaml", true, true},
+		{"the same absolute policy", bse(`{"command":"agenthooks guard bash --fail-closed --policy '` + strings.ReplaceAll(absPolicy, `\`, `\\`) + `'","failClosed":true}`), cursorShell, dialect.Claude, "bash", absPolicy, true, true},
 		{"a relative policy", bse(`{"command":"agenthooks guard bash --fail-closed --policy p.yaml","failClosed":true}`), cursorShell, dialect.Claude, "bash", "p.yaml", true, false},
 		{"own guard fails open", bse(`{"command":"agenthooks guard bash"}`), cursorShell, dialect.Claude, "bash", "", true, false},
 		{"own guard fails open, ours too", bse(`{"command":"agenthooks guard bash"}`), cursorShell, dialect.Claude, "bash", "", false, true},

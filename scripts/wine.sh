@@ -39,12 +39,13 @@ root=$(dirname "$here")
 # SQL readers the guards share (guard/shell, guard/secrets, guard/sqlc); then, from the CLI, the
 # tests that are Windows' own or platform-neutral (doctor's Windows canary and PATH lookup,
 # Codex's review hashes, every command's example), and from the engine those about the user's
-# home (which Windows takes from USERPROFILE, not HOME) and its trust store. The rest of the
+# home (which Windows takes from USERPROFILE, not HOME), its trust store, and the paths of the
+# run-time dedupe (engine.Repeat). The rest of the
 # CLI's and the engine's tests run hooks through sh, and the guard package's corpora are POSIX
 # paths: they do not run here.
 packages=(./runner/ ./config/ ./guard/policy/ ./guard/winshell/ ./guard/shell/ ./guard/secrets/ ./guard/sqlc/)
 cli_tests='Windows|TestCodexHook|TestEveryCommandHasAnExample|TestExampleCheck'
-engine_tests='TestEmptyHomeIgnoresAPlantedTrustStore|TestRelativeHomeIsRefused'
+engine_tests='TestEmptyHomeIgnoresAPlantedTrustStore|TestRelativeHomeIsRefused|TestOwnEntry'
 
 tools=${AGENTHOOKS_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/agenthooks-tools}
 base="$tools/wine"
