@@ -40,9 +40,8 @@ root=$(dirname "$here")
 # tests that are Windows' own or platform-neutral (doctor's Windows canary and PATH lookup,
 # Codex's review hashes, every command's example), and from the engine those about the user's
 # home (which Windows takes from USERPROFILE, not HOME), its trust store, and the paths of the
-# run-time dedupe (engine.Repeat). The rest of the
-# CLI's and the engine's tests run hooks through sh, and the guard package's corpora are POSIX
-# paths: they do not run here.
+# run-time dedupe (engine.Repeat). The rest of the CLI's and the engine's tests run hooks
+# through sh, and the guard package's corpora are POSIX paths: they do not run here.
 packages=(./runner/ ./config/ ./guard/policy/ ./guard/winshell/ ./guard/shell/ ./guard/secrets/ ./guard/sqlc/)
 cli_tests='Windows|TestCodexHook|TestEveryCommandHasAnExample|TestExampleCheck'
 engine_tests='TestEmptyHomeIgnoresAPlantedTrustStore|TestRelativeHomeIsRefused|TestOwnEntry'
