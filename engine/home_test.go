@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +18,7 @@ import (
 func TestEmptyHomeIgnoresAPlantedTrustStore(t *testing.T) {
 	home, repo := t.TempDir(), t.TempDir()
 	t.Setenv("HOME", home)
+	t.Setenv("USERPROFILE", home) // os.UserHomeDir's variable on Windows
 	t.Chdir(repo)
 	marker := filepath.Join(t.TempDir(), "repo-hook-ran")
 	hooks := []byte(hooksOf("beforeShellExecution", "touch "+marker))
@@ -27,7 +29,8 @@ func TestEmptyHomeIgnoresAPlantedTrustStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	canon, _ := config.Canonical(repo)
-	planted := `{"version":2,"trusted":[{"dir":"` + canon + `","at":"2025-01-01T00:00:00Z","files":{".cursor/hooks.json":"` + config.Digest(hooks) + `"}}]}`
+	dir, _ := json.Marshal(canon) // a Windows path's backslashes, escaped
+	planted := `{"version":2,"trusted":[{"dir":` + string(dir) + `,"at":"2025-01-01T00:00:00Z","files":{".cursor/hooks.json":"` + config.Digest(hooks) + `"}}]}`
 	if err := os.MkdirAll(filepath.Join(repo, ".agenthooks"), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/guard/shell"
 	"github.com/agenthooks/agenthooks/internal/jsonpos"
 )
@@ -27,13 +28,22 @@ const GuardArgs = "guard bash --fail-closed"
 // runner on each of its events, and the guard on the agent's own file tools, so that the shell
 // guard judges a write, edit or delete of a protected file (an agent's hooks, agenthooks' policy
 // and trust) by these tools too and the agent cannot switch its guard off with its edit tool.
+//
+// In the files of an agent that another agent runs too (Agent.Reads: Cursor runs Claude Code's),
+// the guard's entries name the file's agent (--agent claude), as the runner's do: when the other
+// agent calls them and runs the same guard through its own entry, they step aside, so one call
+// runs the guard once (engine.Repeat).
 func entries(a *dialect.Agent) []entry {
 	in := a.Install
-	out := []entry{{event: a.Shell.Event, matcher: in.ShellMatcher, args: GuardArgs, failClosed: in.FailClosed}}
+	guardArgs := GuardArgs
+	if len(agents.ReadBy(a.Name)) > 0 {
+		guardArgs += " --agent " + string(a.Name)
+	}
+	out := []entry{{event: a.Shell.Event, matcher: in.ShellMatcher, args: guardArgs, failClosed: in.FailClosed}}
 	for _, ev := range in.Events {
 		out = append(out, entry{event: ev, args: in.RunArgs + " " + ev})
 	}
-	return append(out, entry{event: in.EditEvent, matcher: in.EditMatcher, args: GuardArgs, failClosed: in.FailClosed})
+	return append(out, entry{event: in.EditEvent, matcher: in.EditMatcher, args: guardArgs, failClosed: in.FailClosed})
 }
 
 // Call splits command when it is one plain call of a program named agenthooks (bare, by path,
@@ -79,11 +89,29 @@ func OwnArgs(command string) (string, bool) {
 	return strings.Join(kept, " "), true
 }
 
-// same reports whether command is what install writes for en, in any version.
+// same reports whether command is what install writes for en, in any version: a guard's entry
+// with or without the --agent an earlier version did not write.
 func same(en entry, command string) bool {
 	got, ok := OwnArgs(command)
 	want, _ := OwnArgs("agenthooks " + en.args)
-	return ok && got == want
+	return ok && guardWithoutAgent(got) == guardWithoutAgent(want)
+}
+
+// guardWithoutAgent is a guard's arguments without --agent NAME; other arguments as they are.
+func guardWithoutAgent(args string) string {
+	f := strings.Fields(args)
+	if len(f) == 0 || f[0] != "guard" {
+		return args
+	}
+	var kept []string
+	for i := 0; i < len(f); i++ {
+		if f[i] == "--agent" && i+1 < len(f) {
+			i++
+			continue
+		}
+		kept = append(kept, f[i])
+	}
+	return strings.Join(kept, " ")
 }
 
 // into adds the agent's entries that are not there yet, running prog, brings up to date those

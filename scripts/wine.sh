@@ -38,10 +38,13 @@ root=$(dirname "$here")
 # (guard/policy), reading PowerShell and cmd commands (guard/winshell) and the shell, secret and
 # SQL readers the guards share (guard/shell, guard/secrets, guard/sqlc); then, from the CLI, the
 # tests that are Windows' own or platform-neutral (doctor's Windows canary and PATH lookup,
-# Codex's review hashes, every command's example). The rest of the CLI's and the engine's tests
-# run hooks through sh, and the guard package's corpora are POSIX paths: they do not run here.
+# Codex's review hashes, every command's example), and from the engine those about the user's
+# home (which Windows takes from USERPROFILE, not HOME), its trust store, and the paths of the
+# run-time dedupe (engine.Repeat). The rest of the CLI's and the engine's tests run hooks
+# through sh, and the guard package's corpora are POSIX paths: they do not run here.
 packages=(./runner/ ./config/ ./guard/policy/ ./guard/winshell/ ./guard/shell/ ./guard/secrets/ ./guard/sqlc/)
 cli_tests='Windows|TestCodexHook|TestEveryCommandHasAnExample|TestExampleCheck'
+engine_tests='TestEmptyHomeIgnoresAPlantedTrustStore|TestRelativeHomeIsRefused|TestOwnEntry'
 
 tools=${AGENTHOOKS_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/agenthooks-tools}
 base="$tools/wine"
@@ -192,4 +195,5 @@ if [ -n "$have_pkg" ]; then
 else
   wintest "${args[@]}" "${packages[@]}"
   wintest "${args[@]}" -run "$cli_tests" ./internal/cli/
+  wintest "${args[@]}" -run "$engine_tests" ./engine/
 fi

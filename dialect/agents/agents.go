@@ -106,6 +106,21 @@ func Detect(p dialect.Probe) *dialect.Agent {
 	return Fallback()
 }
 
+// ReadBy returns the agents that run agent n's hooks files as well as their own (Agent.Reads),
+// in listing order.
+func ReadBy(n dialect.Name) []*dialect.Agent {
+	var out []*dialect.Agent
+	for _, a := range all {
+		for _, r := range a.Reads {
+			if r.Agent == n {
+				out = append(out, a)
+				break
+			}
+		}
+	}
+	return out
+}
+
 // List names the agents for a message: "a, b, c or d" (or "and", as conj says).
 func List(conj string) string {
 	names := Names()

@@ -99,8 +99,21 @@ func systemFindings(getenv func(string) string) []dialect.Finding {
 }
 
 // review says, for the agenthooks hooks of one Codex file, which ones Codex runs and which it
-// skips (and why), by the reviews in the user's config.toml.
+// skips (and why): all of a project's file in a project Codex does not trust (projectDistrust),
+// else by the reviews in the user's config.toml.
 func review(env dialect.DoctorEnv, file string, ours func(string) bool) ([]dialect.Finding, []dialect.Skipped) {
+	if why := projectDistrust(env, file); why != "" {
+		var skipped []dialect.Skipped
+		for _, h := range hooksOf(file) {
+			if ours(h.Command) {
+				skipped = append(skipped, dialect.Skipped{File: file, Event: h.Event, Command: h.Command})
+			}
+		}
+		if len(skipped) == 0 {
+			return nil, nil
+		}
+		return []dialect.Finding{{Level: "fail", File: file, Message: why}}, skipped
+	}
 	states := hookStates(userConfig(env))
 	const (
 		off = iota

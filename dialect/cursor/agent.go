@@ -40,8 +40,13 @@ var Agent = dialect.Agent{
 	Trust:          "runs a project's .cursor/hooks.json in a workspace it opens; enterprise hooks.json comes first",
 	DefaultTimeout: 30 * time.Second,
 	Detect:         detect,
-	// Claude Code's settings files, every scope (cursor.com/docs/reference/third-party-hooks).
-	Reads: []dialect.Shared{{Agent: dialect.Claude, Setting: "Third-party skills (Cursor Settings, Rules, Skills, Subagents)"}},
+	// Claude Code's settings files, .claude/settings.local.json, .claude/settings.json and
+	// ~/.claude/settings.json (not its managed ones), below Cursor's own in priority; Cursor maps
+	// their events (PreToolUse to preToolUse, ...) and tool names (Bash to Shell, Edit to Write)
+	// and sends them its own payload (cursor.com/docs/reference/third-party-hooks, read
+	// 2026-11-24). agenthooks' entries there step aside for Cursor's own (engine.Repeat).
+	Reads: []dialect.Shared{{Agent: dialect.Claude, Scopes: []dialect.Scope{dialect.ScopeLocal, dialect.ScopeProject, dialect.ScopeUser},
+		Setting: "Third-party skills (Cursor Settings, Rules, Skills, Subagents)"}},
 }
 
 // detect: Cursor's payloads name the workspace roots, and its events are camelCase

@@ -117,7 +117,7 @@ func alsoRuns(a agents.AgentRow, r agents.AlsoRuns) string {
 	if r.Setting != "" {
 		s += " when its setting " + r.Setting + " is on"
 	}
-	return s + ", and with them the hooks agenthooks install writes there"
+	return s + ": agenthooks' entries there step aside for its own, so one call runs them once; the other hooks there run twice"
 }
 
 // cell is one capability of one event: "e2e" (or the test's name in Markdown), "yes" or "-".

@@ -106,14 +106,16 @@ func fastGuardBash(args []string) (guardBashParams, bool) {
 		switch {
 		case a == "--fail-closed":
 			p.failClosed = true
-		case (name == "--format" || name == "--policy" || name == "--audit" || name == "--ask-as") && !hasValue && i+1 < len(rest):
+		case (name == "--format" || name == "--policy" || name == "--audit" || name == "--ask-as" || name == "--agent") && !hasValue && i+1 < len(rest):
 			i++
 			value, hasValue = rest[i], true
 			fallthrough
-		case (name == "--format" || name == "--policy" || name == "--audit" || name == "--ask-as") && hasValue:
+		case (name == "--format" || name == "--policy" || name == "--audit" || name == "--ask-as" || name == "--agent") && hasValue:
 			switch name {
 			case "--format":
 				p.format = value
+			case "--agent":
+				p.agent = value
 			case "--policy":
 				p.policy = value
 			case "--ask-as":

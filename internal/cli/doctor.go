@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -108,6 +109,7 @@ func runDoctor(ctx context.Context, e *env, p doctorParams) error {
 		}
 		rep.Agents = append(rep.Agents, ag)
 	}
+	doctorOverlaps(eng.Config(), rep.Agents)
 	if p.json {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
@@ -236,6 +238,54 @@ func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Na
 		}
 	}
 	return ag
+}
+
+// doctorOverlaps warns, for each agent that runs another's hooks files as well as its own
+// (Agent.Reads) where agenthooks is registered for both, that one call reaches agenthooks through
+// both files: the other file's entries that name their agent (--agent) step aside for the
+// agent's own, and those that do not (written by an older install) run a second time.
+func doctorOverlaps(cfg *config.Config, list []doctorAgent) {
+	registered := map[dialect.Name]bool{}
+	for _, ag := range list {
+		registered[ag.Agent] = ag.State != "not installed" && ag.State != "not registered"
+	}
+	for i := range list {
+		ag := &list[i]
+		desc := agents.Get(ag.Agent)
+		if desc == nil || !registered[ag.Agent] {
+			continue
+		}
+		for _, r := range desc.Reads {
+			if !registered[r.Agent] {
+				continue
+			}
+			when := "always"
+			if r.Setting != "" {
+				when = "when its setting " + r.Setting + " is on"
+			}
+			unnamed := 0
+			for _, f := range cfg.Files {
+				if f.Source.Family != r.Agent || f.Source.Layer == config.Default {
+					continue
+				}
+				for _, h := range f.Hooks {
+					if _, args, ok := agenthooksCall(hookCommand(h)); ok && !slices.Contains(args, "--agent") {
+						unnamed++
+					}
+				}
+			}
+			msg := fmt.Sprintf("%s also runs %s's hooks files %s: one call then reaches agenthooks through both; the entries in %s's files name their agent (--agent %s) and step aside for %s's own entries, but %s's other hooks run twice (directly and through %s's runner)",
+				desc.Title, agentTitle(r.Agent), when, agentTitle(r.Agent), r.Agent, desc.Title, agentTitle(r.Agent), desc.Title)
+			if unnamed > 0 {
+				msg = fmt.Sprintf("%s also runs %s's hooks files %s: %d agenthooks hook(s) there name no agent (an older install) and run a second time for one call; run agenthooks install --agent %s again",
+					desc.Title, agentTitle(r.Agent), when, unnamed, r.Agent)
+			}
+			ag.Findings = append(ag.Findings, doctorFinding{Level: "warn", Message: msg})
+			if ag.State == "ok" {
+				ag.State = "warn"
+			}
+		}
+	}
 }
 
 func hasAgenthooks(f *config.File) bool {

@@ -19,6 +19,7 @@ import (
 	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/agents"
+	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/guard"
 	"github.com/agenthooks/agenthooks/guard/policy"
 	"github.com/agenthooks/agenthooks/guard/shell"
@@ -198,6 +199,7 @@ type guardBashParams struct {
 	askAs      string
 	failClosed bool
 	audit      string
+	agent      string // the agent whose hooks file holds this entry (--agent)
 }
 
 func newGuardBashCmd(e *env) *cobra.Command {
@@ -283,8 +285,17 @@ func runGuardBash(e *env, p guardBashParams) error {
 	if err := refuseTerminal(e, "guard bash", `{"tool_name":"Bash","tool_input":{"command":"rm -rf ~"}}`); err != nil {
 		return err // exit 1, even with --fail-closed: nobody is calling as an agent
 	}
+	if _, ok := agents.Lookup(p.agent); !ok && p.agent != "" {
+		return fmt.Errorf("--agent must be %s, not %q", agents.List("or"), p.agent)
+	}
 	start := time.Now()
 	call, err := readShellCall(e, p.format)
+	if err == nil && p.agent != "" {
+		if sa := repeated(e, engine.Repeat{In: dialect.Name(p.agent), Payload: call.payload, Guard: "bash", Policy: p.policy, FailClosed: p.failClosed}, []string{call.project}); sa != nil {
+			fmt.Fprintln(e.stderr, "agenthooks:", sa)
+			return nil // the calling agent's own entry answers
+		}
+	}
 	decision, reason, policyName := guard.Allow, "", ""
 	if err == nil && call.tool != "" {
 		ctx := guard.Context{Home: e.home(), Cwd: call.cwd, Project: call.project,

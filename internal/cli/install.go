@@ -180,8 +180,8 @@ func installNotes(e *env, o install.Options, list []*dialect.Agent, changes []*i
 	}
 	for _, ov := range install.Overlaps(list, o) {
 		if ov.Setting != "" {
-			fmt.Fprintf(e.stdout, "note: %s also runs %s's hooks files when its setting %s is on: then one call runs agenthooks' entries of both files, and a hook in both twice; keep that setting off\n",
-				ov.Agent.Title, ov.Reads.Title, ov.Setting)
+			fmt.Fprintf(e.stdout, "note: %s also runs %s's hooks files when its setting %s is on: then agenthooks' entries there step aside for %s's own, but %s's other hooks run twice for one call (directly, and through %s's runner); keep that setting off\n",
+				ov.Agent.Title, ov.Reads.Title, ov.Setting, ov.Agent.Title, ov.Reads.Title, ov.Agent.Title)
 			continue
 		}
 		fmt.Fprintf(e.stdout, "note: %s also runs %s's hooks files here: one call runs agenthooks' entries of both files\n", ov.Agent.Title, ov.Reads.Title)

@@ -181,6 +181,10 @@ func runRun(ctx context.Context, e *env, p runParams) error {
 		return fmt.Errorf("unknown event %q; %s's events are: %s", p.event, ag.ShortTitle(), strings.Join(agent.Names(), ", "))
 	}
 	d, err := fire(ctx, e, p, spec)
+	if sa := (stepAside{}); errors.As(err, &sa) {
+		fmt.Fprintln(e.stderr, "agenthooks:", sa)
+		return nil // the calling agent's own entry answers
+	}
 	if err != nil {
 		if !p.failClosed || !spec.Gates {
 			return err
@@ -227,6 +231,9 @@ func fire(ctx context.Context, e *env, p runParams, spec *dialect.Spec) (*engine
 	opts, err := p.options(e, p.workspaces(e, peek.WorkspaceRoots, peek.Cwd))
 	if err != nil {
 		return nil, err
+	}
+	if sa := repeated(e, engine.Repeat{In: dialect.Name(p.agent), Payload: payload, FailClosed: p.failClosed}, opts.Env.Workspaces); sa != nil {
+		return nil, sa
 	}
 	for _, f := range p.from {
 		if _, ok := agents.Lookup(f); !ok {

@@ -1,0 +1,108 @@
+package engine
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/dialect"
+)
+
+// TestOwnEntry: an agenthooks entry of Claude Code's file that Cursor calls steps aside only for
+// the same entry in Cursor's own user file that runs for this very call, at least as
+// fail-closed; anything else, and every doubt, runs it.
+func TestOwnEntry(t *testing.T) {
+	t.Parallel()
+	cursorShell := `{"hook_event_name":"preToolUse","conversation_id":"c","tool_name":"Shell","tool_input":{"command":"rm -rf ~"},"workspace_roots":["/w"]}`
+	cursorWrite := `{"hook_event_name":"preToolUse","conversation_id":"c","tool_name":"Write","tool_input":{"file_path":"/w/a"},"workspace_roots":["/w"]}`
+	claudeBash := `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf ~"},"cwd":"/w"}`
+	const guard = `{"command":"agenthooks guard bash --fail-closed","failClosed":true}`
+	absPolicy := "/p.yaml" // an absolute path on this system
+	if runtime.GOOS == "windows" {
+		absPolicy = `C:\p.yaml`
+	}
+	bse := func(entries string) string { return `{"version":1,"hooks":{"beforeShellExecution":[` + entries + `]}}` }
+	pre := func(entries string) string { return `{"version":1,"hooks":{"preToolUse":[` + entries + `]}}` }
+	cases := []struct {
+		name, cursor, payload string
+		in                    dialect.Name
+		guard, policy         string
+		failClosed, repeat    bool
+	}{
+		{"guard on the sibling event", bse(guard), cursorShell, dialect.Claude, "bash", "", true, true},
+		{"guard on the same event, its matcher", pre(`{"command":"agenthooks guard bash --fail-closed","matcher":"Write|Delete","failClosed":true}`), cursorWrite, dialect.Claude, "bash", "", true, true},
+		{"its matcher does not take the tool", pre(`{"command":"agenthooks guard bash --fail-closed","matcher":"Delete","failClosed":true}`), cursorWrite, dialect.Claude, "bash", "", true, false},
+		{"the entry is Cursor's own", bse(guard), cursorShell, dialect.Cursor, "bash", "", true, false},
+		{"Claude Code called", bse(guard), claudeBash, dialect.Claude, "bash", "", true, false},
+		{"no own entry", `{"version":1,"hooks":{}}`, cursorShell, dialect.Claude, "bash", "", true, false},
+		{"own guard with another policy", bse(`{"command":"agenthooks guard bash --fail-closed --policy /p.yaml","failClosed":true}`), cursorShell, dialect.Claude, "bash", "", true, false},
+		{"the same absolute policy", bse(`{"command":"agenthooks guard bash --fail-closed --policy '` + strings.ReplaceAll(absPolicy, `\`, `\\`) + `'","failClosed":true}`), cursorShell, dialect.Claude, "bash", absPolicy, true, true},
+		{"a relative policy", bse(`{"command":"agenthooks guard bash --fail-closed --policy p.yaml","failClosed":true}`), cursorShell, dialect.Claude, "bash", "p.yaml", true, false},
+		{"own guard fails open", bse(`{"command":"agenthooks guard bash"}`), cursorShell, dialect.Claude, "bash", "", true, false},
+		{"own guard fails open, ours too", bse(`{"command":"agenthooks guard bash"}`), cursorShell, dialect.Claude, "bash", "", false, true},
+		{"own guard wrapped", bse(`{"command":"timeout 5 agenthooks guard bash --fail-closed","failClosed":true}`), cursorShell, dialect.Claude, "bash", "", true, false},
+		{"own runner reading Claude Code's files", pre(`{"command":"agenthooks run --agent cursor --from claude preToolUse"}`), cursorShell, dialect.Claude, "", "", false, true},
+		{"own runner reading all files", pre(`{"command":"agenthooks run preToolUse"}`), cursorShell, dialect.Claude, "", "", false, true},
+		{"own runner reading others' files", pre(`{"command":"agenthooks run --agent cursor --from codex preToolUse"}`), cursorShell, dialect.Claude, "", "", false, false},
+		{"own runner reading other configs", pre(`{"command":"agenthooks run --agent cursor --config /x.json preToolUse"}`), cursorShell, dialect.Claude, "", "", false, false},
+		{"own runner on another event", pre(`{"command":"agenthooks run --agent cursor --from claude stop"}`), cursorShell, dialect.Claude, "", "", false, false},
+		{"own runner fails open, ours closed", pre(`{"command":"agenthooks run --agent cursor --from claude preToolUse"}`), cursorShell, dialect.Claude, "", "", true, false},
+		{"the event in Claude Code's spelling", bse(guard), `{"hook_event_name":"PreToolUse","tool_name":"Shell","tool_input":{"command":"ls"},"workspace_roots":["/w"]}`, dialect.Claude, "bash", "", true, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			home := t.TempDir()
+			if err := os.MkdirAll(filepath.Join(home, ".cursor"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(home, ".cursor", "hooks.json"), []byte(c.cursor), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			e := New(&config.Config{}, Options{Env: config.Env{Home: home, EnterpriseDir: filepath.Join(home, "none"),
+				ClaudeManagedDir: filepath.Join(home, "none"), Workspaces: []string{filepath.Join(home, "w")}}})
+			got := e.OwnEntry(Repeat{In: c.in, Payload: []byte(c.payload), Guard: c.guard, Policy: c.policy, FailClosed: c.failClosed})
+			if (got != "") != c.repeat {
+				t.Fatalf("OwnEntry = %q, want a repeat: %v", got, c.repeat)
+			}
+		})
+	}
+}
+
+// FuzzOwnEntry: whatever payload arrives, OwnEntry never panics, and a payload that does not name
+// an event of Cursor's by its own name is never a repeat.
+func FuzzOwnEntry(f *testing.F) {
+	for _, s := range []string{
+		`{"hook_event_name":"preToolUse","tool_name":"Shell","tool_input":{"command":"rm -rf ~"},"workspace_roots":["/w"]}`,
+		`{"hook_event_name":"beforeShellExecution","command":"ls","workspace_roots":["/w"]}`,
+		`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`,
+		`{"hook_event_name":"preToolUse","tool_name":"Write","tool_input":"x","workspace_roots":[1]}`,
+		`{"workspace_roots":["/w"]}`, `null`, `[]`, `{`, ``,
+	} {
+		f.Add([]byte(s), "bash")
+		f.Add([]byte(s), "")
+	}
+	home := f.TempDir()
+	if err := os.MkdirAll(filepath.Join(home, ".cursor"), 0o755); err != nil {
+		f.Fatal(err)
+	}
+	hooks := `{"version":1,"hooks":{"beforeShellExecution":[{"command":"agenthooks guard bash --fail-closed","failClosed":true}],` +
+		`"preToolUse":[{"command":"agenthooks run --agent cursor --from claude preToolUse"},{"command":"agenthooks guard bash --fail-closed","matcher":"Write|Delete","failClosed":true}]}}`
+	if err := os.WriteFile(filepath.Join(home, ".cursor", "hooks.json"), []byte(hooks), 0o644); err != nil {
+		f.Fatal(err)
+	}
+	e := New(&config.Config{}, Options{Env: config.Env{Home: home, EnterpriseDir: filepath.Join(home, "none"), ClaudeManagedDir: filepath.Join(home, "none")}})
+	f.Fuzz(func(t *testing.T, payload []byte, guard string) {
+		got := e.OwnEntry(Repeat{In: dialect.Claude, Payload: payload, Guard: guard, FailClosed: true})
+		var p struct {
+			HookEventName string `json:"hook_event_name"`
+		}
+		if got != "" && (json.Unmarshal(payload, &p) != nil || p.HookEventName == "" || p.HookEventName[0] < 'a' || p.HookEventName[0] > 'z') {
+			t.Fatalf("a repeat (%s) for a payload that names no Cursor event: %s", got, payload)
+		}
+	})
+}
