@@ -17,12 +17,14 @@ var agentContexts = map[string]guard.Context{
 	"agent-claude-code-mclaude":      {Home: "/Users/[USER]", Cwd: "/Users/[USER]", Project: "/Users/[USER]"},
 	"agent-claude-code-brainexplore": {Home: "/home/chris", Cwd: "/home/chris/dev/projects/codex/brain_explore", Project: "/home/chris/dev/projects/codex/brain_explore"},
 	"agent-claude-code-patterns":     {Home: "/Users/nik", Cwd: "/Users/nik/Documents/Code/claude-code-production-patterns/main", Project: "/Users/nik/Documents/Code/claude-code-production-patterns/main"},
+	"agent-claude-code-omarchy":      {Home: "/home/vwestberg", Cwd: "/home/vwestberg/Claude", Project: "/home/vwestberg/Claude"},
+	"agent-claude-code-sudarshan":    {Home: "/Users/sudarshanv", Cwd: "/Users/sudarshanv/Documents/code/scratch", Project: "/Users/sudarshanv/Documents/code/scratch"},
 	"agent-gemini-cli-figma":         {Home: "/home/dev", Cwd: "/home/dev/project", Project: "/home/dev/project"},
 }
 
 // TestAgentsSet judges the shell commands real coding agents issued in public sessions, each in
 // the working directory its agent used: 17,664 from SWE-bench runs (OpenHands, mini-swe-agent,
-// Live-SWE-agent; guard/testdata/agents.tsv) and 2,193 from Claude Code and Gemini CLI sessions of
+// Live-SWE-agent; guard/testdata/agents.tsv) and 2,529 from Claude Code and Gemini CLI sessions of
 // people's own projects (guard/testdata/agents-sessions.tsv); the files name their sources. None
 // of them destroys anything its user did not mean to lose; the guard may interrupt at most 1% of
 // them (the bar). The SWE-bench runs work in a throwaway checkout and are denied almost
