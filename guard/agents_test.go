@@ -20,12 +20,18 @@ var agentContexts = map[string]guard.Context{
 	"agent-claude-code-omarchy":      {Home: "/home/vwestberg", Cwd: "/home/vwestberg/Claude", Project: "/home/vwestberg/Claude"},
 	"agent-claude-code-sudarshan":    {Home: "/Users/sudarshanv", Cwd: "/Users/sudarshanv/Documents/code/scratch", Project: "/Users/sudarshanv/Documents/code/scratch"},
 	"agent-gemini-cli-figma":         {Home: "/home/dev", Cwd: "/home/dev/project", Project: "/home/dev/project"},
+	"agent-codex-knearme":            {Home: "/Users/aaronbaker", Cwd: "/Users/aaronbaker/knearme-workspace", Project: "/Users/aaronbaker/knearme-workspace"},
+	"agent-codex-capstone":           {Home: "/home/fronk", Cwd: "/home/fronk/ECE493/Capstone/Group/ece493_2026w_group14", Project: "/home/fronk/ECE493/Capstone/Group/ece493_2026w_group14"},
+	"agent-codex-voice":              {Home: "/home/relu", Cwd: "/home/relu/misc/local-voice-assistant-codex", Project: "/home/relu/misc/local-voice-assistant-codex"},
+	"agent-codex-lab":                {Home: "/home/aiden", Cwd: "/home/aiden/ECE_493_Lab_2", Project: "/home/aiden/ECE_493_Lab_2"},
+	"agent-codex-butler":             {Home: "/Users/edmundengland", Cwd: "/Users/edmundengland/Documents/coding_tools/code_butler", Project: "/Users/edmundengland/Documents/coding_tools/code_butler"},
 }
 
 // TestAgentsSet judges the shell commands real coding agents issued in public sessions, each in
 // the working directory its agent used: 17,664 from SWE-bench runs (OpenHands, mini-swe-agent,
-// Live-SWE-agent; guard/testdata/agents.tsv) and 2,529 from Claude Code and Gemini CLI sessions of
-// people's own projects (guard/testdata/agents-sessions.tsv); the files name their sources. None
+// Live-SWE-agent; guard/testdata/agents.tsv) and 4,145 from Claude Code, Codex CLI and Gemini
+// CLI sessions of people's own projects and machines (guard/testdata/agents-sessions.tsv); the
+// files name their sources. None
 // of them destroys anything its user did not mean to lose; the guard may interrupt at most 1% of
 // them (the issue's bar). The SWE-bench runs work in a throwaway checkout and are denied almost
 // nothing (today: `manage.py migrate APP zero`, which does drop the app's tables); the sessions
