@@ -45,7 +45,7 @@ func sameVerdict(t *testing.T, g *guard.Guard, cmd string) {
 func TestLazyProtectedAsGiven(t *testing.T) {
 	t.Parallel()
 	g := guard.Default()
-	for _, file := range []string{"testdata/corpus.tsv", "testdata/blind.tsv", "testdata/agents.tsv", "testdata/everyday.tsv"} {
+	for _, file := range []string{"testdata/corpus.tsv", "testdata/blind.tsv", "testdata/agents.tsv", "testdata/agents-sessions.tsv", "testdata/everyday.tsv"} {
 		for _, c := range readCorpus(t, file) {
 			sameVerdict(t, g, c.Command)
 		}

@@ -16,7 +16,7 @@ func TestProgramMayMatchSkipsOnlyMisses(t *testing.T) {
 	ctx := Context{Home: "/home/dev", Cwd: "/home/dev/project", Project: "/home/dev/project"}
 	c := &classifier{ctx: ctx}
 	n := 0
-	for _, file := range []string{"../testdata/corpus.tsv", "../testdata/blind.tsv", "../testdata/everyday.tsv", "../testdata/agents.tsv"} {
+	for _, file := range []string{"../testdata/corpus.tsv", "../testdata/blind.tsv", "../testdata/everyday.tsv", "../testdata/agents.tsv", "../testdata/agents-sessions.tsv"} {
 		f, err := os.Open(file)
 		if err != nil {
 			t.Fatal(err)

@@ -80,6 +80,14 @@ func windowsDelete(name string, e winshell.Effect, home string) []Word {
 	return append(args, Word{Value: t, Static: static, Glob: strings.ContainsAny(t, "*?["), Raw: e.Target})
 }
 
+// gitLock reports whether target names one lock file git keeps inside .git (index.lock,
+// HEAD.lock, refs/heads/main.lock): git makes it for the length of one command and tells the
+// user to remove it when a command that died left it behind.
+func gitLock(target string) bool {
+	base := target[strings.LastIndexAny(target, `/\`)+1:]
+	return strings.HasSuffix(strings.ToLower(base), ".lock") && len(base) > len(".lock") && !strings.ContainsAny(target, "*?[$`")
+}
+
 // windowsHarm says why an effect destroys, or "".
 func windowsHarm(e winshell.Effect) string {
 	protected := e.TargetClass == winshell.ClassRoot || e.TargetClass == winshell.ClassHome ||
@@ -87,6 +95,9 @@ func windowsHarm(e winshell.Effect) string {
 		e.TargetClass == winshell.ClassProjectRoot || e.TargetClass == winshell.ClassGit
 	switch e.Kind {
 	case winshell.KindDelete:
+		if e.TargetClass == winshell.ClassGit && !e.Recursive && gitLock(e.Target) {
+			return "" // a lock git left behind: removing it loses nothing, as rm .git/index.lock
+		}
 		if protected && (e.Recursive || e.TargetClass == winshell.ClassGit || e.TargetClass == winshell.ClassRoot) && !e.Filtered {
 			return "deletes " + e.Target + " (" + e.TargetClass + ")"
 		}

@@ -26,6 +26,10 @@ func (e env) Get(name string) expand.Variable {
 		if e.a.params != nil {
 			return expand.Variable{Set: true, Kind: expand.Indexed, List: e.a.params}
 		}
+	case "?":
+		// the last exit status: a number from 0 to 255, which no value can turn into a path, a
+		// word break or shell syntax; `ssh host "make; echo $?"` runs a script known but for it
+		return str("0")
 	case "#":
 		if e.a.params != nil {
 			return str(strconv.Itoa(len(e.a.params)))
