@@ -3,7 +3,6 @@ package guard_test
 import (
 	"testing"
 
-	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/guard"
 )
 
@@ -15,9 +14,7 @@ import (
 // the recorded rate (raise the floor when the guard gets better; never lower it to pass).
 func TestBlindSet(t *testing.T) {
 	t.Parallel()
-	ctx := corpusCtx
-	ctx.Protected = config.ProtectedPaths(config.Env{Home: ctx.Home, Workspaces: []string{ctx.Project},
-		EnterpriseDir: "/etc/cursor", ClaudeManagedDir: "/etc/claude-code"}, nil, nil)
+	ctx := cliCtx()
 	const floorDenied = 0.97
 	g := guard.Default()
 	var deny, denyDenied, allow, allowInterrupted int
