@@ -323,7 +323,10 @@ func (a *analyzer) envArgs(args []Word, f *frame, ctx *callCtx) []Word {
 			if str == "" && len(rest) > 0 {
 				str, rest = rest[0].Value, rest[1:]
 			}
-			split := strings.Fields(str)
+			split, ok := envSplitString(str)
+			if !ok {
+				return nil // env refuses a string with an open quote and runs nothing
+			}
 			words := make([]Word, 0, len(split)+len(rest))
 			for _, s := range split {
 				words = append(words, Word{Value: s, Static: !strings.Contains(s, Dyn), Raw: s})
@@ -345,6 +348,97 @@ func (a *analyzer) envArgs(args []Word, f *frame, ctx *callCtx) []Word {
 		}
 	}
 	return args
+}
+
+// envSplitString splits env -S's string as GNU env does: whitespace separates, single quotes keep
+// everything, double quotes keep everything but backslash escapes, \_ is a space inside double
+// quotes and a separator outside, a # starting a word begins a comment, and ${NAME} is a value not
+// known until it runs. There is no tilde, glob or $(...) expansion. ok is false for an open quote,
+// which env rejects without running anything.
+func envSplitString(s string) (words []string, ok bool) {
+	var cur strings.Builder
+	inWord := false
+	end := func() {
+		if inWord {
+			words = append(words, cur.String())
+			cur.Reset()
+			inWord = false
+		}
+	}
+	escape := func(c byte, quoted bool) {
+		switch c {
+		case 'n':
+			cur.WriteByte('\n')
+		case 't':
+			cur.WriteByte('\t')
+		case '_':
+			if quoted {
+				cur.WriteByte(' ')
+			} else {
+				end()
+				return
+			}
+		default:
+			cur.WriteByte(c)
+		}
+		inWord = true
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+			end()
+		case c == '#' && !inWord:
+			return words, true
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, false
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			inWord = true
+			i += j + 1
+		case c == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				switch {
+				case s[i] == '\\' && i+1 < len(s):
+					i++
+					escape(s[i], true)
+				case s[i] == '$' && i+1 < len(s) && s[i+1] == '{':
+					if k := strings.IndexByte(s[i:], '}'); k > 0 {
+						cur.WriteString(Dyn)
+						i += k
+					} else {
+						cur.WriteByte('$')
+					}
+				default:
+					cur.WriteByte(s[i])
+				}
+			}
+			if i >= len(s) {
+				return nil, false
+			}
+			inWord = true
+		case c == '\\' && i+1 < len(s):
+			i++
+			escape(s[i], false)
+		case c == '$' && i+1 < len(s) && s[i+1] == '{':
+			if k := strings.IndexByte(s[i:], '}'); k > 0 {
+				cur.WriteString(Dyn)
+				inWord = true
+				i += k
+			} else {
+				cur.WriteByte(c)
+				inWord = true
+			}
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	end()
+	return words, true
 }
 
 // xargsArgs returns the command xargs runs with its fixed arguments, and a dynamic argument for
