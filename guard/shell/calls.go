@@ -577,6 +577,9 @@ func (a *analyzer) shell(args []Word, f *frame, ctx *callCtx) {
 		case v[0] == '-' && strings.Contains(v, "s"):
 			sflag = true
 		}
+		if last := v[len(v)-1]; !strings.HasPrefix(v, "--") && (last == 'o' || last == 'O') {
+			i++ // a cluster ending in -o or -O takes the option's name: bash -euo pipefail -c ...
+		}
 		i++
 	}
 	if cflag {
