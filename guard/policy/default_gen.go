@@ -9,7 +9,7 @@ var defaultStatic = Policy{
 	Rules: []*Rule{
 		{ID: "rm-recursive-danger", Pack: "files", Decision: "deny", Message: "recursive delete of a protected folder", Commands: []string{"rm"}, Flags: [][]string{[]string{"-r", "-R", "--recursive"}}, Targets: []string{"root", "home", "system", "parent", "project-root", "git"}},
 		{ID: "package-deleter-danger", Pack: "files", Decision: "deny", Message: "a deletion tool removes a protected folder", Commands: []string{"rimraf", "del", "del-cli", "trash", "trash-put", "rmrf", "premove"}, Targets: []string{"root", "home", "system", "parent", "project-root", "git"}},
-		{ID: "rm-elevated", Pack: "files", Decision: "deny", Message: "rm with elevated privileges", Commands: []string{"rm"}, Under: []string{"sudo", "doas"}},
+		{ID: "rm-elevated", Pack: "files", Decision: "deny", Message: "rm with elevated privileges", Commands: []string{"rm"}, Under: []string{"sudo", "doas", "pkexec"}},
 		{ID: "rm-recursive-unknown-target", Pack: "files", Decision: "ask", Message: "recursive delete of a path that is not known until it runs", Commands: []string{"rm"}, Flags: [][]string{[]string{"-r", "-R", "--recursive"}}, Targets: []string{"dynamic"}},
 		{ID: "rm-recursive-home-folder", Pack: "files", Decision: "ask", Message: "recursive delete of a folder outside the project and the temporary folders", Commands: []string{"rm"}, Flags: [][]string{[]string{"-r", "-R", "--recursive"}}, Targets: []string{"home-sub", "other"}},
 		{ID: "mv-protected-folder", Pack: "files", Decision: "deny", Message: "moves a protected folder away", Commands: []string{"mv", "gmv"}, Targets: []string{"root", "home", "system", "parent", "project-root", "git"}},
@@ -47,7 +47,7 @@ var defaultStatic = Policy{
 		{ID: "partition-scripted", Pack: "disks", Decision: "deny", Message: "changes a disk's partition table without asking", Commands: []string{"parted", "sfdisk", "sgdisk", "gdisk"}, ArgsAny: []string{"-s", "--script", "--delete", "--zap-all", "-Z", "-o", "--clear"}},
 		{ID: "crontab-change", Pack: "persistence", Decision: "ask", Message: "changes the user's crontab, which runs commands on its own", Commands: []string{"crontab"}, Flags: [][]string{[]string{"-e", "-", "--edit"}}},
 		{ID: "terraform-apply", Pack: "terraform", Decision: "ask", Message: "changes the managed infrastructure, which may replace or destroy resources", Commands: []string{"terraform", "tofu", "terragrunt"}, Subcommands: [][]string{[]string{"apply"}}},
-		{ID: "elevated", Pack: "system", Decision: "ask", Message: "runs with elevated privileges", Commands: []string{"*"}, Under: []string{"sudo", "doas", "su", "runuser"}},
+		{ID: "elevated", Pack: "system", Decision: "ask", Message: "runs with elevated privileges", Commands: []string{"*"}, Under: []string{"sudo", "doas", "su", "runuser", "pkexec"}},
 		{ID: "pipe-to-shell", Pack: "remote-code", Decision: "deny", Message: "runs a download as a script", Findings: []string{"pipe-to-shell"}},
 		{ID: "shell-runs-unknown-text", Pack: "remote-code", Decision: "deny", Message: "a shell or interpreter runs text that cannot be known before it runs", Findings: []string{"dynamic-script", "shell-stdin"}},
 		{ID: "windows-destroys", Pack: "windows", Decision: "deny", Message: "a PowerShell or cmd.exe command destroys what cannot be had again", Findings: []string{"windows-destroys"}},

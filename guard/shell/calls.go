@@ -110,6 +110,20 @@ func skipOpts(args []Word, withValue map[string]bool) []Word {
 	return args
 }
 
+// hasRunnerCommand reports whether runuser is given a command line (runuser -u USER -- CMD) rather
+// than su's form (runuser -l USER -c CMD, or a login shell).
+func hasRunnerCommand(args []Word) bool {
+	for _, w := range args {
+		if w.Value == "-c" || w.Value == "--command" || w.Value == "-l" || w.Value == "--login" || w.Value == "-" {
+			return false
+		}
+		if w.Value == "-u" || w.Value == "--user" {
+			return true
+		}
+	}
+	return false
+}
+
 // invoke peels wrappers off an argument list and records the command that finally runs.
 func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 	orig := args
@@ -183,7 +197,7 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 				rest = rest[1:] // the new root
 			}
 			args, f = rest, f.with("chroot")
-		case name == "su" || name == "runuser":
+		case name == "su" || name == "runuser" && !hasRunnerCommand(rest):
 			if code, ok := optionValue(rest, "-c", "--command"); ok {
 				a.nestedArgs([]Word{code}, f.with(name+" -c"), ctx)
 				return

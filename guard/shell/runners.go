@@ -39,6 +39,33 @@ var (
 		"--memory-swap", "--cpuset-cpus", "--isolation", "--label-file", "--stop-timeout", "--userns", "--uts", "--index")
 	// kubectlExecOpts are kubectl exec's options with a value.
 	kubectlExecOpts = lazySet("-c", "--container", "-n", "--namespace", "--context", "-f", "--filename", "--pod-running-timeout", "--kubeconfig")
+	// argvRunners run the command line that follows their options (and an optional --), each
+	// with the options of its own that take a value: retry loops, output and terminal
+	// wrappers, daemonizers, multi-call binaries, programs that run as another user.
+	argvRunners = sync.OnceValue(func() map[string]map[string]bool {
+		return map[string]map[string]bool{
+			"retry":     set("-t", "--times", "-d", "--delay", "-u", "--until", "-w", "--while", "-m", "--max-time", "--tries", "--sleep"),
+			"chronic":   nil,
+			"toybox":    nil,
+			"ifne":      nil,
+			"daemonize": set("-a", "-c", "-e", "-E", "-o", "-p", "-l", "-u"),
+			"runuser":   set("-u", "--user", "-g", "--group", "-G", "--supp-group", "-w", "--whitelist-environment", "-s", "--shell"),
+			"pkexec":    set("--user"),
+			"catchsegv": nil,
+			"setpriv":   set("--reuid", "--regid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--selinux-label", "--apparmor-profile"),
+			"doppler":   nil,
+		}
+	})
+	// watchexecOpts and hyperfineOpts are the options with a value of watchexec and hyperfine
+	// (hyperfine's --prepare, --setup, --cleanup and --conclude are commands and read as such).
+	watchexecOpts = lazySet("-e", "--exts", "-f", "--filter", "-i", "--ignore", "-w", "--watch", "-d", "--debounce",
+		"-s", "--signal", "--shell", "--stop-signal", "--stop-timeout", "--delay-run", "--poll", "--project-origin",
+		"--workdir", "-E", "--env", "--emit-events-to", "--on-busy-update", "--filter-file", "--ignore-file", "-W", "--watch-non-recursive")
+	hyperfineOpts = lazySet("-w", "--warmup", "-m", "--min-runs", "-M", "--max-runs", "-r", "--runs", "-S", "--shell",
+		"-n", "--command-name", "-P", "--parameter-scan", "-D", "--parameter-step-size", "-L", "--parameter-list",
+		"--export-asciidoc", "--export-csv", "--export-json", "--export-markdown", "--export-orgmode", "--style", "--sort",
+		"-u", "--time-unit", "--output", "--input", "--reference")
+	hyperfineCommands = lazySet("-p", "--prepare", "-s", "--setup", "-c", "--cleanup", "--conclude")
 	// packageDeleters delete what they are given, like rm -rf.
 	packageDeleters = lazySet("rimraf", "del", "del-cli", "trash", "trash-put", "rmrf", "premove", "fs-extra")
 )
@@ -68,6 +95,70 @@ func (a *analyzer) runner(name string, args []Word, f *frame, ctx *callCtx) bool
 			return true
 		}
 		return false
+	case argvRunners()[name] != nil || name == "chronic" || name == "toybox" || name == "ifne" || name == "catchsegv" || name == "doppler":
+		if name == "doppler" {
+			if len(rest) == 0 || rest[0].Value != "run" {
+				return false
+			}
+			rest = rest[1:]
+		}
+		body := skipOpts(rest, argvRunners()[name])
+		if len(body) == 0 {
+			return false
+		}
+		a.record(args[:len(args)-len(body)], name, f, ctx)
+		a.invoke(body, f.with(name), ctx)
+		return true
+	case name == "watchexec":
+		a.record(args, name, f, ctx)
+		for j, w := range rest {
+			if w.Value == "--" {
+				a.invoke(rest[j+1:], f.with(name), ctx)
+				return true
+			}
+		}
+		a.nestedArgs(skipOpts(rest, watchexecOpts()), f.with(name), ctx) // run through a shell
+		return true
+	case name == "hyperfine":
+		a.record(args, name, f, ctx)
+		for j := 0; j < len(rest); j++ {
+			v, _, hasVal := strings.Cut(rest[j].Value, "=")
+			switch {
+			case hyperfineCommands()[v] && hasVal:
+				w := rest[j]
+				w.Value = w.Value[len(v)+1:]
+				a.nestedArgs([]Word{w}, f.with(name), ctx)
+			case hyperfineCommands()[v] && j+1 < len(rest):
+				j++
+				a.nestedArgs(rest[j:j+1], f.with(name), ctx)
+			case hyperfineOpts()[v] && !hasVal:
+				j++
+			case strings.HasPrefix(rest[j].Value, "-") && rest[j].Static:
+			default:
+				a.nestedArgs(rest[j:j+1], f.with(name), ctx) // each benchmarked command, run by a shell
+			}
+		}
+		return true
+	case name == "entr":
+		j := 0
+		shell := false
+		for ; j < len(rest) && strings.HasPrefix(rest[j].Value, "-") && rest[j].Static; j++ {
+			if rest[j].Value == "--" {
+				j++
+				break
+			}
+			shell = shell || strings.Contains(rest[j].Value, "s")
+		}
+		if j >= len(rest) {
+			return false
+		}
+		a.record(args[:len(args)-len(rest)+j], name, f, ctx)
+		if shell {
+			a.nestedArgs(rest[j:j+1], f.with(name+" -s"), ctx)
+		} else {
+			a.invoke(rest[j:], f.with(name), ctx)
+		}
+		return true
 	case name == "shx":
 		if len(rest) > 0 {
 			a.invoke(rest, f.with("shx"), ctx)
@@ -129,7 +220,8 @@ func (a *analyzer) runner(name string, args []Word, f *frame, ctx *callCtx) bool
 		i := 0
 		for i = 0; i < len(rest); i++ {
 			v := rest[i].Value
-			if v == "-S" || v == "-c" || v == "-t" || v == "-p" || v == "-X" {
+			if v == "-S" || v == "-c" || v == "-t" || v == "-p" || v == "-X" ||
+				len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.ContainsAny(v[len(v)-1:], "Sctp") { // -dmS NAME
 				i++
 				continue
 			}
