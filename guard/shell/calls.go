@@ -246,6 +246,9 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 		case windowsShells()[strings.ToLower(name)]:
 			a.windows(args, f, ctx)
 			return
+		case strings.EqualFold(name, "reg") || strings.EqualFold(name, "reg.exe"):
+			a.winProgram(args, f, ctx)
+			return
 		case a.runner(name, args, f, ctx):
 			return
 		default:

@@ -66,6 +66,21 @@ func (a *analyzer) windows(args []Word, f *frame, ctx *callCtx) {
 	}
 }
 
+// winProgram judges a Windows program bash runs directly (reg from Git Bash or WSL) as cmd.exe
+// would run it: by its effects.
+func (a *analyzer) winProgram(args []Word, f *frame, ctx *callCtx) {
+	idx := a.record(args, path.Base(args[0].Value), f, ctx)
+	c := winshell.Command{Name: strings.TrimSuffix(strings.ToLower(path.Base(args[0].Value)), ".exe"), Raw: args[0].Value, Shell: winshell.Cmd}
+	for _, w := range args[1:] {
+		c.Args = append(c.Args, winshell.Arg{Value: w.Value, Static: w.Static})
+	}
+	for _, e := range winshell.Effects(c, a.opts.Home) {
+		if msg := windowsHarm(e); msg != "" {
+			a.find(FindingWindows, ctx.pos, idx, c.Name+" "+msg)
+		}
+	}
+}
+
 // windowsDelete is a PowerShell or cmd.exe delete of a POSIX path as the rm that does the same.
 func windowsDelete(name string, e winshell.Effect, home string) []Word {
 	t := e.Target
@@ -98,6 +113,9 @@ func windowsHarm(e winshell.Effect) string {
 	case winshell.KindShutdown:
 		return "shuts down or restarts the machine"
 	case winshell.KindRegistry:
+		if e.Recursive && e.Force && winshell.WideRegistryKey(e.Target) {
+			return "deletes the registry key " + e.Target + " with everything below it"
+		}
 		if e.Persist || e.TargetClass == winshell.ClassSystem {
 			return "changes the registry (" + e.Target + ")"
 		}
