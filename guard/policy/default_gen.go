@@ -84,6 +84,7 @@ var defaultStatic = Policy{
 		{ID: "terraform-destroy", Pack: "terraform", Decision: "deny", Message: "destroys the managed infrastructure", Commands: []string{"terraform", "tofu"}, Subcommands: [][]string{[]string{"destroy"}}},
 		{ID: "terraform-destroy-indirect", Pack: "terraform", Decision: "deny", Message: "destroys the managed infrastructure", Findings: []string{"terraform-destroy"}},
 		{ID: "terraform-apply-destroy", Pack: "terraform", Decision: "deny", Message: "destroys the managed infrastructure", Commands: []string{"terraform", "tofu"}, Subcommands: [][]string{[]string{"apply"}}, Flags: [][]string{[]string{"-destroy", "--destroy"}}},
+		{ID: "terraform-apply-replace", Pack: "terraform", Decision: "deny", Message: "destroys and recreates a managed resource without a plan to review (its data goes with it)", Commands: []string{"terraform", "tofu", "terragrunt"}, Subcommands: [][]string{[]string{"apply"}}, Flags: [][]string{[]string{"-replace", "--replace"}, []string{"-auto-approve", "--auto-approve"}}},
 		{ID: "aws-s3-rm-recursive", Pack: "cloud", Decision: "deny", Message: "deletes every object under an S3 prefix", Commands: []string{"aws"}, Subcommands: [][]string{[]string{"s3", "rm"}}, Flags: [][]string{[]string{"--recursive"}}},
 		{ID: "aws-s3-rb-force", Pack: "cloud", Decision: "deny", Message: "deletes an S3 bucket and its contents", Commands: []string{"aws"}, Subcommands: [][]string{[]string{"s3", "rb"}}, Flags: [][]string{[]string{"--force"}}},
 	},
