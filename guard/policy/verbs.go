@@ -214,9 +214,11 @@ func verbJudgement(v *view) (Match, bool) {
 var asksAbout = lazySet("can-i", "explain", "describe", "help")
 
 // isDestructiveVerb reports whether a subcommand word is from the destructive vocabulary, alone
-// or as a part of a compound (delete-bucket, db:drop, apps:destroy, drop_database,
-// batch-delete-image), unless the compound starts with a verb that only reads or undoes
-// (get-deletion-status, list-delete-markers, cancel-key-deletion, restore-deleted-x).
+// or as the first or last part of a compound (delete-bucket, db:drop, apps:destroy,
+// drop_database), or after a word that makes it wholesale (batch-delete-image,
+// force-delete-mfa-device, bulk-delete); not a compound that starts with a verb that only reads
+// or undoes (get-deletion-status, cancel-key-deletion), nor a word in the middle of a name
+// (verify_child_delete.py, test_password_reset_link).
 func isDestructiveVerb(t *verbTables, w string) bool {
 	w = strings.ToLower(w)
 	if t.destructive[w] {
@@ -230,12 +232,11 @@ func isDestructiveVerb(t *verbTables, w string) bool {
 	case "get", "list", "describe", "show", "view", "cancel", "undo", "restore", "undelete", "recover", "check", "validate", "test", "preview", "estimate":
 		return false
 	}
-	for _, p := range parts {
-		if t.destructive[p] {
-			return true
-		}
+	switch parts[0] {
+	case "batch", "bulk", "force", "mass", "hard", "permanently":
+		return t.destructive[parts[1]]
 	}
-	return false
+	return t.destructive[parts[0]] || t.destructive[parts[len(parts)-1]]
 }
 
 // isWordlike reports whether an argument reads as a subcommand: letters, digits and - : _ .,
