@@ -759,8 +759,35 @@ func (pr *protector) special(op, v, cwd string) *Protected {
 		return &Protected{Path: abs, What: "the system's " + base, Kind: KindAutorun}
 	case (strings.Contains(abs, "/.git/hooks/") || strings.HasSuffix(abs, "/.git/hooks")) && op != opDelete:
 		return &Protected{Path: abs, What: "a git hook (runs on git commands)", Kind: KindAutorun}
+	case (op == opDelete || op == opWrite || op == opPlace) && gitStore(dir, base):
+		return &Protected{Path: abs, What: "the repository's own history and index (.git/" + base + ")"}
+	case (op == opDelete || op == opWrite || op == opPlace) && home != "" && dir == home && shellHistories.has(base),
+		(op == opDelete || op == opWrite || op == opPlace) && home != "" && abs == home+"/.local/share/fish/fish_history":
+		return &Protected{Path: abs, What: "the shell history (" + base + "), the record of what ran"}
 	}
 	return nil
+}
+
+// shellHistories are the history files shells keep in the home folder.
+// (sorted: a words list is searched by halves)
+var shellHistories = words{".bash_history", ".history", ".ksh_history", ".sh_history", ".zhistory", ".zsh_history"}
+
+// gitStore reports whether a file in dir is what a repository's history and index are made of:
+// .git/HEAD, .git/index, .git/packed-refs, and what is under .git/objects and .git/refs (not a
+// lock file, nor the hooks, logs or config).
+func gitStore(dir, base string) bool {
+	if strings.HasSuffix(base, ".lock") {
+		return false
+	}
+	if strings.HasSuffix(dir, "/.git") {
+		return base == "HEAD" || base == "index" || base == "packed-refs"
+	}
+	i := strings.LastIndex(dir, "/.git/")
+	if i < 0 {
+		return false
+	}
+	sub := dir[i+len("/.git/"):]
+	return sub == "objects" || sub == "refs" || strings.HasPrefix(sub, "objects/") || strings.HasPrefix(sub, "refs/")
 }
 
 // relates reports whether op on target (a path, or a glob when pattern) concerns p.
