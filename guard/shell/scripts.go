@@ -454,8 +454,9 @@ func (a *analyzer) rememberDownload(args []Word) {
 			file = args[i+1].Value
 		case strings.HasPrefix(v, "--output=") || strings.HasPrefix(v, "--output-document="):
 			_, file, _ = strings.Cut(v, "=")
-		case len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.HasSuffix(v, "o") && i+1 < len(args):
-			file = args[i+1].Value // curl -so FILE
+		case len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.HasSuffix(v, "o") && i+1 < len(args),
+			len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.HasSuffix(v, "O") && path.Base(args[0].Value) == "wget" && i+1 < len(args):
+			file = args[i+1].Value // curl -so FILE, wget -qO FILE
 		default:
 			continue
 		}
