@@ -261,6 +261,8 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 				a.setBuiltin(args[1:])
 			case name == "read" || name == "readarray" || name == "mapfile":
 				a.readBuiltin(args[1:], ctx, name != "read")
+			case name == "printf" && len(args) > 3 && args[1].Value == "-v":
+				a.printfVar(args[2:])
 			default:
 				a.database(name, args, f, ctx, idx)
 			}
