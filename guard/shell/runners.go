@@ -11,7 +11,7 @@ import (
 // Programs whose job is to run a command given in their arguments: package runners (npx, uv
 // run, bundle exec), tracers (strace), job tools (parallel, tmux, screen, at), remote and
 // container shells (ssh HOST CMD, docker exec, kubectl exec), and programs with a command
-// escape (vim -c '!cmd', expect's spawn, sed's e command, trap). What they run is read like
+// escape (vim -c '!cmd', sed's e command, trap; expect is Tcl, read in tcl.go). What they run is read like
 // any other command, inside a frame that names them.
 
 var (
@@ -274,16 +274,6 @@ func (a *analyzer) runner(name string, args []Word, f *frame, ctx *callCtx) bool
 			}
 		}
 		return found
-	case name == "expect":
-		if code, ok := optionValue(rest, "-c", "-c"); ok && code.Static {
-			a.record(args, name, f, ctx)
-			for _, stmt := range strings.FieldsFunc(code.Value, func(r rune) bool { return r == ';' || r == '\n' }) {
-				if body, ok := strings.CutPrefix(strings.TrimSpace(stmt), "spawn "); ok {
-					a.nested(body, f.with("expect spawn"), ctx)
-				}
-			}
-			return true
-		}
 	case name == "sed" || name == "gsed":
 		return a.sedExec(args, f, ctx)
 	case name == "kill":
