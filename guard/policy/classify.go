@@ -44,7 +44,9 @@ var systemDirs = map[string]bool{"/bin": true, "/sbin": true, "/boot": true, "/d
 // homeCaches are folders under home that hold only what can be fetched again.
 var homeCaches = []string{".cache", "Library/Caches", ".npm", ".yarn/cache", ".pnpm-store", ".cargo/registry",
 	".cargo/git", ".gradle/caches", ".m2/repository", ".bun/install/cache", "go/pkg/mod", ".nuget/packages",
-	".cocoapods", ".composer/cache", ".pub-cache", ".ivy2/cache", ".sbt", ".node-gyp", ".deno", ".expo"}
+	".cocoapods", ".composer/cache", ".pub-cache", ".ivy2/cache", ".sbt", ".node-gyp", ".deno", ".expo",
+	"Library/Developer/Xcode/DerivedData", "Library/Developer/CoreSimulator/Caches", ".android/cache", ".konan/cache",
+	".stack/pantry", ".cabal/packages", ".julia/compiled", ".rustup/downloads", ".rustup/tmp"}
 
 // classify says what a positional argument of inv names.
 func (c *classifier) classify(w shell.Word, inv *shell.Invocation) string {
