@@ -759,6 +759,8 @@ func (pr *protector) special(op, v, cwd string) *Protected {
 		return &Protected{Path: abs, What: "the system's " + base, Kind: KindAutorun}
 	case (strings.Contains(abs, "/.git/hooks/") || strings.HasSuffix(abs, "/.git/hooks")) && op != opDelete:
 		return &Protected{Path: abs, What: "a git hook (runs on git commands)", Kind: KindAutorun}
+	case (op == opDelete || op == opWrite) && (base == "terraform.tfstate" || base == "terraform.tfstate.backup"):
+		return &Protected{Path: abs, What: "Terraform's local state (" + base + "), the only record of what it manages"}
 	case (op == opDelete || op == opWrite || op == opPlace) && gitStore(dir, base):
 		return &Protected{Path: abs, What: "the repository's own history and index (.git/" + base + ")"}
 	case (op == opDelete || op == opWrite || op == opPlace) && home != "" && dir == home && shellHistories.has(base),
