@@ -411,22 +411,48 @@ func (a *analyzer) tmux(args []Word, f *frame, ctx *callCtx) bool {
 // other machine (its home is another home: ~ and $HOME are still the home folder).
 func (a *analyzer) ssh(args []Word, f *frame, ctx *callCtx) bool {
 	rest := skipOpts(args[1:], sshOpts())
-	if len(rest) < 2 {
-		return false // an interactive session, or no host
+	if len(rest) == 0 {
+		return false // no host
 	}
 	host := rest[0]
 	cmd := rest[1:]
-	if cmd[0].Value == "--" {
+	if len(cmd) > 0 && cmd[0].Value == "--" {
 		cmd = cmd[1:]
 	}
+	if (ctx.stdin != nil || hasStdinString(ctx.stmt)) && remoteReadsScript(cmd) {
+		// ssh HOST <<EOF, ssh HOST bash -s <<EOF, … | ssh HOST sh: the remote shell runs what is fed
+		a.scoped(func() {
+			a.cwd = ""
+			a.stdinScript(args, "ssh", f.with("ssh "+host.Display()+" <stdin>"), ctx, "shell")
+		})
+		return true
+	}
 	if len(cmd) == 0 {
-		return false
+		return false // an interactive session
 	}
 	a.record(args, "ssh", f, ctx)
 	a.scoped(func() {
 		a.cwd = "" // the remote working directory is not this one
 		a.nestedArgs(cmd, f.with("ssh "+host.Display()), ctx)
 	})
+	return true
+}
+
+// remoteReadsScript reports whether the command ssh runs on the remote side is a shell reading its
+// script from stdin: none (the login shell), or a shell with -s or with no script.
+func remoteReadsScript(cmd []Word) bool {
+	if len(cmd) == 0 {
+		return true
+	}
+	if !shells[path.Base(cmd[0].Value)] {
+		return false
+	}
+	for _, w := range cmd[1:] {
+		v := w.Value
+		if !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") || strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "c") {
+			return false // a script file or -c STRING
+		}
+	}
 	return true
 }
 
