@@ -15,7 +15,7 @@ import (
 func TestBlindSet(t *testing.T) {
 	t.Parallel()
 	ctx := cliCtx()
-	const floorDenied = 0.97
+	const floorDenied = 0.995
 	g := guard.Default()
 	var deny, denyDenied, allow, allowInterrupted int
 	for _, c := range readCorpus(t, "testdata/blind.tsv") {
@@ -44,7 +44,7 @@ func TestBlindSet(t *testing.T) {
 		t.Errorf("%.1f%% of everyday commands interrupted, more than 3%%", 100*rate)
 	}
 	if rate := float64(denyDenied) / float64(deny); rate < floorDenied {
-		t.Errorf("%.1f%% of destructive commands denied, below the %.0f%% reached before", 100*rate, 100*floorDenied)
+		t.Errorf("%.1f%% of destructive commands denied, below the %.1f%% reached before", 100*rate, 100*floorDenied)
 	}
 	t.Logf("destructive denied %d/%d, everyday interrupted %d/%d", denyDenied, deny, allowInterrupted, allow)
 }
