@@ -110,6 +110,12 @@ func skipOpts(args []Word, withValue map[string]bool) []Word {
 	return args
 }
 
+// findEveryName reports a find test that selects every name: -name '*' and its kin.
+func findEveryName(test string, pattern Word) bool {
+	return (test == "-name" || test == "-iname" || test == "-path" || test == "-ipath" || test == "-wholename") &&
+		pattern.Static && strings.Trim(pattern.Value, "*") == ""
+}
+
 // hasRunnerCommand reports whether runuser is given a command line (runuser -u USER -- CMD) rather
 // than su's form (runuser -l USER -c CMD, or a login shell).
 func hasRunnerCommand(args []Word) bool {
@@ -804,9 +810,7 @@ func (a *analyzer) findCmd(args []Word, f *frame, ctx *callCtx) {
 			continue
 		}
 		if findFilters[v] {
-			// -name '*' and its kin select every name: no filter
-			if (v == "-name" || v == "-iname" || v == "-path" || v == "-ipath" || v == "-wholename") && i+1 < len(rest) &&
-				strings.Trim(rest[i+1].Value, "*") == "" && rest[i+1].Static {
+			if i+1 < len(rest) && findEveryName(v, rest[i+1]) {
 				i++
 				continue
 			}
