@@ -281,7 +281,7 @@ func (a *analyzer) runner(name string, args []Word, f *frame, ctx *callCtx) bool
 		for _, w := range rest {
 			if everyPid(w.Raw) {
 				i := a.record(args, name, f, ctx)
-				a.find(FindingKillAll, ctx.pos, i, "kill of every process ps lists")
+				a.find(FindingKillAll, ctx.pos, i, "kill of every process "+w.Raw+" lists")
 				return true
 			}
 		}
@@ -688,6 +688,22 @@ func everyPid(raw string) bool {
 		return false
 	}
 	fields := strings.Fields(strings.TrimSuffix(inner, ")"))
+	if len(fields) >= 2 && (fields[0] == "pgrep" || fields[0] == "pidof") && !strings.ContainsAny(inner, "|;&") {
+		// pgrep with no pattern but a user, group or session (-u dev), or a pattern that matches
+		// every name (., '', .*): every process it may signal
+		var pattern []string
+		for i := 1; i < len(fields); i++ {
+			f := fields[i]
+			switch {
+			case f == "-u" || f == "-U" || f == "-G" || f == "-g" || f == "-s" || f == "-P" || f == "-t" || f == "--euid" || f == "--uid":
+				i++
+			case strings.HasPrefix(f, "-"):
+			default:
+				pattern = append(pattern, strings.Trim(f, `'"`))
+			}
+		}
+		return fields[0] == "pgrep" && (len(pattern) == 0 || len(pattern) == 1 && (pattern[0] == "" || pattern[0] == "." || pattern[0] == ".*"))
+	}
 	if len(fields) < 2 || fields[0] != "ps" || strings.ContainsAny(inner, "|;&") {
 		return false
 	}
