@@ -95,8 +95,14 @@ func (a *analyzer) remember(name string, args []Word, ctx *callCtx) {
 			text = strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(text)
 		}
 	default:
-		delete(a.written, target)
-		return
+		// a pure text filter (base64 -d, rev, tr, xxd -r -p) writes what it computes
+		in, inKnown, _ := a.stdinText(ctx)
+		t, ok := a.stageText(args, in, inKnown)
+		if !ok {
+			delete(a.written, target)
+			return
+		}
+		text = t
 	}
 	if a.written == nil {
 		a.written = map[string]string{}
