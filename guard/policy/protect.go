@@ -449,8 +449,11 @@ func (pr *protector) hits(inv *shell.Invocation) []hit {
 		}
 		pr.place(dest, srcs, inv, &out)
 	case writers.has(name):
+		tighten := name == "chmod" && chmodPrivate(inv.Args[1:])
 		for _, w := range pos {
-			add(opWrite, w)
+			if h, ok := pr.touch(opWrite, w, inv); ok && !(tighten && h.prot.Kind == KindCredentials) {
+				out = append(out, h) // chmod 600 KEY only takes permissions away: what ssh asks for
+			}
 		}
 	case name == "sed" || name == "perl" || name == "ruby":
 		if hasInPlace(inv.Args[1:]) {
@@ -768,6 +771,43 @@ func (pr *protector) special(op, v, cwd string) *Protected {
 		return &Protected{Path: abs, What: "the shell history (" + base + "), the record of what ran"}
 	}
 	return nil
+}
+
+// chmodPrivate reports whether chmod's mode only takes permissions away from the group and others
+// or sets the owner's: 600, 0400, 700, go-rwx, og=, u+rw, a-w. A reference file or a mode that
+// gives the group or others anything is not.
+func chmodPrivate(args []shell.Word) bool {
+	for _, w := range args {
+		v := w.Value
+		if !w.Static || strings.HasPrefix(v, "--reference") {
+			return false
+		}
+		if v == "-R" || v == "-v" || v == "-f" || v == "-c" || strings.HasPrefix(v, "--") {
+			continue
+		}
+		if v != "" && v[0] >= '0' && v[0] <= '7' {
+			if len(v) < 3 || len(v) > 4 || strings.Trim(v, "01234567") != "" {
+				return false
+			}
+			return strings.HasSuffix(v, "00")
+		}
+		for _, clause := range strings.Split(v, ",") {
+			i := strings.IndexAny(clause, "+-=")
+			if i < 0 {
+				return false
+			}
+			who, op, perms := clause[:i], clause[i], clause[i+1:]
+			switch {
+			case op == '-':
+			case who != "" && strings.Trim(who, "u") == "":
+			case op == '=' && who != "" && strings.Trim(who, "go") == "" && perms == "":
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // shellHistories are the history files shells keep in the home folder.
