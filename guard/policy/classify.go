@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/agenthooks/agenthooks/guard/shell"
@@ -40,6 +41,12 @@ var systemDirs = map[string]bool{"/bin": true, "/sbin": true, "/boot": true, "/d
 	"/proc": true, "/root": true, "/run": true, "/srv": true, "/sys": true, "/usr": true, "/var": true,
 	"/System": true, "/Library": true, "/Applications": true, "/Users": true, "/Volumes": true, "/private": true,
 	"/nix": true, "/snap": true}
+
+// homeData are the folders in home that hold the user's own files and settings, not something a
+// tool can fetch again: deleting one of them whole is deleting the user's work.
+var homeData = []string{"Documents", "Desktop", "Downloads", "Pictures", "Music", "Videos", "Movies", "Public",
+	"Templates", "Dropbox", "OneDrive", "Library", ".config", ".local", ".local/share", "src", "code", "projects",
+	"Projects", "work", "dev", "repos", "git", "workspace"}
 
 // homeCaches are folders under home that hold only what can be fetched again.
 var homeCaches = []string{".cache", "Library/Caches", ".npm", ".yarn/cache", ".pnpm-store", ".cargo/registry",
@@ -92,7 +99,7 @@ func (c *classifier) classify(w shell.Word, inv *shell.Invocation) string {
 		switch class {
 		case TargetProjectRoot:
 			class = TargetProject
-		case TargetHome:
+		case TargetHome, TargetHomeData:
 			class = TargetHomeSub
 		case TargetTmp, TargetCache, TargetProject, TargetHomeSub, TargetGit:
 		default:
@@ -187,6 +194,9 @@ func (c *classifier) place(p string) string {
 		return TargetTmp
 	case home != "" && within(p, home):
 		rel := strings.TrimPrefix(p, home+"/")
+		if slices.Contains(homeData, rel) {
+			return TargetHomeData
+		}
 		for _, cache := range homeCaches {
 			if rel == cache || strings.HasPrefix(rel, cache+"/") {
 				return TargetCache
