@@ -56,7 +56,9 @@ func (a *analyzer) windows(args []Word, f *frame, ctx *callCtx) {
 			for _, v := range c.Argv() {
 				words = append(words, Word{Value: v, Static: !strings.Contains(v, "$"), Raw: v})
 			}
-			if len(words) > 0 && !windowsShells()[strings.ToLower(words[0].Value)] {
+			// the shell itself (c.Name is its canonical name: /CMD, C:\Windows\cmd.exe are cmd) is
+			// what is being read: invoking it again would read it again, without end
+			if len(words) > 0 && !windowsShells()[strings.ToLower(c.Name)] && !windowsShells()[strings.ToLower(path.Base(words[0].Value))] {
 				a.invoke(words, inner, ctx)
 			}
 		}
