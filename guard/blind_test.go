@@ -3,7 +3,6 @@ package guard_test
 import (
 	"testing"
 
-	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/guard"
 )
 
@@ -15,10 +14,8 @@ import (
 // the recorded rate (raise the floor when the guard gets better; never lower it to pass).
 func TestBlindSet(t *testing.T) {
 	t.Parallel()
-	ctx := corpusCtx
-	ctx.Protected = config.ProtectedPaths(config.Env{Home: ctx.Home, Workspaces: []string{ctx.Project},
-		EnterpriseDir: "/etc/cursor", ClaudeManagedDir: "/etc/claude-code"}, nil, nil)
-	const floorDenied = 0.97
+	ctx := cliCtx()
+	const floorDenied = 0.995
 	g := guard.Default()
 	var deny, denyDenied, allow, allowInterrupted int
 	for _, c := range readCorpus(t, "testdata/blind.tsv") {
@@ -47,7 +44,7 @@ func TestBlindSet(t *testing.T) {
 		t.Errorf("%.1f%% of everyday commands interrupted, more than 3%%", 100*rate)
 	}
 	if rate := float64(denyDenied) / float64(deny); rate < floorDenied {
-		t.Errorf("%.1f%% of destructive commands denied, below the %.0f%% reached before", 100*rate, 100*floorDenied)
+		t.Errorf("%.1f%% of destructive commands denied, below the %.1f%% reached before", 100*rate, 100*floorDenied)
 	}
 	t.Logf("destructive denied %d/%d, everyday interrupted %d/%d", denyDenied, deny, allowInterrupted, allow)
 }

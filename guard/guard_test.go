@@ -6,12 +6,23 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/guard"
 	"github.com/agenthooks/agenthooks/guard/shell"
 )
 
 // corpusCtx is the context every corpus line is judged in.
 var corpusCtx = guard.Context{Home: "/home/dev", Cwd: "/home/dev/project", Project: "/home/dev/project"}
+
+// cliCtx is corpusCtx with the protected paths the CLI derives for the same home and project, as
+// `agenthooks guard test` judges a corpus: the agents' and agenthooks' own files, credentials and
+// what runs on its own.
+func cliCtx() guard.Context {
+	ctx := corpusCtx
+	ctx.Protected = config.ProtectedPaths(config.Env{Home: ctx.Home, Workspaces: []string{ctx.Project},
+		EnterpriseDir: "/etc/cursor", ClaudeManagedDir: "/etc/claude-code"}, nil, nil)
+	return ctx
+}
 
 // readCorpus reads a corpus file of testdata with the reader `agenthooks guard test` uses.
 func readCorpus(t testing.TB, file string) []guard.CorpusCase {
@@ -28,20 +39,26 @@ func readCorpus(t testing.TB, file string) []guard.CorpusCase {
 	return cases
 }
 
-// TestCorpus judges every command of the corpus with the default policy.
+// TestCorpus judges every command of the corpus with the default policy and the protected paths
+// the CLI derives, as `agenthooks guard test guard/testdata/corpus.tsv` does; at least 2,000
+// commands, at least 40% of them benign look-alikes, every line with a category.
 func TestCorpus(t *testing.T) {
 	t.Parallel()
 	cases := readCorpus(t, "testdata/corpus.tsv")
 	count := map[guard.Decision]int{}
 	g := guard.Default()
+	ctx := cliCtx()
 	for _, c := range cases {
 		count[c.Want]++
-		if v := g.Check(c.Command, corpusCtx); v.Decision != c.Want {
+		if c.Category == "" {
+			t.Errorf("corpus.tsv:%d: %q has no category", c.Line, c.Command)
+		}
+		if v := g.Check(c.Command, ctx); v.Decision != c.Want {
 			t.Errorf("corpus.tsv:%d: %q: want %s, got %s (%s)", c.Line, c.Command, c.Want, v.Decision, v.Reason)
 		}
 	}
-	if len(cases) < 400 || count[guard.Allow]*3 < len(cases) {
-		t.Errorf("the corpus has %d commands, %d of them benign; want at least 400, a third benign", len(cases), count[guard.Allow])
+	if len(cases) < 2000 || count[guard.Allow]*10 < len(cases)*4 {
+		t.Errorf("the corpus has %d commands, %d of them benign; want at least 2,000, 40%% benign", len(cases), count[guard.Allow])
 	}
 }
 

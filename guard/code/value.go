@@ -1,6 +1,7 @@
 package code
 
 import (
+	"encoding/base64"
 	"path"
 	"strings"
 )
@@ -404,6 +405,28 @@ func (s *scanner) chainValue(segs []seg, d int) value {
 			dyn = dyn || dy
 		}
 		return value{kind: vStr, s: strings.Join(parts, sep), dyn: dyn}
+	case oneOf(q, "base64.b64decode", "base64.standard_b64decode", "base64.decodebytes", "base64.urlsafe_b64decode", "b64decode",
+		"atob", "Base64.decode64", "Base64.strict_decode64", "base64_decode", "decode_base64", "MIME::Base64::decode_base64",
+		"base64.decode", "base64enc::base64decode") ||
+		q == "Buffer.from" && len(pos) == 2 && argv(1).literal() && argv(1).s == "base64":
+		// text decoded from a literal is that text: exec(base64.b64decode('…')) runs what it says
+		v := argv(0)
+		if !v.literal() {
+			return unknown()
+		}
+		b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(v.s))
+		if err != nil {
+			if b, err = base64.URLEncoding.DecodeString(strings.TrimSpace(v.s)); err != nil {
+				return unknown()
+			}
+		}
+		return str(string(b))
+	case len(segs) > 1 && oneOf(short, "decode", "toString", "force_encoding", "to_s", "decode_utf8") && len(pos) <= 1:
+		// bytes made text: b64decode(…).decode(), Buffer.from(…).toString()
+		if r := s.chainValue(segs[:len(segs)-1], d+1); r.literal() {
+			return r
+		}
+		return unknown()
 	case oneOf(q, "c", "list", "array", "tuple", "Array.of", "Array", "vector"):
 		v := value{kind: vList}
 		for _, a := range args {

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/agenthooks/agenthooks/guard/shell"
@@ -41,10 +42,18 @@ var systemDirs = map[string]bool{"/bin": true, "/sbin": true, "/boot": true, "/d
 	"/System": true, "/Library": true, "/Applications": true, "/Users": true, "/Volumes": true, "/private": true,
 	"/nix": true, "/snap": true}
 
+// homeData are the folders in home that hold the user's own files and settings, not something a
+// tool can fetch again: deleting one of them whole is deleting the user's work.
+var homeData = []string{"Documents", "Desktop", "Downloads", "Pictures", "Music", "Videos", "Movies", "Public",
+	"Templates", "Dropbox", "OneDrive", "Library", ".config", ".local", ".local/share", "src", "code", "projects",
+	"Projects", "work", "dev", "repos", "git", "workspace"}
+
 // homeCaches are folders under home that hold only what can be fetched again.
 var homeCaches = []string{".cache", "Library/Caches", ".npm", ".yarn/cache", ".pnpm-store", ".cargo/registry",
 	".cargo/git", ".gradle/caches", ".m2/repository", ".bun/install/cache", "go/pkg/mod", ".nuget/packages",
-	".cocoapods", ".composer/cache", ".pub-cache", ".ivy2/cache", ".sbt", ".node-gyp", ".deno", ".expo"}
+	".cocoapods", ".composer/cache", ".pub-cache", ".ivy2/cache", ".sbt", ".node-gyp", ".deno", ".expo",
+	"Library/Developer/Xcode/DerivedData", "Library/Developer/CoreSimulator/Caches", ".android/cache", ".konan/cache",
+	".stack/pantry", ".cabal/packages", ".julia/compiled", ".rustup/downloads", ".rustup/tmp"}
 
 // classify says what a positional argument of inv names.
 func (c *classifier) classify(w shell.Word, inv *shell.Invocation) string {
@@ -90,7 +99,7 @@ func (c *classifier) classify(w shell.Word, inv *shell.Invocation) string {
 		switch class {
 		case TargetProjectRoot:
 			class = TargetProject
-		case TargetHome:
+		case TargetHome, TargetHomeData:
 			class = TargetHomeSub
 		case TargetTmp, TargetCache, TargetProject, TargetHomeSub, TargetGit:
 		default:
@@ -185,6 +194,9 @@ func (c *classifier) place(p string) string {
 		return TargetTmp
 	case home != "" && within(p, home):
 		rel := strings.TrimPrefix(p, home+"/")
+		if slices.Contains(homeData, rel) {
+			return TargetHomeData
+		}
 		for _, cache := range homeCaches {
 			if rel == cache || strings.HasPrefix(rel, cache+"/") {
 				return TargetCache

@@ -46,6 +46,7 @@ const (
 	TargetProjectRoot = "project-root" // the project folder itself, or everything in it
 	TargetGit         = "git"          // a .git folder
 	TargetProject     = "project"      // something inside the project
+	TargetHomeData    = "home-data"    // a folder of the user's own files in home: ~/Documents, ~/Desktop, ~/.config, ...
 	TargetHomeSub     = "home-sub"     // inside home, outside the project, not a cache
 	TargetCache       = "cache"        // a cache folder in home (~/.cache, ~/.npm, ...)
 	TargetTmp         = "tmp"          // /tmp, /var/tmp and below
@@ -56,7 +57,7 @@ const (
 
 // TargetClasses lists every target class.
 var TargetClasses = []string{TargetRoot, TargetHome, TargetSystem, TargetParent, TargetProjectRoot, TargetGit,
-	TargetProject, TargetHomeSub, TargetCache, TargetTmp, TargetDevice, TargetDynamic, TargetOther}
+	TargetProject, TargetHomeData, TargetHomeSub, TargetCache, TargetTmp, TargetDevice, TargetDynamic, TargetOther}
 
 // FindingKinds lists the structural findings a rule can name.
 var FindingKinds = []string{shell.FindingParse, shell.FindingTooDeep, shell.FindingPipeToShell, shell.FindingShellStdin,

@@ -101,7 +101,8 @@ func TestClassify(t *testing.T) {
 		{word("..", false), TargetHome}, {word("../..", false), TargetSystem}, {word(".", false), TargetProjectRoot},
 		{word("*", true), TargetProjectRoot}, {word(".git", false), TargetGit}, {word(".git/objects", false), TargetGit},
 		{word(".git/hooks/x", false), TargetProject}, {word("build", false), TargetProject}, {word("*.o", true), TargetProject},
-		{word("/home/dev/.cache/pip", false), TargetCache}, {word("/home/dev/Documents", false), TargetHomeSub},
+		{word("/home/dev/.cache/pip", false), TargetCache}, {word("/home/dev/Documents", false), TargetHomeData},
+		{word("/home/dev/Documents/old", false), TargetHomeSub}, {word("/home/dev/.config", false), TargetHomeData},
 		{word("/tmp/x", false), TargetTmp}, {word("/dev/sda", false), TargetDevice}, {word("/opt/app/x", false), TargetOther},
 		{shell.Word{Value: shell.Dyn}, TargetDynamic},
 	} {

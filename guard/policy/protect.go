@@ -449,8 +449,11 @@ func (pr *protector) hits(inv *shell.Invocation) []hit {
 		}
 		pr.place(dest, srcs, inv, &out)
 	case writers.has(name):
+		tighten := name == "chmod" && chmodPrivate(inv.Args[1:])
 		for _, w := range pos {
-			add(opWrite, w)
+			if h, ok := pr.touch(opWrite, w, inv); ok && !(tighten && h.prot.Kind == KindCredentials) {
+				out = append(out, h) // chmod 600 KEY only takes permissions away: what ssh asks for
+			}
 		}
 	case name == "sed" || name == "perl" || name == "ruby":
 		if hasInPlace(inv.Args[1:]) {
@@ -759,8 +762,74 @@ func (pr *protector) special(op, v, cwd string) *Protected {
 		return &Protected{Path: abs, What: "the system's " + base, Kind: KindAutorun}
 	case (strings.Contains(abs, "/.git/hooks/") || strings.HasSuffix(abs, "/.git/hooks")) && op != opDelete:
 		return &Protected{Path: abs, What: "a git hook (runs on git commands)", Kind: KindAutorun}
+	case (op == opDelete || op == opWrite) && (base == "terraform.tfstate" || base == "terraform.tfstate.backup"):
+		return &Protected{Path: abs, What: "Terraform's local state (" + base + "), the only record of what it manages"}
+	case (op == opDelete || op == opWrite || op == opPlace) && gitStore(dir, base):
+		return &Protected{Path: abs, What: "the repository's own history and index (.git/" + base + ")"}
+	case (op == opDelete || op == opWrite || op == opPlace) && home != "" && dir == home && shellHistories.has(base),
+		(op == opDelete || op == opWrite || op == opPlace) && home != "" && abs == home+"/.local/share/fish/fish_history":
+		return &Protected{Path: abs, What: "the shell history (" + base + "), the record of what ran"}
 	}
 	return nil
+}
+
+// chmodPrivate reports whether chmod's mode only takes permissions away from the group and others
+// or sets the owner's: 600, 0400, 700, go-rwx, og=, u+rw, a-w. A reference file or a mode that
+// gives the group or others anything is not.
+func chmodPrivate(args []shell.Word) bool {
+	for _, w := range args {
+		v := w.Value
+		if !w.Static || strings.HasPrefix(v, "--reference") {
+			return false
+		}
+		if v == "-R" || v == "-v" || v == "-f" || v == "-c" || strings.HasPrefix(v, "--") {
+			continue
+		}
+		if v != "" && v[0] >= '0' && v[0] <= '7' {
+			if len(v) < 3 || len(v) > 4 || strings.Trim(v, "01234567") != "" {
+				return false
+			}
+			return strings.HasSuffix(v, "00")
+		}
+		for _, clause := range strings.Split(v, ",") {
+			i := strings.IndexAny(clause, "+-=")
+			if i < 0 {
+				return false
+			}
+			who, op, perms := clause[:i], clause[i], clause[i+1:]
+			switch {
+			case op == '-':
+			case who != "" && strings.Trim(who, "u") == "":
+			case op == '=' && who != "" && strings.Trim(who, "go") == "" && perms == "":
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// shellHistories are the history files shells keep in the home folder.
+// (sorted: a words list is searched by halves)
+var shellHistories = words{".bash_history", ".history", ".ksh_history", ".sh_history", ".zhistory", ".zsh_history"}
+
+// gitStore reports whether a file in dir is what a repository's history and index are made of:
+// .git/HEAD, .git/index, .git/packed-refs, and what is under .git/objects and .git/refs (not a
+// lock file, nor the hooks, logs or config).
+func gitStore(dir, base string) bool {
+	if strings.HasSuffix(base, ".lock") {
+		return false
+	}
+	if strings.HasSuffix(dir, "/.git") {
+		return base == "HEAD" || base == "index" || base == "packed-refs"
+	}
+	i := strings.LastIndex(dir, "/.git/")
+	if i < 0 {
+		return false
+	}
+	sub := dir[i+len("/.git/"):]
+	return sub == "objects" || sub == "refs" || strings.HasPrefix(sub, "objects/") || strings.HasPrefix(sub, "refs/")
 }
 
 // relates reports whether op on target (a path, or a glob when pattern) concerns p.

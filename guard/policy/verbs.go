@@ -47,7 +47,7 @@ var verbs = sync.OnceValue(func() *verbTables {
 		destructive: set("delete", "destroy", "drop", "purge", "prune", "wipe", "flush", "flushall", "flushdb", "reset",
 			"rm", "rmi", "rmr", "remove", "uninstall", "terminate", "nuke", "truncate", "teardown", "unpublish",
 			"deregister", "obliterate", "expunge", "yank", "zap", "clean-all", "annihilate", "deletion", "del"),
-		force: set("--force", "--yes", "-y", "--auto-approve", "-auto-approve", "--confirm", "--no-confirm", "--no-prompt",
+		force: set("--force", "-force", "--yes", "-yes", "-y", "--auto-approve", "-auto-approve", "--confirm", "--no-confirm", "--no-prompt",
 			"--assume-yes", "--non-interactive", "--skip-confirmation", "--accept-data-loss", "--force-reset", "--quiet",
 			"--force-delete", "--yes-i-really-mean-it", "--noconfirm", "--no-interactive", "--silent"),
 		describe: set("--help", "-h", "-help", "--version", "-V", "--dry-run", "--dryrun", "-dry-run", "--what-if", "-WhatIf", "--check", "--plan"),
@@ -90,7 +90,8 @@ var verbCatalogue = sync.OnceValue(func() map[string]toolEntry {
 	containers.verbs["volume rm"] = Ask
 	containers.verbs["volume prune"] = Ask
 	containers.verbs["system prune"] = Ask
-	containers.forcedDeny = set("volume rm", "volume prune", "system prune") // data, with its confirmation off
+	containers.verbs["system reset"] = Ask                                                   // every container, image and volume
+	containers.forcedDeny = set("volume rm", "volume prune", "system prune", "system reset") // data, with its confirmation off
 	containers.onlyWith = map[string]string{"system prune": "--volumes"}
 	containers.verbs["secret rm"] = Ask
 	for _, c := range []string{"docker", "podman", "nerdctl", "finch"} {
@@ -145,6 +146,10 @@ func verbJudgement(v *view) (Match, bool) {
 	for i, w := range v.sub {
 		if i >= 3 || !isWordlike(w) {
 			break
+		}
+		w = strings.ToLower(w) // redis-cli DEL is del
+		if verbAt < 0 && asksAbout()[w] {
+			return Match{}, false // kubectl auth can-i delete pods: a question about the verb
 		}
 		path = append(path, w)
 		if verbAt < 0 && isDestructiveVerb(t, w) {
@@ -205,8 +210,15 @@ func verbJudgement(v *view) (Match, bool) {
 		Message: "a destructive subcommand"}, true
 }
 
+// asksAbout are subcommand words that ask about or describe the verbs after them.
+var asksAbout = lazySet("can-i", "explain", "describe", "help")
+
 // isDestructiveVerb reports whether a subcommand word is from the destructive vocabulary, alone
-// or as a part of a compound (delete-bucket, db:drop, apps:destroy, drop_database).
+// or as the first or last part of a compound (delete-bucket, db:drop, apps:destroy,
+// drop_database), or after a word that makes it wholesale (batch-delete-image,
+// force-delete-mfa-device, bulk-delete); not a compound that starts with a verb that only reads
+// or undoes (get-deletion-status, cancel-key-deletion), nor a word in the middle of a name
+// (verify_child_delete.py, test_password_reset_link).
 func isDestructiveVerb(t *verbTables, w string) bool {
 	w = strings.ToLower(w)
 	if t.destructive[w] {
@@ -215,6 +227,14 @@ func isDestructiveVerb(t *verbTables, w string) bool {
 	parts := strings.FieldsFunc(w, func(r rune) bool { return r == '-' || r == ':' || r == '_' || r == '.' })
 	if len(parts) < 2 {
 		return false
+	}
+	switch parts[0] {
+	case "get", "list", "describe", "show", "view", "cancel", "undo", "restore", "undelete", "recover", "check", "validate", "test", "preview", "estimate":
+		return false
+	}
+	switch parts[0] {
+	case "batch", "bulk", "force", "mass", "hard", "permanently":
+		return t.destructive[parts[1]]
 	}
 	return t.destructive[parts[0]] || t.destructive[parts[len(parts)-1]]
 }

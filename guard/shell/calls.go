@@ -110,6 +110,26 @@ func skipOpts(args []Word, withValue map[string]bool) []Word {
 	return args
 }
 
+// findEveryName reports a find test that selects every name: -name '*' and its kin.
+func findEveryName(test string, pattern Word) bool {
+	return (test == "-name" || test == "-iname" || test == "-path" || test == "-ipath" || test == "-wholename") &&
+		pattern.Static && strings.Trim(pattern.Value, "*") == ""
+}
+
+// hasRunnerCommand reports whether runuser is given a command line (runuser -u USER -- CMD) rather
+// than su's form (runuser -l USER -c CMD, or a login shell).
+func hasRunnerCommand(args []Word) bool {
+	for _, w := range args {
+		if w.Value == "-c" || w.Value == "--command" || w.Value == "-l" || w.Value == "--login" || w.Value == "-" {
+			return false
+		}
+		if w.Value == "-u" || w.Value == "--user" {
+			return true
+		}
+	}
+	return false
+}
+
 // invoke peels wrappers off an argument list and records the command that finally runs.
 func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 	orig := args
@@ -183,7 +203,7 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 				rest = rest[1:] // the new root
 			}
 			args, f = rest, f.with("chroot")
-		case name == "su" || name == "runuser":
+		case name == "su" || name == "runuser" && !hasRunnerCommand(rest):
 			if code, ok := optionValue(rest, "-c", "--command"); ok {
 				a.nestedArgs([]Word{code}, f.with(name+" -c"), ctx)
 				return
@@ -232,6 +252,9 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 		case windowsShells()[strings.ToLower(name)]:
 			a.windows(args, f, ctx)
 			return
+		case strings.EqualFold(name, "reg") || strings.EqualFold(name, "reg.exe"):
+			a.winProgram(args, f, ctx)
+			return
 		case a.runner(name, args, f, ctx):
 			return
 		default:
@@ -244,6 +267,8 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 				a.setBuiltin(args[1:])
 			case name == "read" || name == "readarray" || name == "mapfile":
 				a.readBuiltin(args[1:], ctx, name != "read")
+			case name == "printf" && len(args) > 3 && args[1].Value == "-v":
+				a.printfVar(args[2:])
 			default:
 				a.database(name, args, f, ctx, idx)
 			}
@@ -323,7 +348,10 @@ func (a *analyzer) envArgs(args []Word, f *frame, ctx *callCtx) []Word {
 			if str == "" && len(rest) > 0 {
 				str, rest = rest[0].Value, rest[1:]
 			}
-			split := strings.Fields(str)
+			split, ok := envSplitString(str)
+			if !ok {
+				return nil // env refuses a string with an open quote and runs nothing
+			}
 			words := make([]Word, 0, len(split)+len(rest))
 			for _, s := range split {
 				words = append(words, Word{Value: s, Static: !strings.Contains(s, Dyn), Raw: s})
@@ -345,6 +373,97 @@ func (a *analyzer) envArgs(args []Word, f *frame, ctx *callCtx) []Word {
 		}
 	}
 	return args
+}
+
+// envSplitString splits env -S's string as GNU env does: whitespace separates, single quotes keep
+// everything, double quotes keep everything but backslash escapes, \_ is a space inside double
+// quotes and a separator outside, a # starting a word begins a comment, and ${NAME} is a value not
+// known until it runs. There is no tilde, glob or $(...) expansion. ok is false for an open quote,
+// which env rejects without running anything.
+func envSplitString(s string) (words []string, ok bool) {
+	var cur strings.Builder
+	inWord := false
+	end := func() {
+		if inWord {
+			words = append(words, cur.String())
+			cur.Reset()
+			inWord = false
+		}
+	}
+	escape := func(c byte, quoted bool) {
+		switch c {
+		case 'n':
+			cur.WriteByte('\n')
+		case 't':
+			cur.WriteByte('\t')
+		case '_':
+			if quoted {
+				cur.WriteByte(' ')
+			} else {
+				end()
+				return
+			}
+		default:
+			cur.WriteByte(c)
+		}
+		inWord = true
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+			end()
+		case c == '#' && !inWord:
+			return words, true
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, false
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			inWord = true
+			i += j + 1
+		case c == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				switch {
+				case s[i] == '\\' && i+1 < len(s):
+					i++
+					escape(s[i], true)
+				case s[i] == '$' && i+1 < len(s) && s[i+1] == '{':
+					if k := strings.IndexByte(s[i:], '}'); k > 0 {
+						cur.WriteString(Dyn)
+						i += k
+					} else {
+						cur.WriteByte('$')
+					}
+				default:
+					cur.WriteByte(s[i])
+				}
+			}
+			if i >= len(s) {
+				return nil, false
+			}
+			inWord = true
+		case c == '\\' && i+1 < len(s):
+			i++
+			escape(s[i], false)
+		case c == '$' && i+1 < len(s) && s[i+1] == '{':
+			if k := strings.IndexByte(s[i:], '}'); k > 0 {
+				cur.WriteString(Dyn)
+				inWord = true
+				i += k
+			} else {
+				cur.WriteByte(c)
+				inWord = true
+			}
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	end()
+	return words, true
 }
 
 // xargsArgs returns the command xargs runs with its fixed arguments, and a dynamic argument for
@@ -482,6 +601,9 @@ func (a *analyzer) shell(args []Word, f *frame, ctx *callCtx) {
 			cflag = true
 		case v[0] == '-' && strings.Contains(v, "s"):
 			sflag = true
+		}
+		if last := v[len(v)-1]; !strings.HasPrefix(v, "--") && (last == 'o' || last == 'O') {
+			i++ // a cluster ending in -o or -O takes the option's name: bash -euo pipefail -c ...
 		}
 		i++
 	}
@@ -688,9 +810,7 @@ func (a *analyzer) findCmd(args []Word, f *frame, ctx *callCtx) {
 			continue
 		}
 		if findFilters[v] {
-			// -name '*' and its kin select every name: no filter
-			if (v == "-name" || v == "-iname" || v == "-path" || v == "-ipath" || v == "-wholename") && i+1 < len(rest) &&
-				strings.Trim(rest[i+1].Value, "*") == "" && rest[i+1].Static {
+			if i+1 < len(rest) && findEveryName(v, rest[i+1]) {
 				i++
 				continue
 			}

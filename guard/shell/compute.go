@@ -230,3 +230,23 @@ func (a *analyzer) evalText(words []Word) (string, bool) {
 	defer func() { a.src = outer }()
 	return a.substText(file.Stmts)
 }
+
+// printfVar is printf -v NAME FORMAT ARGS: NAME holds what printf would print, or a value not
+// known until it runs.
+func (a *analyzer) printfVar(args []Word) {
+	name := args[0].Value
+	if !args[0].Static || name == "" {
+		return
+	}
+	vals := make([]string, 0, len(args)-2)
+	known := args[1].Static
+	for _, w := range args[2:] {
+		vals = append(vals, w.Value)
+		known = known && w.Static
+	}
+	if !known {
+		a.vars[name] = Dyn
+		return
+	}
+	a.vars[name] = printfText(args[1].Value, vals)
+}

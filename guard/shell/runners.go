@@ -11,7 +11,7 @@ import (
 // Programs whose job is to run a command given in their arguments: package runners (npx, uv
 // run, bundle exec), tracers (strace), job tools (parallel, tmux, screen, at), remote and
 // container shells (ssh HOST CMD, docker exec, kubectl exec), and programs with a command
-// escape (vim -c '!cmd', expect's spawn, sed's e command, trap). What they run is read like
+// escape (vim -c '!cmd', sed's e command, trap; expect is Tcl, read in tcl.go). What they run is read like
 // any other command, inside a frame that names them.
 
 var (
@@ -39,6 +39,33 @@ var (
 		"--memory-swap", "--cpuset-cpus", "--isolation", "--label-file", "--stop-timeout", "--userns", "--uts", "--index")
 	// kubectlExecOpts are kubectl exec's options with a value.
 	kubectlExecOpts = lazySet("-c", "--container", "-n", "--namespace", "--context", "-f", "--filename", "--pod-running-timeout", "--kubeconfig")
+	// argvRunners run the command line that follows their options (and an optional --), each
+	// with the options of its own that take a value: retry loops, output and terminal
+	// wrappers, daemonizers, multi-call binaries, programs that run as another user.
+	argvRunners = sync.OnceValue(func() map[string]map[string]bool {
+		return map[string]map[string]bool{
+			"retry":     set("-t", "--times", "-d", "--delay", "-u", "--until", "-w", "--while", "-m", "--max-time", "--tries", "--sleep"),
+			"chronic":   nil,
+			"toybox":    nil,
+			"ifne":      nil,
+			"daemonize": set("-a", "-c", "-e", "-E", "-o", "-p", "-l", "-u"),
+			"runuser":   set("-u", "--user", "-g", "--group", "-G", "--supp-group", "-w", "--whitelist-environment", "-s", "--shell"),
+			"pkexec":    set("--user"),
+			"catchsegv": nil,
+			"setpriv":   set("--reuid", "--regid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--selinux-label", "--apparmor-profile"),
+			"doppler":   nil,
+		}
+	})
+	// watchexecOpts and hyperfineOpts are the options with a value of watchexec and hyperfine
+	// (hyperfine's --prepare, --setup, --cleanup and --conclude are commands and read as such).
+	watchexecOpts = lazySet("-e", "--exts", "-f", "--filter", "-i", "--ignore", "-w", "--watch", "-d", "--debounce",
+		"-s", "--signal", "--shell", "--stop-signal", "--stop-timeout", "--delay-run", "--poll", "--project-origin",
+		"--workdir", "-E", "--env", "--emit-events-to", "--on-busy-update", "--filter-file", "--ignore-file", "-W", "--watch-non-recursive")
+	hyperfineOpts = lazySet("-w", "--warmup", "-m", "--min-runs", "-M", "--max-runs", "-r", "--runs", "-S", "--shell",
+		"-n", "--command-name", "-P", "--parameter-scan", "-D", "--parameter-step-size", "-L", "--parameter-list",
+		"--export-asciidoc", "--export-csv", "--export-json", "--export-markdown", "--export-orgmode", "--style", "--sort",
+		"-u", "--time-unit", "--output", "--input", "--reference")
+	hyperfineCommands = lazySet("-p", "--prepare", "-s", "--setup", "-c", "--cleanup", "--conclude")
 	// packageDeleters delete what they are given, like rm -rf.
 	packageDeleters = lazySet("rimraf", "del", "del-cli", "trash", "trash-put", "rmrf", "premove", "fs-extra")
 )
@@ -68,6 +95,70 @@ func (a *analyzer) runner(name string, args []Word, f *frame, ctx *callCtx) bool
 			return true
 		}
 		return false
+	case argvRunners()[name] != nil || name == "chronic" || name == "toybox" || name == "ifne" || name == "catchsegv" || name == "doppler":
+		if name == "doppler" {
+			if len(rest) == 0 || rest[0].Value != "run" {
+				return false
+			}
+			rest = rest[1:]
+		}
+		body := skipOpts(rest, argvRunners()[name])
+		if len(body) == 0 {
+			return false
+		}
+		a.record(args[:len(args)-len(body)], name, f, ctx)
+		a.invoke(body, f.with(name), ctx)
+		return true
+	case name == "watchexec":
+		a.record(args, name, f, ctx)
+		for j, w := range rest {
+			if w.Value == "--" {
+				a.invoke(rest[j+1:], f.with(name), ctx)
+				return true
+			}
+		}
+		a.nestedArgs(skipOpts(rest, watchexecOpts()), f.with(name), ctx) // run through a shell
+		return true
+	case name == "hyperfine":
+		a.record(args, name, f, ctx)
+		for j := 0; j < len(rest); j++ {
+			v, _, hasVal := strings.Cut(rest[j].Value, "=")
+			switch {
+			case hyperfineCommands()[v] && hasVal:
+				w := rest[j]
+				w.Value = w.Value[len(v)+1:]
+				a.nestedArgs([]Word{w}, f.with(name), ctx)
+			case hyperfineCommands()[v] && j+1 < len(rest):
+				j++
+				a.nestedArgs(rest[j:j+1], f.with(name), ctx)
+			case hyperfineOpts()[v] && !hasVal:
+				j++
+			case strings.HasPrefix(rest[j].Value, "-") && rest[j].Static:
+			default:
+				a.nestedArgs(rest[j:j+1], f.with(name), ctx) // each benchmarked command, run by a shell
+			}
+		}
+		return true
+	case name == "entr":
+		j := 0
+		shell := false
+		for ; j < len(rest) && strings.HasPrefix(rest[j].Value, "-") && rest[j].Static; j++ {
+			if rest[j].Value == "--" {
+				j++
+				break
+			}
+			shell = shell || strings.Contains(rest[j].Value, "s")
+		}
+		if j >= len(rest) {
+			return false
+		}
+		a.record(args[:len(args)-len(rest)+j], name, f, ctx)
+		if shell {
+			a.nestedArgs(rest[j:j+1], f.with(name+" -s"), ctx)
+		} else {
+			a.invoke(rest[j:], f.with(name), ctx)
+		}
+		return true
 	case name == "shx":
 		if len(rest) > 0 {
 			a.invoke(rest, f.with("shx"), ctx)
@@ -129,7 +220,8 @@ func (a *analyzer) runner(name string, args []Word, f *frame, ctx *callCtx) bool
 		i := 0
 		for i = 0; i < len(rest); i++ {
 			v := rest[i].Value
-			if v == "-S" || v == "-c" || v == "-t" || v == "-p" || v == "-X" {
+			if v == "-S" || v == "-c" || v == "-t" || v == "-p" || v == "-X" ||
+				len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.ContainsAny(v[len(v)-1:], "Sctp") { // -dmS NAME
 				i++
 				continue
 			}
@@ -182,16 +274,6 @@ func (a *analyzer) runner(name string, args []Word, f *frame, ctx *callCtx) bool
 			}
 		}
 		return found
-	case name == "expect":
-		if code, ok := optionValue(rest, "-c", "-c"); ok && code.Static {
-			a.record(args, name, f, ctx)
-			for _, stmt := range strings.FieldsFunc(code.Value, func(r rune) bool { return r == ';' || r == '\n' }) {
-				if body, ok := strings.CutPrefix(strings.TrimSpace(stmt), "spawn "); ok {
-					a.nested(body, f.with("expect spawn"), ctx)
-				}
-			}
-			return true
-		}
 	case name == "sed" || name == "gsed":
 		return a.sedExec(args, f, ctx)
 	case name == "kill":
@@ -199,7 +281,7 @@ func (a *analyzer) runner(name string, args []Word, f *frame, ctx *callCtx) bool
 		for _, w := range rest {
 			if everyPid(w.Raw) {
 				i := a.record(args, name, f, ctx)
-				a.find(FindingKillAll, ctx.pos, i, "kill of every process ps lists")
+				a.find(FindingKillAll, ctx.pos, i, "kill of every process "+w.Raw+" lists")
 				return true
 			}
 		}
@@ -329,22 +411,48 @@ func (a *analyzer) tmux(args []Word, f *frame, ctx *callCtx) bool {
 // other machine (its home is another home: ~ and $HOME are still the home folder).
 func (a *analyzer) ssh(args []Word, f *frame, ctx *callCtx) bool {
 	rest := skipOpts(args[1:], sshOpts())
-	if len(rest) < 2 {
-		return false // an interactive session, or no host
+	if len(rest) == 0 {
+		return false // no host
 	}
 	host := rest[0]
 	cmd := rest[1:]
-	if cmd[0].Value == "--" {
+	if len(cmd) > 0 && cmd[0].Value == "--" {
 		cmd = cmd[1:]
 	}
+	if (ctx.stdin != nil || hasStdinString(ctx.stmt)) && remoteReadsScript(cmd) {
+		// ssh HOST <<EOF, ssh HOST bash -s <<EOF, … | ssh HOST sh: the remote shell runs what is fed
+		a.scoped(func() {
+			a.cwd = ""
+			a.stdinScript(args, "ssh", f.with("ssh "+host.Display()+" <stdin>"), ctx, "shell")
+		})
+		return true
+	}
 	if len(cmd) == 0 {
-		return false
+		return false // an interactive session
 	}
 	a.record(args, "ssh", f, ctx)
 	a.scoped(func() {
 		a.cwd = "" // the remote working directory is not this one
 		a.nestedArgs(cmd, f.with("ssh "+host.Display()), ctx)
 	})
+	return true
+}
+
+// remoteReadsScript reports whether the command ssh runs on the remote side is a shell reading its
+// script from stdin: none (the login shell), or a shell with -s or with no script.
+func remoteReadsScript(cmd []Word) bool {
+	if len(cmd) == 0 {
+		return true
+	}
+	if !shells[path.Base(cmd[0].Value)] {
+		return false
+	}
+	for _, w := range cmd[1:] {
+		v := w.Value
+		if !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") || strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "c") {
+			return false // a script file or -c STRING
+		}
+	}
 	return true
 }
 
@@ -580,6 +688,22 @@ func everyPid(raw string) bool {
 		return false
 	}
 	fields := strings.Fields(strings.TrimSuffix(inner, ")"))
+	if len(fields) >= 2 && (fields[0] == "pgrep" || fields[0] == "pidof") && !strings.ContainsAny(inner, "|;&") {
+		// pgrep with no pattern but a user, group or session (-u dev), or a pattern that matches
+		// every name (., '', .*): every process it may signal
+		var pattern []string
+		for i := 1; i < len(fields); i++ {
+			f := fields[i]
+			switch {
+			case f == "-u" || f == "-U" || f == "-G" || f == "-g" || f == "-s" || f == "-P" || f == "-t" || f == "--euid" || f == "--uid":
+				i++
+			case strings.HasPrefix(f, "-"):
+			default:
+				pattern = append(pattern, strings.Trim(f, `'"`))
+			}
+		}
+		return fields[0] == "pgrep" && (len(pattern) == 0 || len(pattern) == 1 && (pattern[0] == "" || pattern[0] == "." || pattern[0] == ".*"))
+	}
 	if len(fields) < 2 || fields[0] != "ps" || strings.ContainsAny(inner, "|;&") {
 		return false
 	}

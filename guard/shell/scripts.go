@@ -95,8 +95,14 @@ func (a *analyzer) remember(name string, args []Word, ctx *callCtx) {
 			text = strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(text)
 		}
 	default:
-		delete(a.written, target)
-		return
+		// a pure text filter (base64 -d, rev, tr, xxd -r -p) writes what it computes
+		in, inKnown, _ := a.stdinText(ctx)
+		t, ok := a.stageText(args, in, inKnown)
+		if !ok {
+			delete(a.written, target)
+			return
+		}
+		text = t
 	}
 	if a.written == nil {
 		a.written = map[string]string{}
@@ -454,8 +460,9 @@ func (a *analyzer) rememberDownload(args []Word) {
 			file = args[i+1].Value
 		case strings.HasPrefix(v, "--output=") || strings.HasPrefix(v, "--output-document="):
 			_, file, _ = strings.Cut(v, "=")
-		case len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.HasSuffix(v, "o") && i+1 < len(args):
-			file = args[i+1].Value // curl -so FILE
+		case len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.HasSuffix(v, "o") && i+1 < len(args),
+			len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.HasSuffix(v, "O") && path.Base(args[0].Value) == "wget" && i+1 < len(args):
+			file = args[i+1].Value // curl -so FILE, wget -qO FILE
 		default:
 			continue
 		}

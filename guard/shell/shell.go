@@ -394,6 +394,18 @@ func (a *analyzer) stmt(s *syntax.Stmt, f *frame, stdin *stdinSource) {
 		}
 	case *syntax.ArithmCmd, *syntax.TestClause, *syntax.LetClause:
 		syntax.Walk(c, func(n syntax.Node) bool { return a.nestedNode(n, f) })
+	case nil:
+		// a statement of redirections only (> FILE truncates FILE) is : > FILE
+		if len(s.Redirs) > 0 {
+			ctx := &callCtx{stmt: s, stdin: stdin, pos: f.pos(s.Pos())}
+			for _, r := range s.Redirs {
+				if r.Word == nil || r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc {
+					continue
+				}
+				ctx.redirs = append(ctx.redirs, Redirect{Op: r.Op.String(), Target: a.literal(r.Word)})
+			}
+			a.record([]Word{{Value: ":", Static: true, Raw: ":"}}, ":", f, ctx)
+		}
 	}
 	a.redirects(s, f)
 }

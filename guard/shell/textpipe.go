@@ -185,6 +185,20 @@ func (a *analyzer) stageText(argv []Word, in string, inKnown bool) (string, bool
 			return "", false
 		}
 		out = path.Base(a.opts.Home) + "\n"
+	case "getent":
+		// the passwd entry of the user whose home the guard was given; another user's is not known
+		if a.opts.Home == "" || len(args) != 2 || args[0] != "passwd" || args[1] != path.Base(a.opts.Home) {
+			return "", false
+		}
+		out = args[1] + ":x:1000:1000:" + args[1] + ":" + a.opts.Home + ":/bin/sh\n"
+	case "cut":
+		if !inKnown {
+			return "", false
+		}
+		var ok bool
+		if out, ok = cutFields(args, in); !ok {
+			return "", false
+		}
 	case "id":
 		if a.opts.Home == "" || !(len(args) == 1 && (args[0] == "-un" || args[0] == "-nu")) {
 			return "", false
@@ -209,6 +223,77 @@ func (a *analyzer) stageText(argv []Word, in string, inKnown bool) (string, bool
 		return "", false
 	}
 	return out, true
+}
+
+// cutFields is what `cut -d DELIM -f LIST` prints of in: the fields LIST names (N, N-M, N-, -M,
+// separated by commas) of each line, joined by DELIM; a line without DELIM is printed whole, as
+// cut does without -s. ok is false for any other use of cut.
+func cutFields(args []string, in string) (string, bool) {
+	delim, list := "\t", ""
+	for i := 0; i < len(args); i++ {
+		v := args[i]
+		switch {
+		case (v == "-d" || v == "-f") && i+1 < len(args):
+			if v == "-d" {
+				delim = args[i+1]
+			} else {
+				list = args[i+1]
+			}
+			i++
+		case strings.HasPrefix(v, "--delimiter="):
+			delim = strings.TrimPrefix(v, "--delimiter=")
+		case strings.HasPrefix(v, "--fields="):
+			list = strings.TrimPrefix(v, "--fields=")
+		case strings.HasPrefix(v, "-d") && len(v) > 2:
+			delim = v[2:]
+		case strings.HasPrefix(v, "-f") && len(v) > 2:
+			list = v[2:]
+		default:
+			return "", false
+		}
+	}
+	if len(delim) != 1 || list == "" {
+		return "", false
+	}
+	type span struct{ lo, hi int }
+	var spans []span
+	for _, part := range strings.Split(list, ",") {
+		lo, hi, isRange := strings.Cut(part, "-")
+		s := span{1, 1 << 30}
+		var err error
+		if lo != "" {
+			if s.lo, err = strconv.Atoi(lo); err != nil || s.lo < 1 {
+				return "", false
+			}
+		}
+		switch {
+		case !isRange:
+			s.hi = s.lo
+		case hi != "":
+			if s.hi, err = strconv.Atoi(hi); err != nil || s.hi < s.lo {
+				return "", false
+			}
+		}
+		spans = append(spans, s)
+	}
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimSuffix(in, "\n"), "\n") {
+		if !strings.Contains(line, delim) {
+			b.WriteString(line + "\n")
+			continue
+		}
+		var keep []string
+		for i, f := range strings.Split(line, delim) {
+			for _, s := range spans {
+				if i+1 >= s.lo && i+1 <= s.hi {
+					keep = append(keep, f)
+					break
+				}
+			}
+		}
+		b.WriteString(strings.Join(keep, delim) + "\n")
+	}
+	return b.String(), true
 }
 
 // pipelineText is the text the stage src (and the stages before it) writes, when every stage is

@@ -56,13 +56,30 @@ func (a *analyzer) windows(args []Word, f *frame, ctx *callCtx) {
 			for _, v := range c.Argv() {
 				words = append(words, Word{Value: v, Static: !strings.Contains(v, "$"), Raw: v})
 			}
-			if len(words) > 0 && !windowsShells()[strings.ToLower(words[0].Value)] {
+			// the shell itself (c.Name is its canonical name: /CMD, C:\Windows\cmd.exe are cmd) is
+			// what is being read: invoking it again would read it again, without end
+			if len(words) > 0 && !windowsShells()[strings.ToLower(c.Name)] && !windowsShells()[strings.ToLower(path.Base(words[0].Value))] {
 				a.invoke(words, inner, ctx)
 			}
 		}
 	}
 	for _, fd := range sc.AllFindings() {
 		a.find(fd.Kind, ctx.pos, idx, path.Base(args[0].Value)+": "+fd.Message)
+	}
+}
+
+// winProgram judges a Windows program bash runs directly (reg from Git Bash or WSL) as cmd.exe
+// would run it: by its effects.
+func (a *analyzer) winProgram(args []Word, f *frame, ctx *callCtx) {
+	idx := a.record(args, path.Base(args[0].Value), f, ctx)
+	c := winshell.Command{Name: strings.TrimSuffix(strings.ToLower(path.Base(args[0].Value)), ".exe"), Raw: args[0].Value, Shell: winshell.Cmd}
+	for _, w := range args[1:] {
+		c.Args = append(c.Args, winshell.Arg{Value: w.Value, Static: w.Static})
+	}
+	for _, e := range winshell.Effects(c, a.opts.Home) {
+		if msg := windowsHarm(e); msg != "" {
+			a.find(FindingWindows, ctx.pos, idx, c.Name+" "+msg)
+		}
 	}
 }
 
@@ -109,6 +126,9 @@ func windowsHarm(e winshell.Effect) string {
 	case winshell.KindShutdown:
 		return "shuts down or restarts the machine"
 	case winshell.KindRegistry:
+		if e.Recursive && e.Force && winshell.WideRegistryKey(e.Target) {
+			return "deletes the registry key " + e.Target + " with everything below it"
+		}
 		if e.Persist || e.TargetClass == winshell.ClassSystem {
 			return "changes the registry (" + e.Target + ")"
 		}

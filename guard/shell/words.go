@@ -41,6 +41,14 @@ func (e env) Get(name string) expand.Variable {
 		if e.a.opts.Home != "" {
 			return str(e.a.opts.Home)
 		}
+	case "USER", "LOGNAME":
+		// the user whose home the guard was given, as whoami answers
+		if v, ok := e.a.vars[name]; ok {
+			return str(v)
+		}
+		if e.a.opts.Home != "" {
+			return str(path.Base(e.a.opts.Home))
+		}
 	case "PWD":
 		if v, ok := e.a.vars[name]; ok {
 			return str(v)

@@ -101,6 +101,8 @@ func (a *analyzer) listedFolder(argv []Word) (dir string, recursive, ok bool) {
 		w := argv[i]
 		v := w.Value
 		switch {
+		case name == "find" && i+1 < len(argv) && findEveryName(v, argv[i+1]):
+			i++ // -name '*' picks no names
 		case !w.Static || w.Glob:
 			return "", false, false
 		case name == "find" && (findFilters[v] || findActions[v] || v == "-maxdepth" || v == "-prune" || v == "-not" || v == "!"):

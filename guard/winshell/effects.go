@@ -646,7 +646,11 @@ func (e *effector) reg() {
 		return
 	}
 	sw, _ := switches(c)
-	e.registry(c.Args[1], "reg "+op, has(sw, "f"))
+	what := "reg " + op
+	if op == "delete" && has(sw, "v", "va", "ve") {
+		what += " /v" // values of the key, not the key and what is below it
+	}
+	e.registry(c.Args[1], what, has(sw, "f"))
 }
 
 // registry adds an effect on a registry key.
@@ -656,10 +660,40 @@ func (e *effector) registry(t Arg, what string, force bool) {
 		x.TargetClass = registryClass(t.Value)
 		x.Persist = persistKey(t.Value)
 	}
-	if what == "Remove-Item" {
-		x.Recursive = true
+	if what == "Remove-Item" || what == "reg delete" {
+		x.Recursive = true // a key goes with every key and value below it
 	}
 	e.out = append(e.out, x)
+}
+
+// WideRegistryKey reports a registry key whose deletion takes a whole hive's worth of settings
+// with it: a hive (HKCU), a key directly below one (HKCU\Software, HKLM\SYSTEM, HKCU\Environment),
+// or one of the keys below Software that every program shares (Microsoft, Classes, Policies,
+// Wow6432Node). One program's key (HKCU\Software\Vendor\App) is not.
+func WideRegistryKey(p string) bool {
+	l := strings.ToLower(strings.ReplaceAll(p, "/", `\`))
+	l = strings.TrimPrefix(l, `microsoft.powershell.core\`)
+	l = strings.TrimPrefix(l, "registry::")
+	hive, rest, _ := strings.Cut(l, `\`)
+	hive = strings.TrimSuffix(hive, ":")
+	switch hive {
+	case "hkcu", "hklm", "hkcr", "hku", "hkcc", "hkey_current_user", "hkey_local_machine", "hkey_classes_root", "hkey_users", "hkey_current_config":
+	default:
+		return false
+	}
+	var parts []string
+	for _, c := range strings.Split(rest, `\`) {
+		if c != "" && c != "*" {
+			parts = append(parts, c)
+		}
+	}
+	switch len(parts) {
+	case 0, 1:
+		return true
+	case 2:
+		return parts[0] == "software" && (parts[1] == "microsoft" || parts[1] == "classes" || parts[1] == "policies" || parts[1] == "wow6432node")
+	}
+	return false
 }
 
 func isRegistryPath(p string) bool {

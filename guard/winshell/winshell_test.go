@@ -588,3 +588,19 @@ func TestParseArgsNotAShell(t *testing.T) {
 		t.Errorf("got %+v %v", sc, err)
 	}
 }
+
+// TestWideRegistryKey: the keys whose deletion takes every program's settings with it, and the
+// one-program keys an uninstall removes.
+func TestWideRegistryKey(t *testing.T) {
+	t.Parallel()
+	for key, wide := range map[string]bool{
+		`HKCU`: true, `HKCU\Software`: true, `HKCU:\Software`: true, `hklm\SYSTEM`: true, `HKCU\Environment`: true,
+		`Registry::HKEY_CURRENT_USER\Software\Microsoft`: true, `HKLM\SOFTWARE\Classes`: true, `HKCU:/Software/Policies`: true,
+		`HKCU\Software\*`: true, `HKCU\Software\Vendor\App`: false, `HKCU\Software\Vendor`: false,
+		`HKCU\Software\Microsoft\Windows\CurrentVersion\Run`: false, `C:\Users`: false, `Software`: false,
+	} {
+		if got := winshell.WideRegistryKey(key); got != wide {
+			t.Errorf("WideRegistryKey(%q) = %v, want %v", key, got, wide)
+		}
+	}
+}
