@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -43,6 +44,9 @@ func (a *analyzer) call(s *syntax.Stmt, c *syntax.CallExpr, f *frame, stdin *std
 				a.commandVariable(as.Name.Value, a.literal(as.Value), f, &callCtx{stmt: s, pos: f.pos(as.Pos())})
 			}
 		}
+	}
+	if !a.spend(costWord * (len(c.Args) + len(s.Redirs))) {
+		return
 	}
 	ctx := &callCtx{stmt: s, stdin: stdin, pos: f.pos(c.Pos())}
 	for _, r := range s.Redirs {
@@ -120,6 +124,15 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 		}
 	}()
 	for len(args) > 0 {
+		if !a.spend(costWrap) {
+			args = nil // nothing recorded: the budget's finding says why
+			return
+		}
+		if len(f.wrappers) > MaxWrappers {
+			a.find(FindingTooDeep, ctx.pos, -1, fmt.Sprintf("commands wrapped in more than %d others (sudo, env, timeout, ...)", MaxWrappers))
+			args = nil
+			return
+		}
 		if args[0].Static && a.aliases[args[0].Value] != "" && !strings.Contains(strings.Join(f.wrappers, " "), "alias "+args[0].Value) {
 			words := []string{a.aliases[args[0].Value]}
 			for _, w := range args[1:] {
@@ -740,6 +753,7 @@ func (a *analyzer) cd(args []Word) {
 
 // record adds an invocation and checks its writes onto disk devices.
 func (a *analyzer) record(args []Word, name string, f *frame, ctx *callCtx) int {
+	a.spend(costInvocation + costArg*len(args)) // recorded all the same: it was read
 	args = a.throughLinks(args)
 	if len(a.links) > 0 && len(ctx.redirs) > 0 {
 		redirs := make([]Redirect, len(ctx.redirs))

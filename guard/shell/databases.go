@@ -35,6 +35,13 @@ func (a *analyzer) database(name string, args []Word, f *frame, ctx *callCtx, in
 	if ctx.stdin != nil || hasStdinString(ctx.stmt) || hasStdinFile(ctx.stmt) {
 		stdin, known, _ = a.stdinText(ctx)
 	}
+	n := len(stdin)
+	for _, v := range argv {
+		n += len(v)
+	}
+	if !a.spendBytes(n) {
+		return
+	}
 	stmts, dialect, ok := sqlc.ClassifyCommand(name, argv[1:], stdin, known, a.workspaceFile)
 	if dialect == "" {
 		return
@@ -77,6 +84,9 @@ func (a *analyzer) workspaceFile(p string) ([]byte, error) {
 	text, ok := a.scriptText(Word{Value: p, Static: true})
 	if !ok {
 		return nil, errors.New("cannot be read")
+	}
+	if !a.spendBytes(len(text)) {
+		return nil, errBudget
 	}
 	return []byte(text), nil
 }

@@ -30,8 +30,9 @@ type Options struct {
 	Home string // the user's home folder: what ~ and $HOME become
 	Cwd  string // the working directory the command starts in ("" unknown)
 	// MaxDepth bounds nested shells, eval and interpreter code; MaxLen the command's length;
-	// MaxInvocations the invocations one analysis may produce.
-	MaxDepth, MaxLen, MaxInvocations int
+	// MaxInvocations the invocations one analysis may produce; Budget the work it may do
+	// (budget.go), DefaultBudget when zero.
+	MaxDepth, MaxLen, MaxInvocations, Budget int
 	// LookPath, when set, finds a program in PATH (read-only), so that $(which NAME) and
 	// $(command -v NAME) are known; unset, they are dynamic.
 	LookPath func(name string) string
@@ -148,6 +149,8 @@ type Script struct {
 	// Masked holds the command and every nested script with quoted text, comments and heredoc
 	// bodies blanked, for regex rules that must not fire on data.
 	Masked []string `json:"-"`
+	// Work is what the analysis cost, in units of the work budget (Options.Budget).
+	Work int `json:"work,omitempty"`
 }
 
 // Analyze reads command and returns every invocation that would run. It never fails: what it
@@ -162,7 +165,10 @@ func Analyze(command string, opts Options) *Script {
 	if opts.MaxInvocations <= 0 {
 		opts.MaxInvocations = DefaultMaxInvocations
 	}
-	a := &analyzer{opts: opts, script: &Script{}, vars: map[string]string{}, funcs: map[string]bool{}, cwd: opts.Cwd}
+	if opts.Budget <= 0 {
+		opts.Budget = DefaultBudget
+	}
+	a := &analyzer{opts: opts, script: &Script{}, vars: map[string]string{}, funcs: map[string]bool{}, cwd: opts.Cwd, left: opts.Budget}
 	if len(command) > opts.MaxLen {
 		a.find(FindingTooDeep, Pos{1, 1}, -1, fmt.Sprintf("command is %d bytes, more than the %d the guard reads", len(command), opts.MaxLen))
 		return a.script
@@ -170,6 +176,7 @@ func Analyze(command string, opts Options) *Script {
 	a.parser = parsers.Get().(*syntax.Parser)
 	defer parsers.Put(a.parser)
 	a.script_(command, nil, 0, Pos{})
+	a.script.Work = opts.Budget - max(a.left, 0)
 	return a.script
 }
 
@@ -208,6 +215,12 @@ type analyzer struct {
 	destroyPlans map[string]bool
 	// substFiles are the files that stand for process substitutions whose text is known.
 	substFiles map[*syntax.ProcSubst]string
+	// left is the work budget left (budget.go); spent is set once it has run out, short once
+	// the analysis has left something unread; at is the position of the statement being
+	// walked, where the budget ran out.
+	left         int
+	spent, short bool
+	at           Pos
 }
 
 var parsers = sync.Pool{New: func() any {
@@ -224,6 +237,7 @@ type frame struct {
 }
 
 func (a *analyzer) find(kind string, pos Pos, inv int, msg string) {
+	a.left -= costFinding // the analysis goes on: the budget is checked at its next step
 	a.script.Findings = append(a.script.Findings, Finding{Kind: kind, Message: msg, Pos: pos, Invocation: inv})
 }
 
@@ -235,6 +249,10 @@ func (f *frame) pos(p syntax.Pos) Pos {
 }
 
 func (f *frame) with(wrapper string) *frame {
+	if n := len(f.wrappers); n > 0 && f.wrappers[n-1] == wrapper {
+		// sudo sudo rm: inside sudo once is inside sudo
+		return &frame{wrappers: f.wrappers, depth: f.depth, anchor: f.anchor, src: f.src}
+	}
 	w := make([]string, len(f.wrappers), len(f.wrappers)+1)
 	copy(w, f.wrappers)
 	return &frame{wrappers: append(w, wrapper), depth: f.depth, anchor: f.anchor, src: f.src}
@@ -250,12 +268,15 @@ func (a *analyzer) script_(src string, parent *frame, depth int, anchor Pos) {
 		a.find(FindingTooDeep, f.pos(syntax.Pos{}), -1, fmt.Sprintf("shells nested more than %d deep", a.opts.MaxDepth))
 		return
 	}
-	if n := nesting(src); n > MaxNesting {
+	file, read, err := a.parse(src)
+	switch err {
+	case errBudget:
+		return // not read: the finding that the budget ran out says so
+	case errNesting:
 		a.find(FindingTooDeep, f.pos(syntax.Pos{}), -1, fmt.Sprintf("brackets or blocks nested more than %d deep", MaxNesting))
-		a.script.Masked = append(a.script.Masked, src)
+		a.script.Masked = append(a.script.Masked, read)
 		return
 	}
-	file, err := a.parser.Parse(strings.NewReader(src), "")
 	if err != nil {
 		p := Pos{1, 1}
 		if pe, ok := err.(syntax.ParseError); ok {
@@ -268,18 +289,22 @@ func (a *analyzer) script_(src string, parent *frame, depth int, anchor Pos) {
 		a.script.Masked = append(a.script.Masked, src)
 		return
 	}
-	a.script.Masked = append(a.script.Masked, mask(src, file))
+	a.script.Masked = append(a.script.Masked, mask(read, file))
 	outer := a.src
 	a.src = src
 	a.stmts(file.Stmts, f)
 	a.src = outer
 }
 
-// nesting is an upper bound of how deep src nests, counted before parsing: opening brackets
-// and braces, and the keywords that open a block, less what closes them. Quotes are not
-// followed, so brackets in strings count too: the bound is conservative, never low.
+// nesting is an upper bound of how deep src nests, counted before parsing: the peak of opening
+// brackets and braces less what closes them, plus the keywords that open a block (if, case,
+// while, until, for, select) as far as keywords close them (fi, esac, done): a block nests
+// only if it is closed, and prose or code in a heredoc ("while the cache fills", Python's
+// if and for) opens many and closes none. Quotes are not followed, so brackets and keywords in
+// strings count too: the bound is conservative, never low, for text that parses.
 func nesting(src string) int {
 	depth, peak := 0, 0
+	opens, closes := 0, 0
 	word := 0 // start of the current word
 	for i := 0; i <= len(src); i++ {
 		var c byte
@@ -289,9 +314,9 @@ func nesting(src string) int {
 		if i == len(src) || c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|' {
 			switch src[word:i] {
 			case "if", "case", "while", "until", "for", "select":
-				depth++
+				opens++
 			case "fi", "esac", "done":
-				depth--
+				closes++
 			}
 			word = i + 1
 		}
@@ -305,7 +330,7 @@ func nesting(src string) int {
 		}
 		peak = max(peak, depth)
 	}
-	return peak
+	return peak + min(opens, closes)
 }
 
 func (a *analyzer) stmts(list []*syntax.Stmt, f *frame) {
@@ -322,6 +347,10 @@ type stdinSource struct {
 }
 
 func (a *analyzer) stmt(s *syntax.Stmt, f *frame, stdin *stdinSource) {
+	a.at = f.pos(s.Pos())
+	if !a.spend(costStmt) {
+		return
+	}
 	if len(a.script.Invocations) >= a.opts.MaxInvocations {
 		if n := len(a.script.Findings); n == 0 || a.script.Findings[n-1].Kind != FindingTooDeep {
 			a.find(FindingTooDeep, f.pos(s.Pos()), -1, fmt.Sprintf("more than %d commands", a.opts.MaxInvocations))
@@ -400,6 +429,9 @@ func (a *analyzer) stmt(s *syntax.Stmt, f *frame, stdin *stdinSource) {
 
 // scoped runs fn in a subshell: variables and the working directory it changes are restored.
 func (a *analyzer) scoped(fn func()) {
+	if !a.spend(costScope * (len(a.vars) + len(a.arrays))) {
+		return
+	}
 	vars := make(map[string]string, len(a.vars))
 	for k, v := range a.vars {
 		vars[k] = v

@@ -1,0 +1,175 @@
+package shell
+
+import (
+	"cmp"
+	"errors"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// The work budget bounds what one analysis does, whatever the command: parsing (the command,
+// nested shells, eval, scripts read from the workspace), the walk of every statement, the
+// expansion of words, interpreter code, SQL and Windows command lines. Work is counted in units
+// of roughly 0.1 µs of the slowest kind, never timed, so an analysis is deterministic: the same
+// command always reads as far. When the budget runs out the analysis stops where it is and
+// reports FindingTooDeep, which the policy answers with ask, or deny when what was read before
+// is already denied: never allow.
+
+// DefaultBudget is the work one analysis may do: a few milliseconds for the most expensive
+// command an agent can send (BenchmarkWorstCase in guard), far more than any everyday command
+// needs (a 20 KB heredoc written into the project costs under half of it).
+const DefaultBudget = 25000
+
+// Costs of the analysis' steps, in budget units.
+const (
+	costStmt       = 10 // a statement walked
+	costWord       = 6  // a word expanded
+	costInvocation = 40 // an invocation recorded, and judged by the policy after
+	costArg        = 14 // each of its arguments, classified by the policy (paths resolved)
+	costFinding    = 16 // a finding, judged by the policy
+	costWrap       = 1  // a wrapper peeled (sudo, env, timeout, ...)
+	costScope      = 1  // per variable copied when a subshell or pipeline stage starts
+	// a byte of interpreter code, SQL or a Windows command line is this many units' worth
+	bytesPerUnit = 8
+)
+
+// MaxWrappers bounds how many different wrappers one command may be found inside (sudo env
+// timeout ...; a wrapper repeated right after itself counts once).
+const MaxWrappers = 32
+
+// errBudget stops the parser when the text it reads would cost more than the budget left;
+// errNesting says that the text nests deeper than MaxNesting, found before parsing it.
+var (
+	errBudget  = errors.New("work budget ran out")
+	errNesting = errors.New("nested too deep")
+)
+
+// budgetMessage is what a finding says when the budget runs out.
+const budgetMessage = "the command is too large or complex to judge fully (the guard's work budget ran out); only what was read before is judged"
+
+// spend charges n units of work. It reports false, and records FindingTooDeep the first time,
+// when the budget is spent.
+func (a *analyzer) spend(n int) bool {
+	if a.spent {
+		return false
+	}
+	a.left -= n
+	if a.left >= 0 {
+		return true
+	}
+	a.spent = true
+	a.cutShort()
+	return false
+}
+
+// cutShort records, once, that the analysis did not read everything.
+func (a *analyzer) cutShort() {
+	if !a.short {
+		a.short = true
+		a.find(FindingTooDeep, a.at, -1, budgetMessage)
+	}
+}
+
+// spendBytes charges the reading of n bytes of text by another reader (interpreter code, SQL,
+// a Windows command line).
+func (a *analyzer) spendBytes(n int) bool { return a.spend(n/bytesPerUnit + 1) }
+
+// parseCost estimates what parsing src costs, in budget units, without parsing it: one unit
+// per word and per operator or quote character, two per statement separator, and one per 16
+// bytes. It does not follow quotes or heredocs, so text that parses cheaply (a quoted string,
+// a heredoc body) is overcharged, never the reverse: no text can make the parser work longer
+// than its estimate says by more than a small factor. It stops at the first byte where the
+// cost passes limit, when limit is not negative, and returns that offset as cut (else len(src)).
+func parseCost(src string, limit int) (cost, cut int) {
+	inWord := false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' || c == '/' || c == ',' || c == ':' || c == '=' || c == '+' || c == '@' || c == '%' || c >= 0x80:
+			if !inWord {
+				cost++
+			}
+			inWord = true
+		case c == ' ' || c == '\t':
+			inWord = false
+		case c == '\n' || c == ';' || c == '|' || c == '&':
+			cost += 2
+			inWord = false
+		default:
+			cost++
+			inWord = false
+		}
+		if i&15 == 0 {
+			cost++
+		}
+		if limit >= 0 && cost > limit {
+			return cost, i
+		}
+	}
+	return cost, len(src)
+}
+
+// cutReader gives the parser the text up to cut, then errBudget.
+type cutReader struct {
+	src string
+	off int
+	cut int
+}
+
+func (r *cutReader) Read(p []byte) (int, error) {
+	if r.off >= r.cut {
+		return 0, errBudget
+	}
+	n := copy(p, r.src[r.off:r.cut])
+	r.off += n
+	return n, nil
+}
+
+// parse parses src within the budget left. When the whole text would cost more, it parses
+// only as far as the budget goes and returns the statements read completely before that
+// point, with the budget spent, and read is the text they span. err is a parse error,
+// errNesting when the text nests past MaxNesting (read is then what was looked at), or
+// errBudget when the budget was already spent.
+func (a *analyzer) parse(src string) (file *syntax.File, read string, err error) {
+	if a.spent {
+		return nil, "", errBudget
+	}
+	cost, cut := parseCost(src, a.left)
+	if cut == len(src) {
+		a.spend(cost)
+		if nesting(src) > MaxNesting {
+			return nil, src, errNesting
+		}
+		file, err := a.parser.Parse(strings.NewReader(src), "")
+		return file, src, err
+	}
+	// Too long to read whole: half of what is left goes to parsing the start of it, the other
+	// half to judging what that start runs.
+	cost, cut = parseCost(src, a.left/2)
+	a.left -= cost
+	a.cutShort()
+	if nesting(src[:cut]) > MaxNesting {
+		return nil, src[:cut], errNesting
+	}
+	file = &syntax.File{}
+	var perr error
+	// The loop never breaks: StmtsSeq (mvdan.cc/sh v3.14.1) yields again after a break when
+	// the parser stopped on an error, which a range-over-func loop turns into a panic.
+	for s, err := range a.parser.StmtsSeq(&cutReader{src: src, cut: cut}) {
+		switch {
+		case err != nil:
+			perr = cmp.Or(perr, err)
+		case perr == nil && s != nil:
+			file.Stmts = append(file.Stmts, s)
+		}
+	}
+	if perr != nil && perr != errBudget {
+		return nil, "", perr
+	}
+	end := 0
+	if n := len(file.Stmts); n > 0 {
+		end = min(int(file.Stmts[n-1].End().Offset()), len(src))
+	}
+	return file, src[:end], nil
+}
