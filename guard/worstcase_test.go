@@ -66,8 +66,8 @@ func nestedBashC(inner string, maxLen int) string {
 var (
 	askOrDeny = []guard.Decision{guard.Ask, guard.Deny}
 	// any: benign text the guard may read whole within its budget, and then allow
-	any = []guard.Decision{guard.Allow, guard.Ask, guard.Deny}
-	deny      = []guard.Decision{guard.Deny}
+	any  = []guard.Decision{guard.Allow, guard.Ask, guard.Deny}
+	deny = []guard.Decision{guard.Deny}
 )
 
 func worstCases() []worstCase {
@@ -167,10 +167,10 @@ func TestLargeBenign(t *testing.T) {
 	md := "## Usage\n\nRun `make build` and then `./bin/app --help`; the output (a table) lists every command.\n\n"
 	msg := "Fix the cache eviction race (see #123).\n\nThe evictor read the map while the writer resized it; take the lock, and don't evict entries younger than the TTL.\n"
 	for name, cmd := range map[string]string{
-		"20KB-python-heredoc":   fill("mkdir -p src/app && cat > src/app/store.py <<'EOF'\n", py, "EOF\npython3 -m py_compile src/app/store.py", 20<<10),
-		"20KB-json-heredoc":     fill("cat > data.json <<'EOF'\n[\n", js, "{}]\nEOF", 20<<10),
-		"20KB-markdown-heredoc": fill("cat > README.md << 'EOF'\n", md, "EOF\ngit add README.md", 20<<10),
-		"8KB-commit-message":    fill("git add -A && git commit -m \"", msg, "\"", 8<<10),
+		"20KB-python-heredoc":    fill("mkdir -p src/app && cat > src/app/store.py <<'EOF'\n", py, "EOF\npython3 -m py_compile src/app/store.py", 20<<10),
+		"20KB-json-heredoc":      fill("cat > data.json <<'EOF'\n[\n", js, "{}]\nEOF", 20<<10),
+		"20KB-markdown-heredoc":  fill("cat > README.md << 'EOF'\n", md, "EOF\ngit add README.md", 20<<10),
+		"8KB-commit-message":     fill("git add -A && git commit -m \"", msg, "\"", 8<<10),
 		"commit-message-heredoc": fill("git commit -F - <<'EOF'\n", msg, "EOF", 16<<10),
 	} {
 		t.Run(name, func(t *testing.T) {
