@@ -45,8 +45,8 @@ var (
 	errNesting = errors.New("nested too deep")
 )
 
-// budgetMessage is what a finding says when the budget runs out.
-const budgetMessage = "the command is too large or complex to judge fully (the guard's work budget ran out); only what was read before is judged"
+// BudgetMessage is what the finding says when the budget runs out.
+const BudgetMessage = "the command is too large or complex to judge fully (the guard's work budget ran out); only what was read before is judged"
 
 // spend charges n units of work. It reports false, and records FindingTooDeep the first time,
 // when the budget is spent.
@@ -67,7 +67,7 @@ func (a *analyzer) spend(n int) bool {
 func (a *analyzer) cutShort() {
 	if !a.short {
 		a.short = true
-		a.find(FindingTooDeep, a.at, -1, budgetMessage)
+		a.find(FindingTooDeep, a.at, -1, BudgetMessage)
 	}
 }
 
