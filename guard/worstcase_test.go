@@ -83,7 +83,7 @@ func worstCases() []worstCase {
 		{name: "10000-deep-subshell", command: strings.Repeat("(", 10000) + "rm -rf ~" + strings.Repeat(")", 10000), want: askOrDeny},
 		{name: "10000-deep-backquote-free-if", command: strings.Repeat("if true; then ", 5000) + "rm -rf ~" + strings.Repeat("; fi", 5000), want: askOrDeny},
 		{name: "deep-bash-c", command: nestedBashC("rm -rf ~", kb64), want: askOrDeny},
-		{name: "10000-deep-bash-heredoc", command: nestedHeredocShells(10000), want: askOrDeny},
+		{name: "3000-deep-bash-heredoc", command: nestedHeredocShells(3000), want: askOrDeny},
 		{name: "10000-deep-eval", command: strings.Repeat("eval ", 10000) + "rm -rf '~'", want: askOrDeny},
 		{name: "10000-deep-sudo", command: strings.Repeat("sudo ", 10000) + "rm -rf ~", want: askOrDeny},
 		{name: "10000-deep-env", command: strings.Repeat("env ", 10000) + "rm -rf ~", want: askOrDeny},
@@ -102,6 +102,16 @@ func worstCases() []worstCase {
 		{name: "sql-heredoc", command: fill("psql <<'EOF'\n", "SELECT a FROM b WHERE c = (SELECT d FROM e);\n", "EOF", kb64), want: any},
 		{name: "huge-heredoc-to-bash", command: fill("bash <<'EOF'\n", "rm -rf $x\n", "EOF", kb64), want: askOrDeny},
 		{name: "huge-heredoc-to-python", command: fill("python3 - <<'EOF'\n", "os.system(\"rm -rf $x\")\n", "EOF", kb64), want: askOrDeny},
+		// what the workspace holds is read whole: a 64 KB pathological program or SQL file
+		{name: "python-file-many-calls", command: "python3 tool.py", files: map[string]string{"tool.py": fill("", "os.system('rm -rf $x')\n", "", kb64)}, want: askOrDeny},
+		{name: "python-file-exec-nesting", command: "python3 tool.py", files: map[string]string{"tool.py": fill("", `exec("`, "", kb64)}, want: askOrDeny},
+		{name: "node-file-templates", command: "node tool.js", files: map[string]string{"tool.js": fill("", "`${", "", kb64)}, want: askOrDeny},
+		{name: "sql-file-nested-parens", command: "psql -f q.sql", files: map[string]string{"q.sql": "SELECT " + strings.Repeat("(", 32<<10-8) + strings.Repeat(")", 32<<10-8)}, want: any},
+		{name: "sql-file-where", command: "psql -f q.sql", files: map[string]string{"q.sql": fill("DELETE FROM t WHERE ", "(1=1 OR ", "", kb64)}, want: askOrDeny},
+		{name: "sql-file-many-drops", command: "psql -f q.sql", files: map[string]string{"q.sql": fill("", "DROP TABLE t;\n", "", kb64)}, want: askOrDeny},
+		{name: "sql-file-8KB-drops", command: "psql -f q.sql", files: map[string]string{"q.sql": fill("", "DROP TABLE t;\n", "", 8<<10)}, want: deny},
+		// a text too large to read is skipped, and the budget kept for the rest of the command
+		{name: "python-file-64KB-then-rm", command: "python3 tool.py && rm -rf ~", files: map[string]string{"tool.py": fill("", "print('hello')\n", "", kb64)}, want: deny},
 		{name: "script-calls-itself", command: "bash run.sh", files: map[string]string{"run.sh": fill("", "bash run.sh; bash run.sh; rm -rf $x\n", "", 128<<10)}, want: askOrDeny},
 	}
 }

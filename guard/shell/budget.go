@@ -30,8 +30,10 @@ const (
 	costFinding    = 16 // a finding, judged by the policy
 	costWrap       = 1  // a wrapper peeled (sudo, env, timeout, ...)
 	costScope      = 1  // per variable copied when a subshell or pipeline stage starts
-	// a byte of interpreter code, SQL or a Windows command line is this many units' worth
-	bytesPerUnit = 8
+	// costByte is a byte of interpreter code, SQL or a Windows command line handed to its
+	// reader (guard/code, guard/sqlc, guard/winshell): ordinary JavaScript costs guard/code
+	// about as much per byte as the slowest shell costs the parser per unit.
+	costByte = 1
 )
 
 // MaxWrappers bounds how many different wrappers one command may be found inside (sudo env
@@ -71,9 +73,21 @@ func (a *analyzer) cutShort() {
 	}
 }
 
-// spendBytes charges the reading of n bytes of text by another reader (interpreter code, SQL,
-// a Windows command line).
-func (a *analyzer) spendBytes(n int) bool { return a.spend(n/bytesPerUnit + 1) }
+// afford charges the reading of n bytes of text by another reader (interpreter code, SQL, a
+// Windows command line) when the budget left covers it. When it does not, the text is not read
+// (the analysis is cut short: ask), and the budget is kept for the rest of the command, so that
+// python3 big.py && rm -rf ~ is still denied.
+func (a *analyzer) afford(n int) bool {
+	if a.spent {
+		return false
+	}
+	if n*costByte > a.left {
+		a.cutShort()
+		return false
+	}
+	a.left -= n * costByte
+	return true
+}
 
 // parseCost estimates what parsing src costs, in budget units, without parsing it: one unit
 // per word and per operator or quote character, two per statement separator, and one per 16

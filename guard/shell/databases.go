@@ -35,17 +35,19 @@ func (a *analyzer) database(name string, args []Word, f *frame, ctx *callCtx, in
 	if ctx.stdin != nil || hasStdinString(ctx.stmt) || hasStdinFile(ctx.stmt) {
 		stdin, known, _ = a.stdinText(ctx)
 	}
-	n := len(stdin)
-	for _, v := range argv {
-		n += len(v)
-	}
-	if !a.spendBytes(n) {
-		return
-	}
-	stmts, dialect, ok := sqlc.ClassifyCommand(name, argv[1:], stdin, known, a.workspaceFile)
+	texts, dialect, ok := sqlc.FromCommand(name, argv[1:], stdin, known, a.workspaceFile)
 	if dialect == "" {
 		return
 	}
+	n := 0
+	for _, t := range texts {
+		n += len(t.Text)
+	}
+	if !a.afford(n) {
+		a.find(FindingSQLUnknown, ctx.pos, inv, name+" runs more SQL than the guard reads")
+		return
+	}
+	stmts, ok := sqlc.ClassifyTexts(dialect, texts, ok)
 	unknown := !ok
 	for _, st := range stmts {
 		switch {
@@ -84,9 +86,6 @@ func (a *analyzer) workspaceFile(p string) ([]byte, error) {
 	text, ok := a.scriptText(Word{Value: p, Static: true})
 	if !ok {
 		return nil, errors.New("cannot be read")
-	}
-	if !a.spendBytes(len(text)) {
-		return nil, errBudget
 	}
 	return []byte(text), nil
 }

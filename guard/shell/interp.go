@@ -116,7 +116,7 @@ func (f *frame) parentOf() *frame {
 // the same effect written in shell would be (a delete is an rm of its target, a write a
 // redirection onto it), so every rule and protection applies to code too.
 func (a *analyzer) scanCode(name, text string, f *frame, ctx *callCtx) {
-	if !a.spendBytes(len(text)) {
+	if !a.afford(len(text)) {
 		return
 	}
 	r := code.Scan(name, text)

@@ -296,16 +296,15 @@ func (a *analyzer) script_(src string, parent *frame, depth int, anchor Pos) {
 	a.src = outer
 }
 
-// nesting is an upper bound of how deep src nests, counted before parsing: the peak of opening
-// brackets and braces less what closes them, plus the keywords that open a block (if, case,
-// while, until, for, select) as far as keywords close them (fi, esac, done): a block nests
-// only if it is closed, and prose or code in a heredoc ("while the cache fills", Python's
-// if and for) opens many and closes none. Quotes are not followed, so brackets and keywords in
-// strings count too: the bound is conservative, never low, for text that parses.
+// nesting is an upper bound of how deep src nests, counted before parsing: opening brackets
+// and braces, and the keywords that open a block, less what closes them. Heredoc bodies are
+// skipped (a Python file or prose written with cat <<EOF holds many an "if" and "while" and no
+// "fi"); quotes are not followed, so brackets in strings count too. A "<<" inside quotes can
+// make it skip text the parser reads: then the work budget still bounds the parse.
 func nesting(src string) int {
 	depth, peak := 0, 0
-	opens, closes := 0, 0
-	word := 0 // start of the current word
+	word := 0         // start of the current word
+	var docs []string // heredoc delimiters whose bodies start at the next newline
 	for i := 0; i <= len(src); i++ {
 		var c byte
 		if i < len(src) {
@@ -314,9 +313,9 @@ func nesting(src string) int {
 		if i == len(src) || c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|' {
 			switch src[word:i] {
 			case "if", "case", "while", "until", "for", "select":
-				opens++
+				depth++
 			case "fi", "esac", "done":
-				closes++
+				depth--
 			}
 			word = i + 1
 		}
@@ -327,10 +326,59 @@ func nesting(src string) int {
 		case ')', '}', ']':
 			depth--
 			word = i + 1
+		case '<':
+			if d, ok := heredocDelim(src, i); ok {
+				docs = append(docs, d)
+			}
+		case '\n':
+			for _, d := range docs {
+				i = skipHeredoc(src, i+1, d) - 1 // at the newline that ends the delimiter line
+			}
+			docs = docs[:0]
+			word = i + 1
 		}
 		peak = max(peak, depth)
 	}
-	return peak + min(opens, closes)
+	return peak
+}
+
+// heredocDelim reads the delimiter of a heredoc operator at src[i] ("<<" or "<<-", not "<<<").
+func heredocDelim(src string, i int) (string, bool) {
+	if !strings.HasPrefix(src[i:], "<<") || strings.HasPrefix(src[i:], "<<<") || i > 0 && src[i-1] == '<' {
+		return "", false
+	}
+	j := i + 2
+	if j < len(src) && src[j] == '-' {
+		j++
+	}
+	for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+		j++
+	}
+	var d []byte
+	for ; j < len(src) && !strings.ContainsRune(" \t\n;&|<>()", rune(src[j])); j++ {
+		if c := src[j]; c != '\'' && c != '"' && c != '\\' {
+			d = append(d, c)
+		}
+	}
+	return string(d), len(d) > 0
+}
+
+// skipHeredoc returns the offset just past the line that ends a heredoc body starting at
+// start: the line that is the delimiter (leading tabs allowed, as <<- strips them), or the end.
+func skipHeredoc(src string, start int, delim string) int {
+	for i := start; i < len(src); {
+		end := strings.IndexByte(src[i:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += i
+		}
+		if strings.TrimLeft(src[i:end], "\t") == delim {
+			return min(end+1, len(src))
+		}
+		i = end + 1
+	}
+	return len(src)
 }
 
 func (a *analyzer) stmts(list []*syntax.Stmt, f *frame) {

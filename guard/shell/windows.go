@@ -28,7 +28,7 @@ func (a *analyzer) windows(args []Word, f *frame, ctx *callCtx) {
 	for _, v := range argv {
 		n += len(v)
 	}
-	if !a.spendBytes(2 * n) { // winshell's own budget reads up to 8 times the text
+	if !a.afford(n) {
 		return
 	}
 	sc, _ := winshell.Options{Home: a.opts.Home}.ParseArgs(argv)
