@@ -221,6 +221,9 @@ type analyzer struct {
 	left         int
 	spent, short bool
 	at           Pos
+	// sqlFiles counts the bytes of SQL files read for the database command being judged, which
+	// workspaceFile charged as it read them.
+	sqlFiles int
 }
 
 var parsers = sync.Pool{New: func() any {
