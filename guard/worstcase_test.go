@@ -52,6 +52,24 @@ func itoa(i int) string {
 	return string(d)
 }
 
+// manyVars assigns n variables, each known: what a subshell copies.
+func manyVars(n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString("a" + itoa(i) + "=/tmp/x" + itoa(i) + "; ")
+	}
+	return b.String()
+}
+
+// fanOut defines functions f1..fn, each calling the one before twice: 2^n calls of f0.
+func fanOut(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		b.WriteString("f" + itoa(i) + "(){ f" + itoa(i-1) + "; f" + itoa(i-1) + "; }; ")
+	}
+	return b.String()
+}
+
 func nestedBashC(inner string, maxLen int) string {
 	cmd := inner
 	for {
@@ -91,6 +109,9 @@ func worstCases() []worstCase {
 		// wrappers deep enough to cost the guard, short enough to be read whole: deny
 		{name: "1000-deep-sudo", command: strings.Repeat("sudo ", 1000) + "rm -rf ~", want: deny},
 		{name: "1000-deep-env-timeout", command: strings.Repeat("env timeout 1 ", 1000) + "rm -rf ~", want: askOrDeny},
+		{name: "3000-vars-3000-subshells", command: manyVars(3000) + strings.Repeat("(rm -rf $a1); ", 3000), want: askOrDeny},
+		{name: "nested-static-loops", command: strings.Repeat("for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do ", 8) + "x=1; rm -rf $x" + strings.Repeat("; done", 8), want: askOrDeny},
+		{name: "function-fan-out", command: "f0(){ rm -rf $x; }; " + fanOut(40) + "f40", want: askOrDeny},
 		{name: "python-nested-parens", command: fill("python3 -c '", "(", "'", kb64), want: askOrDeny},
 		{name: "python-many-system", command: fill("python3 -c '", `os.system("rm -rf $x");`, "'", kb64), want: askOrDeny},
 		{name: "python-nested-system", command: fill("python3 -c '", `os.system("python3 -c \"`, "'", kb64), want: askOrDeny},
@@ -172,7 +193,7 @@ func TestWorstCase(t *testing.T) {
 // allowed.
 func TestLargeBenign(t *testing.T) {
 	t.Parallel()
-	py := "import json\n\n\ndef load(path: str) -> dict:\n    with open(path) as f:\n        return json.load(f)  # the settings, {\"a\": [1, 2]}\n\n\nclass Store:\n    def __init__(self, items=None):\n        self.items = dict(items or {})\n\n    def get(self, key, default=None):\n        return self.items.get(key, default)\n\n"
+	py := "import json\n\n\ndef load(path: str) -> dict:\n    if not path:\n        return {}\n    for p in (path,):\n        while False:\n            pass\n    with open(path) as f:\n        return json.load(f)  # the settings, {\"a\": [1, 2]}\n\n\nclass Store:\n    def __init__(self, items=None):\n        self.items = dict(items or {})\n\n    def get(self, key, default=None):\n        return self.items.get(key, default)\n\n"
 	js := `{"name": "app", "version": "1.0.0", "dependencies": {"react": "^18.2.0", "left-pad": "1.3.0"}, "scripts": {"build": "tsc -p .", "test": "jest --ci"}},` + "\n"
 	md := "## Usage\n\nRun `make build` and then `./bin/app --help`; the output (a table) lists every command.\n\n"
 	msg := "Fix the cache eviction race (see #123).\n\nThe evictor read the map while the writer resized it; take the lock, and don't evict entries younger than the TTL.\n"

@@ -20,6 +20,9 @@ type callCtx struct {
 }
 
 func (a *analyzer) call(s *syntax.Stmt, c *syntax.CallExpr, f *frame, stdin *stdinSource) {
+	if !a.spend(costWord * (len(c.Args) + len(c.Assigns) + len(s.Redirs))) {
+		return
+	}
 	for _, as := range c.Assigns {
 		if as.Value != nil {
 			a.nestedInWord(as.Value, f)
@@ -44,9 +47,6 @@ func (a *analyzer) call(s *syntax.Stmt, c *syntax.CallExpr, f *frame, stdin *std
 				a.commandVariable(as.Name.Value, a.literal(as.Value), f, &callCtx{stmt: s, pos: f.pos(as.Pos())})
 			}
 		}
-	}
-	if !a.spend(costWord * (len(c.Args) + len(s.Redirs))) {
-		return
 	}
 	ctx := &callCtx{stmt: s, stdin: stdin, pos: f.pos(c.Pos())}
 	for _, r := range s.Redirs {
