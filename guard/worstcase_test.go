@@ -1,10 +1,12 @@
 package guard_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/agenthooks/agenthooks/guard"
+	"github.com/agenthooks/agenthooks/guard/policy"
 	"github.com/agenthooks/agenthooks/guard/shell"
 )
 
@@ -213,5 +215,38 @@ func TestLargeBenign(t *testing.T) {
 				t.Errorf("%s (%d bytes) costs %d units of the budget's %d: too little left for more", name, len(cmd), s.Work, shell.DefaultBudget)
 			}
 		})
+	}
+}
+
+// TestBudgetNeverAllows: at every budget, from nothing to enough, a check either reads the
+// whole command or answers ask or deny and says the command was too large to judge fully; a
+// command whose denied part was read before the budget ran out stays denied.
+func TestBudgetNeverAllows(t *testing.T) {
+	t.Parallel()
+	p := policy.Default()
+	ctx := policy.BashPaths(corpusCtx)
+	for _, cmd := range []string{
+		benchCommands["typical"], benchCommands["long"], benchCommands["heredoc"], benchCommands["wrapped"],
+		"rm -rf ~; " + benchCommands["long"],
+		"python3 -c 'import os; os.system(\"ls\")' && psql -c 'SELECT 1' && pwsh -c 'Get-ChildItem'",
+		"for i in 1 2 3; do echo $i; done | sort | uniq -c > counts.txt",
+	} {
+		full := shell.Analyze(cmd, shell.Options{Home: ctx.Home, Cwd: ctx.Cwd, Budget: 1 << 30})
+		want := p.Evaluate(full, ctx)
+		for budget := 1; budget <= full.Work+1; budget += 1 + budget/8 {
+			s := shell.Analyze(cmd, shell.Options{Home: ctx.Home, Cwd: ctx.Cwd, Budget: budget})
+			v := p.Evaluate(s, ctx)
+			cut := slices.ContainsFunc(s.Findings, func(f shell.Finding) bool { return f.Message == shell.BudgetMessage })
+			switch {
+			case !cut && (v.Decision != want.Decision || v.Reason != want.Reason):
+				t.Errorf("%q with budget %d: read whole, yet %s (%s), not %s (%s)", cmd, budget, v.Decision, v.Reason, want.Decision, want.Reason)
+			case cut && v.Decision == guard.Allow:
+				t.Errorf("%q with budget %d: cut short and allowed", cmd, budget)
+			case cut && v.Decision == guard.Ask && !strings.Contains(v.Reason, shell.BudgetMessage):
+				t.Errorf("%q with budget %d: the reason does not say it was cut short: %s", cmd, budget, v.Reason)
+			case cut && strings.HasPrefix(cmd, "rm -rf ~;") && budget > 200 && v.Decision != guard.Deny:
+				t.Errorf("%q with budget %d: the rm read first is not denied: %s", cmd, budget, v.Reason)
+			}
+		}
 	}
 }

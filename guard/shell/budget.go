@@ -34,6 +34,9 @@ const (
 	// reader (guard/code, guard/sqlc, guard/winshell): ordinary JavaScript costs guard/code
 	// about as much per byte as the slowest shell costs the parser per unit.
 	costByte = 1
+	// walkReserve is what parsing a text leaves at least for judging it, when the budget
+	// left is more than twice as much: about 50 commands.
+	walkReserve = 2000
 )
 
 // MaxWrappers bounds how many different wrappers one command may be found inside (sudo env
@@ -150,7 +153,9 @@ func (a *analyzer) parse(src string) (file *syntax.File, read string, err error)
 	if a.spent || !a.spend(1) {
 		return nil, "", errBudget
 	}
-	cost, cut := parseCost(src, a.left)
+	// What is parsed must leave budget to judge it: half of what is left, at most walkReserve.
+	reserve := min(a.left/2, walkReserve)
+	cost, cut := parseCost(src, a.left-reserve)
 	if cut == len(src) {
 		a.spend(cost)
 		if nesting(src) > MaxNesting {
@@ -159,9 +164,7 @@ func (a *analyzer) parse(src string) (file *syntax.File, read string, err error)
 		file, err := a.parser.Parse(strings.NewReader(src), "")
 		return file, src, err
 	}
-	// Too long to read whole: half of what is left goes to parsing the start of it, the other
-	// half to judging what that start runs.
-	cost, cut = parseCost(src, a.left/2)
+	// Too long to read whole: its start is parsed as far as the budget goes, and judged.
 	a.left -= cost
 	a.cutShort()
 	if nesting(src[:cut]) > MaxNesting {
