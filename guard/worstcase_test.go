@@ -101,7 +101,7 @@ func worstCases() []worstCase {
 		{name: "64KB-many-words", command: fill("rm -rf", " a", " ~", kb64), want: askOrDeny},
 		{name: "10000-deep-$( )", command: strings.Repeat("$(", 10000) + "rm -rf ~" + strings.Repeat(")", 10000), want: askOrDeny},
 		{name: "10000-deep-subshell", command: strings.Repeat("(", 10000) + "rm -rf ~" + strings.Repeat(")", 10000), want: askOrDeny},
-		{name: "10000-deep-backquote-free-if", command: strings.Repeat("if true; then ", 5000) + "rm -rf ~" + strings.Repeat("; fi", 5000), want: askOrDeny},
+		{name: "5000-deep-if", command: strings.Repeat("if true; then ", 5000) + "rm -rf ~" + strings.Repeat("; fi", 5000), want: askOrDeny},
 		{name: "deep-bash-c", command: nestedBashC("rm -rf ~", kb64), want: askOrDeny},
 		{name: "3000-deep-bash-heredoc", command: nestedHeredocShells(3000), want: askOrDeny},
 		{name: "10000-deep-eval", command: strings.Repeat("eval ", 10000) + "rm -rf '~'", want: askOrDeny},
@@ -111,6 +111,9 @@ func worstCases() []worstCase {
 		// wrappers deep enough to cost the guard, short enough to be read whole: deny
 		{name: "1000-deep-sudo", command: strings.Repeat("sudo ", 1000) + "rm -rf ~", want: deny},
 		{name: "1000-deep-env-timeout", command: strings.Repeat("env timeout 1 ", 1000) + "rm -rf ~", want: askOrDeny},
+		// a "<<" the nesting count takes for a heredoc, though it is quoted
+		{name: "fake-heredoc-then-8000-deep-subshell", command: "echo '<<X'\n" + strings.Repeat("(", 8000) + "rm -rf ~" + strings.Repeat(")", 8000), want: askOrDeny},
+		{name: "fake-heredoc-then-3000-deep-if", command: "echo '<<X'\n" + strings.Repeat("if :; then ", 3000) + "rm -rf ~" + strings.Repeat("; fi", 3000), want: askOrDeny},
 		{name: "3000-vars-3000-subshells", command: manyVars(3000) + strings.Repeat("(rm -rf $a1); ", 3000), want: askOrDeny},
 		{name: "nested-static-loops", command: strings.Repeat("for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do ", 8) + "x=1; rm -rf $x" + strings.Repeat("; done", 8), want: askOrDeny},
 		{name: "function-fan-out", command: "f0(){ rm -rf $x; }; " + fanOut(40) + "f40", want: askOrDeny},

@@ -34,6 +34,8 @@ const (
 	// reader (guard/code, guard/sqlc, guard/winshell): ordinary JavaScript costs guard/code
 	// about as much per byte as the slowest shell costs the parser per unit.
 	costByte = 1
+	// costBlockWord is added for a block keyword (if, then, do, done, ...): see blockWord.
+	costBlockWord = 5
 	// walkReserve is what parsing a text leaves at least for judging it, when the budget
 	// left is more than twice as much: about 50 commands.
 	walkReserve = 2000
@@ -94,30 +96,33 @@ func (a *analyzer) afford(n int) bool {
 
 // parseCost estimates what parsing src costs, in budget units, without parsing it (about 1 ns a
 // byte): one unit per word and per operator or quote character, two per statement separator,
-// and one per 16 bytes. It follows neither quotes nor heredocs, so text that parses cheaply (a
+// five more per block keyword, and one per 16 bytes. It follows neither quotes nor heredocs, so text that parses cheaply (a
 // quoted string, a heredoc body) is overcharged, never the reverse; on the shapes measured
 // (BenchmarkWorstCase, and 30 kinds of 64 KB text) mvdan.cc/sh spends 4 to 70 ns a unit. It
 // stops at the first byte where the cost passes limit and returns that offset as cut, else
 // len(src).
 func parseCost(src string, limit int) (cost, cut int) {
-	inWord := false
+	inWord, start := false, 0
 	for i := 0; i < len(src); i++ {
 		c := src[i]
+		word := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' || c == '/' || c == ',' || c == ':' || c == '=' || c == '+' || c == '@' || c == '%' || c >= 0x80
 		switch {
-		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' || c == '/' || c == ',' || c == ':' || c == '=' || c == '+' || c == '@' || c == '%' || c >= 0x80:
-			if !inWord {
+		case word && !inWord:
+			cost++
+			start = i
+		case !word && inWord && blockWord(src[start:i]):
+			cost += costBlockWord
+		}
+		if !word {
+			switch c {
+			case ' ', '\t':
+			case '\n', ';', '|', '&':
+				cost += 2
+			default:
 				cost++
 			}
-			inWord = true
-		case c == ' ' || c == '\t':
-			inWord = false
-		case c == '\n' || c == ';' || c == '|' || c == '&':
-			cost += 2
-			inWord = false
-		default:
-			cost++
-			inWord = false
 		}
+		inWord = word
 		if i&15 == 0 {
 			cost++
 		}
@@ -125,7 +130,21 @@ func parseCost(src string, limit int) (cost, cut int) {
 			return cost, i
 		}
 	}
+	if inWord && blockWord(src[start:]) {
+		cost += costBlockWord
+	}
 	return cost, len(src)
+}
+
+// blockWord reports whether w is a keyword that opens, continues or closes a block. Blocks
+// nested thousands deep cost the parser more than linearly, and nesting does not count the
+// ones in heredoc bodies.
+func blockWord(w string) bool {
+	switch w {
+	case "if", "then", "elif", "else", "fi", "case", "esac", "while", "until", "for", "select", "do", "done":
+		return true
+	}
+	return false
 }
 
 // cutReader gives the parser the text up to cut, then errBudget.

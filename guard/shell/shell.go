@@ -300,26 +300,33 @@ func (a *analyzer) script_(src string, parent *frame, depth int, anchor Pos) {
 }
 
 // nesting is an upper bound of how deep src nests, counted before parsing: opening brackets
-// and braces, and the keywords that open a block, less what closes them. Heredoc bodies are
-// skipped (a Python file or prose written with cat <<EOF holds many an "if" and "while" and no
-// "fi"); quotes are not followed, so brackets in strings count too. A "<<" inside quotes can
-// make it skip text the parser reads: then the work budget still bounds the parse.
+// and braces, and the keywords that open a block, less what closes them. Keywords in heredoc
+// bodies are not counted (a Python file or prose written with cat <<EOF holds many an "if" and
+// "while" and no "fi"); brackets are, everywhere: quotes are not followed, so brackets in
+// strings count too. A "<<" in quotes can make it skip keywords the parser reads: the work
+// budget charges those (parseCost), so they cost a few milliseconds at most.
 func nesting(src string) int {
 	depth, peak := 0, 0
 	word := 0         // start of the current word
 	var docs []string // heredoc delimiters whose bodies start at the next newline
+	body := -1        // the end of the heredoc body being read, -1 outside one
 	for i := 0; i <= len(src); i++ {
 		var c byte
 		if i < len(src) {
 			c = src[i]
 		}
-		if i == len(src) || c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|' {
+		if i == body {
+			body = -1
+		}
+		if (i == len(src) || c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|') && body < 0 {
 			switch src[word:i] {
 			case "if", "case", "while", "until", "for", "select":
 				depth++
 			case "fi", "esac", "done":
 				depth--
 			}
+		}
+		if i == len(src) || c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|' {
 			word = i + 1
 		}
 		switch c {
@@ -330,15 +337,18 @@ func nesting(src string) int {
 			depth--
 			word = i + 1
 		case '<':
-			if d, ok := heredocDelim(src, i); ok {
+			if d, ok := heredocDelim(src, i); ok && body < 0 {
 				docs = append(docs, d)
 			}
 		case '\n':
-			for _, d := range docs {
-				i = skipHeredoc(src, i+1, d) - 1 // at the newline that ends the delimiter line
+			if body < 0 && len(docs) > 0 {
+				end := i + 1
+				for _, d := range docs {
+					end = skipHeredoc(src, end, d)
+				}
+				body = end // the bodies' keywords are text; their brackets still count
+				docs = docs[:0]
 			}
-			docs = docs[:0]
-			word = i + 1
 		}
 		peak = max(peak, depth)
 	}
