@@ -204,6 +204,7 @@ func TestLargeBenign(t *testing.T) {
 	msg := "Fix the cache eviction race (see #123).\n\nThe evictor read the map while the writer resized it; take the lock, and don't evict entries younger than the TTL.\n"
 	for name, cmd := range map[string]string{
 		"20KB-python-heredoc":    fill("mkdir -p src/app && cat > src/app/store.py <<'EOF'\n", py, "EOF\npython3 -m py_compile src/app/store.py", 20<<10),
+		"10KB-python-run":        fill("python3 - <<'EOF'\n", py, "EOF", 10<<10),
 		"20KB-json-heredoc":      fill("cat > data.json <<'EOF'\n[\n", js, "{}]\nEOF", 20<<10),
 		"20KB-markdown-heredoc":  fill("cat > README.md << 'EOF'\n", md, "EOF\ngit add README.md", 20<<10),
 		"8KB-commit-message":     fill("git add -A && git commit -m \"", msg, "\"", 8<<10),
