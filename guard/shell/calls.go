@@ -125,12 +125,12 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 	}()
 	for len(args) > 0 {
 		if !a.spend(costWrap) {
-			args = nil // nothing recorded: the budget's finding says why
+			orig = nil // nothing recorded: the budget's finding says why
 			return
 		}
 		if len(f.wrappers) > MaxWrappers {
 			a.find(FindingTooDeep, ctx.pos, -1, fmt.Sprintf("commands wrapped in more than %d others (sudo, env, timeout, ...)", MaxWrappers))
-			args = nil
+			orig = nil
 			return
 		}
 		if args[0].Static && a.aliases[args[0].Value] != "" && !strings.Contains(strings.Join(f.wrappers, " "), "alias "+args[0].Value) {
