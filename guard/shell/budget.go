@@ -16,9 +16,10 @@ import (
 // reports FindingTooDeep, which the policy answers with ask, or deny when what was read before
 // is already denied: never allow.
 
-// DefaultBudget is the work one analysis may do: a few milliseconds for the most expensive
-// command an agent can send (BenchmarkWorstCase in guard), far more than any everyday command
-// needs (a 20 KB heredoc written into the project costs under half of it).
+// DefaultBudget is the work one analysis may do: at most about 3 ms of CPU for the most
+// expensive commands an agent can send (BenchmarkWorstCase in guard, docs/performance.md), and
+// far more than everyday commands need (git status 95, a 15-command CI one-liner about 2,000,
+// a 20 KB heredoc written into the project 5,000 to 13,000).
 const DefaultBudget = 20000
 
 // Costs of the analysis' steps, in budget units.
