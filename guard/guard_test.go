@@ -153,6 +153,14 @@ func FuzzCheck(f *testing.F) {
 		if len(s.Invocations) > shell.DefaultMaxInvocations {
 			t.Fatalf("%d invocations", len(s.Invocations))
 		}
+		if s.Work > shell.DefaultBudget {
+			t.Fatalf("worked %d, past the budget", s.Work)
+		}
+		for _, f := range s.Findings {
+			if f.Message == shell.BudgetMessage && a.Decision == guard.Allow {
+				t.Fatalf("%q was cut short by the budget and allowed", cmd)
+			}
+		}
 		for _, inv := range s.Invocations {
 			if inv.Depth > shell.DefaultMaxDepth {
 				t.Fatalf("depth %d", inv.Depth)

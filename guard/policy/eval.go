@@ -276,11 +276,14 @@ func tildeHome(s, home string) string {
 }
 
 // reason is one line naming what decided: the first match at the verdict's decision.
+// That the command was too large to read whole comes first: what follows was judged on part.
 func reason(v Verdict) string {
 	var parts []string
-	for _, m := range v.Matches {
-		if m.Decision == v.Decision {
-			parts = append(parts, m.String())
+	for _, first := range []bool{true, false} {
+		for _, m := range v.Matches {
+			if m.Decision == v.Decision && (m.Subject == shell.BudgetMessage) == first {
+				parts = append(parts, m.String())
+			}
 		}
 	}
 	if len(parts) == 0 {

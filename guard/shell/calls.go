@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -19,6 +20,9 @@ type callCtx struct {
 }
 
 func (a *analyzer) call(s *syntax.Stmt, c *syntax.CallExpr, f *frame, stdin *stdinSource) {
+	if !a.spend(costWord * (len(c.Args) + len(c.Assigns) + len(s.Redirs))) {
+		return
+	}
 	for _, as := range c.Assigns {
 		if as.Value != nil {
 			a.nestedInWord(as.Value, f)
@@ -140,6 +144,15 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 		}
 	}()
 	for len(args) > 0 {
+		if !a.spend(costWrap) {
+			orig = nil // nothing recorded: the budget's finding says why
+			return
+		}
+		if len(f.wrappers) > MaxWrappers {
+			a.find(FindingTooDeep, ctx.pos, -1, fmt.Sprintf("commands wrapped in more than %d others (sudo, env, timeout, ...)", MaxWrappers))
+			orig = nil
+			return
+		}
 		if args[0].Static && a.aliases[args[0].Value] != "" && !strings.Contains(strings.Join(f.wrappers, " "), "alias "+args[0].Value) {
 			words := []string{a.aliases[args[0].Value]}
 			for _, w := range args[1:] {
@@ -860,6 +873,7 @@ func (a *analyzer) cd(args []Word) {
 
 // record adds an invocation and checks its writes onto disk devices.
 func (a *analyzer) record(args []Word, name string, f *frame, ctx *callCtx) int {
+	a.spend(costInvocation + costArg*len(args)) // recorded all the same: it was read
 	args = a.throughLinks(args)
 	if len(a.links) > 0 && len(ctx.redirs) > 0 {
 		redirs := make([]Redirect, len(ctx.redirs))

@@ -35,10 +35,20 @@ func (a *analyzer) database(name string, args []Word, f *frame, ctx *callCtx, in
 	if ctx.stdin != nil || hasStdinString(ctx.stmt) || hasStdinFile(ctx.stmt) {
 		stdin, known, _ = a.stdinText(ctx)
 	}
-	stmts, dialect, ok := sqlc.ClassifyCommand(name, argv[1:], stdin, known, a.workspaceFile)
+	a.sqlFiles = 0
+	texts, dialect, ok := sqlc.FromCommand(name, argv[1:], stdin, known, a.workspaceFile)
 	if dialect == "" {
 		return
 	}
+	n := -a.sqlFiles // the files were weighed as they were read
+	for _, t := range texts {
+		n += len(t.Text)
+	}
+	if !a.afford(max(n, 0)) {
+		a.find(FindingSQLUnknown, ctx.pos, inv, name+" runs more SQL than the guard reads")
+		return
+	}
+	stmts, ok := sqlc.ClassifyTexts(dialect, texts, ok)
 	unknown := !ok
 	for _, st := range stmts {
 		switch {
@@ -78,6 +88,10 @@ func (a *analyzer) workspaceFile(p string) ([]byte, error) {
 	if !ok {
 		return nil, errors.New("cannot be read")
 	}
+	if !a.afford(len(text)) {
+		return nil, errBudget
+	}
+	a.sqlFiles += len(text)
 	return []byte(text), nil
 }
 

@@ -116,9 +116,15 @@ func (f *frame) parentOf() *frame {
 // the same effect written in shell would be (a delete is an rm of its target, a write a
 // redirection onto it), so every rule and protection applies to code too.
 func (a *analyzer) scanCode(name, text string, f *frame, ctx *callCtx) {
+	if !a.afford(len(text)) {
+		return
+	}
 	r := code.Scan(name, text)
 	pf := f.parentOf()
 	for _, s := range r.ShellOuts {
+		if a.spent {
+			break
+		}
 		if s.Dynamic {
 			a.find(FindingCodeDynamic, ctx.pos, -1, name+" code runs a command built at run time ("+s.Call+")")
 		}
@@ -142,6 +148,9 @@ func (a *analyzer) scanCode(name, text string, f *frame, ctx *callCtx) {
 		a.find(FindingCodeDynamic, ctx.pos, -1, name+" code evaluates code built at run time ("+e.Call+")")
 	}
 	for _, d := range r.Deletes {
+		if a.spent {
+			break
+		}
 		target := a.codeTarget(d.Target)
 		switch d.Target.Kind {
 		case code.KindRoot, code.KindHome:
@@ -154,6 +163,9 @@ func (a *analyzer) scanCode(name, text string, f *frame, ctx *callCtx) {
 		a.record(append(args, target), "rm", pf.with(name+" "+d.Call), ctx)
 	}
 	for _, w := range r.Writes {
+		if a.spent {
+			break
+		}
 		target := a.codeTarget(w.Target)
 		a.record([]Word{{Value: w.Call, Static: true, Source: "code"}}, "", pf.with(name+" "+w.Call),
 			&callCtx{stmt: ctx.stmt, pos: ctx.pos, redirs: []Redirect{{Op: map[bool]string{true: ">>", false: ">"}[w.Append], Target: target}}})
@@ -162,6 +174,9 @@ func (a *analyzer) scanCode(name, text string, f *frame, ctx *callCtx) {
 		a.find(FindingDeviceWrite, ctx.pos, -1, name+" code writes to disk device "+w.Target.Path)
 	}
 	for _, k := range r.Kills {
+		if a.spent {
+			break
+		}
 		a.record([]Word{{Value: "kill", Static: true, Source: "code"}, {Value: "-9", Static: true}, {Value: k.PID, Static: k.PID != code.Placeholder}},
 			"kill", pf.with(name+" "+k.Call), ctx)
 	}

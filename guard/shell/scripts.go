@@ -36,6 +36,9 @@ func (a *analyzer) scriptText(w Word) (string, bool) {
 	if a.opts.ReadFile == nil {
 		return "", false
 	}
+	if !a.spend(costInvocation) {
+		return "", false
+	}
 	data, ok := a.opts.ReadFile(p)
 	if !ok || len(data) > MaxScript {
 		return "", false

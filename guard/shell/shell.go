@@ -30,8 +30,9 @@ type Options struct {
 	Home string // the user's home folder: what ~ and $HOME become
 	Cwd  string // the working directory the command starts in ("" unknown)
 	// MaxDepth bounds nested shells, eval and interpreter code; MaxLen the command's length;
-	// MaxInvocations the invocations one analysis may produce.
-	MaxDepth, MaxLen, MaxInvocations int
+	// MaxInvocations the invocations one analysis may produce; Budget the work it may do
+	// (budget.go), DefaultBudget when zero.
+	MaxDepth, MaxLen, MaxInvocations, Budget int
 	// LookPath, when set, finds a program in PATH (read-only), so that $(which NAME) and
 	// $(command -v NAME) are known; unset, they are dynamic.
 	LookPath func(name string) string
@@ -148,6 +149,8 @@ type Script struct {
 	// Masked holds the command and every nested script with quoted text, comments and heredoc
 	// bodies blanked, for regex rules that must not fire on data.
 	Masked []string `json:"-"`
+	// Work is what the analysis cost, in units of the work budget (Options.Budget).
+	Work int `json:"work,omitempty"`
 }
 
 // Analyze reads command and returns every invocation that would run. It never fails: what it
@@ -162,7 +165,10 @@ func Analyze(command string, opts Options) *Script {
 	if opts.MaxInvocations <= 0 {
 		opts.MaxInvocations = DefaultMaxInvocations
 	}
-	a := &analyzer{opts: opts, script: &Script{}, vars: map[string]string{}, funcs: map[string]bool{}, cwd: opts.Cwd}
+	if opts.Budget <= 0 {
+		opts.Budget = DefaultBudget
+	}
+	a := &analyzer{opts: opts, script: &Script{}, vars: map[string]string{}, funcs: map[string]bool{}, cwd: opts.Cwd, left: opts.Budget}
 	if len(command) > opts.MaxLen {
 		a.find(FindingTooDeep, Pos{1, 1}, -1, fmt.Sprintf("command is %d bytes, more than the %d the guard reads", len(command), opts.MaxLen))
 		return a.script
@@ -170,6 +176,7 @@ func Analyze(command string, opts Options) *Script {
 	a.parser = parsers.Get().(*syntax.Parser)
 	defer parsers.Put(a.parser)
 	a.script_(command, nil, 0, Pos{})
+	a.script.Work = opts.Budget - max(a.left, 0)
 	return a.script
 }
 
@@ -208,6 +215,15 @@ type analyzer struct {
 	destroyPlans map[string]bool
 	// substFiles are the files that stand for process substitutions whose text is known.
 	substFiles map[*syntax.ProcSubst]string
+	// left is the work budget left (budget.go); spent is set once it has run out, short once
+	// the analysis has left something unread; at is the position of the statement being
+	// walked, where the budget ran out.
+	left         int
+	spent, short bool
+	at           Pos
+	// sqlFiles counts the bytes of SQL files read for the database command being judged, which
+	// workspaceFile charged as it read them.
+	sqlFiles int
 }
 
 var parsers = sync.Pool{New: func() any {
@@ -224,6 +240,7 @@ type frame struct {
 }
 
 func (a *analyzer) find(kind string, pos Pos, inv int, msg string) {
+	a.left -= costFinding // the analysis goes on: the budget is checked at its next step
 	a.script.Findings = append(a.script.Findings, Finding{Kind: kind, Message: msg, Pos: pos, Invocation: inv})
 }
 
@@ -235,6 +252,10 @@ func (f *frame) pos(p syntax.Pos) Pos {
 }
 
 func (f *frame) with(wrapper string) *frame {
+	if n := len(f.wrappers); n > 0 && f.wrappers[n-1] == wrapper {
+		// sudo sudo rm: inside sudo once is inside sudo
+		return &frame{wrappers: f.wrappers, depth: f.depth, anchor: f.anchor, src: f.src}
+	}
 	w := make([]string, len(f.wrappers), len(f.wrappers)+1)
 	copy(w, f.wrappers)
 	return &frame{wrappers: append(w, wrapper), depth: f.depth, anchor: f.anchor, src: f.src}
@@ -250,12 +271,15 @@ func (a *analyzer) script_(src string, parent *frame, depth int, anchor Pos) {
 		a.find(FindingTooDeep, f.pos(syntax.Pos{}), -1, fmt.Sprintf("shells nested more than %d deep", a.opts.MaxDepth))
 		return
 	}
-	if n := nesting(src); n > MaxNesting {
+	file, read, err := a.parse(src)
+	switch err {
+	case errBudget:
+		return // not read: the finding that the budget ran out says so
+	case errNesting:
 		a.find(FindingTooDeep, f.pos(syntax.Pos{}), -1, fmt.Sprintf("brackets or blocks nested more than %d deep", MaxNesting))
-		a.script.Masked = append(a.script.Masked, src)
+		a.script.Masked = append(a.script.Masked, read)
 		return
 	}
-	file, err := a.parser.Parse(strings.NewReader(src), "")
 	if err != nil {
 		p := Pos{1, 1}
 		if pe, ok := err.(syntax.ParseError); ok {
@@ -268,7 +292,7 @@ func (a *analyzer) script_(src string, parent *frame, depth int, anchor Pos) {
 		a.script.Masked = append(a.script.Masked, src)
 		return
 	}
-	a.script.Masked = append(a.script.Masked, mask(src, file))
+	a.script.Masked = append(a.script.Masked, mask(read, file))
 	outer := a.src
 	a.src = src
 	a.stmts(file.Stmts, f)
@@ -276,23 +300,33 @@ func (a *analyzer) script_(src string, parent *frame, depth int, anchor Pos) {
 }
 
 // nesting is an upper bound of how deep src nests, counted before parsing: opening brackets
-// and braces, and the keywords that open a block, less what closes them. Quotes are not
-// followed, so brackets in strings count too: the bound is conservative, never low.
+// and braces, and the keywords that open a block, less what closes them. Keywords in heredoc
+// bodies are not counted (a Python file or prose written with cat <<EOF holds many an "if" and
+// "while" and no "fi"); brackets are, everywhere: quotes are not followed, so brackets in
+// strings count too. A "<<" in quotes can make it skip keywords the parser reads: the work
+// budget charges those (parseCost), so they cost a few milliseconds at most.
 func nesting(src string) int {
 	depth, peak := 0, 0
-	word := 0 // start of the current word
+	word := 0         // start of the current word
+	var docs []string // heredoc delimiters whose bodies start at the next newline
+	body := -1        // the end of the heredoc body being read, -1 outside one
 	for i := 0; i <= len(src); i++ {
 		var c byte
 		if i < len(src) {
 			c = src[i]
 		}
-		if i == len(src) || c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|' {
+		if i == body {
+			body = -1
+		}
+		if (i == len(src) || c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|') && body < 0 {
 			switch src[word:i] {
 			case "if", "case", "while", "until", "for", "select":
 				depth++
 			case "fi", "esac", "done":
 				depth--
 			}
+		}
+		if i == len(src) || c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|' {
 			word = i + 1
 		}
 		switch c {
@@ -302,10 +336,62 @@ func nesting(src string) int {
 		case ')', '}', ']':
 			depth--
 			word = i + 1
+		case '<':
+			if d, ok := heredocDelim(src, i); ok && body < 0 {
+				docs = append(docs, d)
+			}
+		case '\n':
+			if body < 0 && len(docs) > 0 {
+				end := i + 1
+				for _, d := range docs {
+					end = skipHeredoc(src, end, d)
+				}
+				body = end // the bodies' keywords are text; their brackets still count
+				docs = docs[:0]
+			}
 		}
 		peak = max(peak, depth)
 	}
 	return peak
+}
+
+// heredocDelim reads the delimiter of a heredoc operator at src[i] ("<<" or "<<-", not "<<<").
+func heredocDelim(src string, i int) (string, bool) {
+	if !strings.HasPrefix(src[i:], "<<") || strings.HasPrefix(src[i:], "<<<") || i > 0 && src[i-1] == '<' {
+		return "", false
+	}
+	j := i + 2
+	if j < len(src) && src[j] == '-' {
+		j++
+	}
+	for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+		j++
+	}
+	var d []byte
+	for ; j < len(src) && !strings.ContainsRune(" \t\n;&|<>()", rune(src[j])); j++ {
+		if c := src[j]; c != '\'' && c != '"' && c != '\\' {
+			d = append(d, c)
+		}
+	}
+	return string(d), len(d) > 0
+}
+
+// skipHeredoc returns the offset just past the line that ends a heredoc body starting at
+// start: the line that is the delimiter (leading tabs allowed, as <<- strips them), or the end.
+func skipHeredoc(src string, start int, delim string) int {
+	for i := start; i < len(src); {
+		end := strings.IndexByte(src[i:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += i
+		}
+		if strings.TrimLeft(src[i:end], "\t") == delim {
+			return min(end+1, len(src))
+		}
+		i = end + 1
+	}
+	return len(src)
 }
 
 func (a *analyzer) stmts(list []*syntax.Stmt, f *frame) {
@@ -322,6 +408,10 @@ type stdinSource struct {
 }
 
 func (a *analyzer) stmt(s *syntax.Stmt, f *frame, stdin *stdinSource) {
+	a.at = f.pos(s.Pos())
+	if !a.spend(costStmt) {
+		return
+	}
 	if len(a.script.Invocations) >= a.opts.MaxInvocations {
 		if n := len(a.script.Findings); n == 0 || a.script.Findings[n-1].Kind != FindingTooDeep {
 			a.find(FindingTooDeep, f.pos(s.Pos()), -1, fmt.Sprintf("more than %d commands", a.opts.MaxInvocations))
@@ -412,6 +502,9 @@ func (a *analyzer) stmt(s *syntax.Stmt, f *frame, stdin *stdinSource) {
 
 // scoped runs fn in a subshell: variables and the working directory it changes are restored.
 func (a *analyzer) scoped(fn func()) {
+	if !a.spend(costScope * (len(a.vars) + len(a.arrays))) {
+		return
+	}
 	vars := make(map[string]string, len(a.vars))
 	for k, v := range a.vars {
 		vars[k] = v

@@ -24,6 +24,13 @@ func (a *analyzer) windows(args []Word, f *frame, ctx *callCtx) {
 		argv[i] = w.Value
 	}
 	idx := a.record(args, path.Base(args[0].Value), f, ctx)
+	n := 0
+	for _, v := range argv {
+		n += len(v)
+	}
+	if !a.afford(n) {
+		return
+	}
 	sc, _ := winshell.Options{Home: a.opts.Home}.ParseArgs(argv)
 	if sc == nil {
 		return

@@ -136,6 +136,14 @@ func FromCommand(name string, args []string, stdin string, stdinKnown bool, read
 // runs and should not allow on the strength of the statements alone.
 func ClassifyCommand(name string, args []string, stdin string, stdinKnown bool, readFile func(path string) ([]byte, error)) (stmts []Statement, dialect string, ok bool) {
 	texts, dialect, ok := FromCommand(name, args, stdin, stdinKnown, readFile)
+	stmts, ok = ClassifyTexts(dialect, texts, ok)
+	return stmts, dialect, ok
+}
+
+// ClassifyTexts classifies the texts FromCommand found, in order, as ClassifyCommand does; ok
+// is FromCommand's, false too when the statements pass the bound. A caller that bounds its own
+// work calls FromCommand, weighs the texts, then this.
+func ClassifyTexts(dialect string, texts []Text, ok bool) (stmts []Statement, _ bool) {
 	for _, t := range texts {
 		for _, st := range Classify(dialect, t.Text) {
 			if st.Include != "" && ok {
@@ -144,11 +152,11 @@ func ClassifyCommand(name string, args []string, stdin string, stdinKnown bool, 
 			}
 			stmts = append(stmts, st)
 			if len(stmts) >= 2*MaxStatements {
-				return stmts, dialect, false
+				return stmts, false
 			}
 		}
 	}
-	return stmts, dialect, ok
+	return stmts, ok
 }
 
 // optSpec says which options of a program take a value.
