@@ -58,7 +58,7 @@ type settingsHook struct {
 func Plugin(_, path string, entries []dialect.InstallEntry) []byte {
 	s := settings{Program: path, Timeout: int(DefaultTimeout / time.Second)}
 	for _, en := range entries {
-		s.Hooks = append(s.Hooks, settingsHook{Event: en.Event, Matcher: en.Matcher, Args: strings.Fields(en.Args)})
+		s.Hooks = append(s.Hooks, settingsHook{Event: en.Event, Matcher: en.Matcher, Args: append([]string{}, strings.Fields(en.Args)...)})
 	}
 	// One entry a line: {"program": ..., "timeout": ..., "hooks": [\n {...},\n {...}\n]}.
 	var b strings.Builder
