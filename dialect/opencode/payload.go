@@ -102,7 +102,7 @@ func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
 // RenameToClaude rewrites a decoded payload of the plugin's, in place, as Claude Code's: the
 // event's and tool's names, tool/args/sessionID/callID as tool_name/tool_input/session_id/
 // tool_use_id, the file tools' filePath, oldString, newString and replaceAll in snake_case, and
-// tool.execute.after's output as tool_response (stdout for the shell).
+// tool.execute.after's output and title as tool_response (output as stdout for the shell).
 func RenameToClaude(name string, m map[string]any) []string {
 	if ce := claudeEvent(name); ce != "" {
 		m["hook_event_name"] = ce
@@ -120,7 +120,12 @@ func RenameToClaude(name string, m map[string]any) []string {
 		if tool == "bash" {
 			key = "stdout"
 		}
-		m["tool_response"] = map[string]any{key: out}
+		r := map[string]any{key: out}
+		if title, has := m["title"]; has {
+			r["title"] = title
+			delete(m, "title")
+		}
+		m["tool_response"] = r
 		delete(m, "output")
 	}
 	return nil
@@ -154,6 +159,9 @@ func RenameFromClaude(name string, m map[string]any) []string {
 			m["output"] = v
 		} else if v, has := r["output"]; has {
 			m["output"] = v
+		}
+		if v, has := r["title"]; has {
+			m["title"] = v
 		}
 		delete(m, "tool_response")
 	}
