@@ -40,7 +40,9 @@ func TestOpenCodeEvents(t *testing.T) {
 // (its call function), which the node test runs for real.
 func TestInterpretAsThePluginDoes(t *testing.T) {
 	t.Parallel()
-	deny := func(r string) decide.Answer { return decide.Answer{Permission: decide.Deny, UserMessage: r, AgentMessage: r} }
+	deny := func(r string) decide.Answer {
+		return decide.Answer{Permission: decide.Deny, UserMessage: r, AgentMessage: r}
+	}
 	closed := "Blocked by agenthooks (the OpenCode plugin fails closed): "
 	for _, c := range []struct {
 		name, event, stdout, stderr string
