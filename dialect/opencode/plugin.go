@@ -98,12 +98,16 @@ func DecodePlugin(file string, data []byte) Decoded {
 		return d
 	}
 	start := bytes.Index(data, []byte(beginMark))
-	end := bytes.Index(data, []byte(endMark))
-	if start < 0 || end < start {
+	end := -1
+	if start >= 0 {
+		start += len(beginMark)
+		end = bytes.Index(data[start:], []byte(endMark)) // after the begin mark, never overlapping it
+	}
+	if end < 0 {
 		problem(0, CodeSyntax, "no agenthooks settings ("+beginMark+" ... "+endMark+"): not the plugin agenthooks install writes; reinstall it")
 		return d
 	}
-	start += len(beginMark)
+	end += start
 	root, off, err := jsonpos.ParseLimited(data[start:end], MaxFileSize, MaxFileDepth)
 	if err != nil {
 		problem(start+off, CodeSyntax, "invalid JSON in the plugin's settings: "+err.Error())
