@@ -53,6 +53,7 @@ var Agent = dialect.Agent{
 	Trust:          "loads a project's .opencode plugins without asking",
 	DefaultTimeout: DefaultTimeout,
 	Detect:         detect,
+	Proven:         []dialect.Proof{{Event: BeforeTool, Can: dialect.CapBlock, Test: "TestOpenCodeShellGuard"}},
 }
 
 // detect: the plugin names its event with OpenCode's dotted hook names, which no other agent
