@@ -70,6 +70,30 @@ func TestOpenCodeShellGuard(t *testing.T) {
 	checkShellGuard(t, "opencode", o.agentRun, o.env())
 }
 
+// TestOpenCodeEditGuard: the edit guard install registers on OpenCode's file tools refuses
+// OpenCode's write of agenthooks' own plugin (the agent cannot switch its guard off), and lets a
+// write of an ordinary file through.
+func TestOpenCodeEditGuard(t *testing.T) {
+	o := newOpenCode(t)
+	plugin := filepath.Join(o.ws.home, ".config", "opencode", filepath.FromSlash(opencode.PluginFile))
+	o.model.commands = []string{"write:" + plugin + "=export {}", "write:" + filepath.Join(o.ws.dir, "notes.txt") + "=hi"}
+	o.ws.agenthooksEnv(t, o.env(), "install", "--agent", "opencode")
+	before, err := os.ReadFile(plugin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.exec(t, "please write them")
+	if after, _ := os.ReadFile(plugin); string(after) != string(before) {
+		t.Errorf("OpenCode's write tool changed agenthooks' plugin:\n%s", after)
+	}
+	if !o.model.anySent("protected") {
+		t.Errorf("no model request carries the edit guard's reason; requests:\n%s", strings.Join(o.model.sent(), "\n---\n"))
+	}
+	if !o.ws.exists("notes.txt") {
+		t.Error("an ordinary write did not happen")
+	}
+}
+
 // TestOpenCodeRunsOtherAgentsHooks: a Claude Code exit-2 hook and a Cursor hooks.json deny run
 // on OpenCode's bash tool through agenthooks run --agent opencode, and their messages reach the
 // model.
