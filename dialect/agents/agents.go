@@ -46,7 +46,8 @@ var all = []*dialect.Agent{
 // payload sent it; an agent whose payload is another's plus a field comes before that other.
 // Windsurf's and Antigravity's payloads are told by their own fields (agent_action_name,
 // toolCall), Crush's, Droid's and Auggie's next (Auggie's carries workspace_roots as Cursor's
-// does, with PascalCase events); then Cursor's by its own shape.
+// does, with PascalCase events); then Cursor's by its own shape. OpenCode's plugin names its
+// events as OpenCode does (tool.execute.before), which no other agent's payload does: first.
 var detectOrder = []*dialect.Agent{&opencode.Agent, &windsurf.Agent, &antigravity.Agent, &crush.Agent, &droid.Agent, &auggie.Agent, &cursor.Agent, &qwen.Agent, &copilot.Agent, &gemini.Agent, &codex.Agent}
 
 // Default is the agent a command assumes when it is given none and cannot tell (run --agent).
