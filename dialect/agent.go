@@ -181,6 +181,9 @@ const (
 	// ({"NAME":{"enabled":true,"PreToolUse":[{"matcher":...,"hooks":[{"command":...}]}],
 	// "Stop":[{"command":...}]}}).
 	FormatAntigravityHooks
+	// FormatOpenCodePlugin is the OpenCode plugin agenthooks install writes (dialect/opencode):
+	// JavaScript around one JSON object of settings, the agenthooks it runs and its entries.
+	FormatOpenCodePlugin
 )
 
 // FlatEntries reports whether a hooks file of format f lists an event's hooks as entries with a

@@ -103,7 +103,9 @@ func chatToolCall(tools []string, step string) (string, map[string]any) {
 		return names[0]
 	}
 	if path, ok := strings.CutPrefix(step, "read:"); ok {
-		switch name := pick("read_file", "view"); name {
+		switch name := pick("read_file", "view", "read"); name {
+		case "read": // OpenCode's
+			return name, map[string]any{"filePath": path}
 		case "view":
 			if slices.Contains(tools, "multiedit") { // Crush's view takes file_path, Copilot's path
 				return name, map[string]any{"file_path": path}
@@ -115,7 +117,9 @@ func chatToolCall(tools []string, step string) (string, map[string]any) {
 	}
 	if rest, ok := strings.CutPrefix(step, "write:"); ok {
 		path, content, _ := strings.Cut(rest, "=")
-		switch name := pick("write_file", "create"); name {
+		switch name := pick("write_file", "create", "write"); name {
+		case "write": // OpenCode's
+			return name, map[string]any{"filePath": path, "content": content}
 		case "create":
 			return name, map[string]any{"path": path, "file_text": content}
 		default:

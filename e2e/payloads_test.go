@@ -106,7 +106,7 @@ func fieldsOf(m map[string]any) string {
 	for k := range m {
 		keys = append(keys, k)
 	}
-	for _, input := range []string{"tool_input", "toolArgs"} {
+	for _, input := range []string{"tool_input", "toolArgs", "args"} {
 		if in, ok := m[input].(map[string]any); ok {
 			for k := range in {
 				keys = append(keys, input+"."+k)

@@ -55,6 +55,11 @@ func runConvert(e *env, p convertParams) error {
 	if !okFrom || !okTo || p.from == p.to {
 		return fmt.Errorf("convert needs --from and --to, two different formats of %s", agents.List("and"))
 	}
+	for _, a := range []*dialect.Agent{fromAgent, toAgent} {
+		if a.InstallFormat() == dialect.FormatOpenCodePlugin { // a generated plugin, not a hooks file
+			return fmt.Errorf("%s has no hooks file to convert: agenthooks install --agent %s writes its plugin, which runs the other agents' hooks (agenthooks run --agent %s)", a.Title, a.Name, a.Name)
+		}
+	}
 	data, err := os.ReadFile(p.file)
 	if err != nil {
 		return err

@@ -1,0 +1,212 @@
+package opencode
+
+import (
+	"fmt"
+
+	"github.com/agenthooks/agenthooks/dialect"
+)
+
+// The plugin's payload, one JSON object on agenthooks' stdin:
+//
+//	{"hook_event_name":"tool.execute.before","tool":"bash","sessionID":"ses_…","callID":"call_…",
+//	 "args":{"command":"ls"},"cwd":"/project"}
+//
+// tool, sessionID, callID and args are OpenCode's own (the input and output its
+// tool.execute.before hook receives); hook_event_name and cwd (the project folder OpenCode
+// gives the plugin) are the plugin's. tool.execute.after adds the tool's "title" and "output".
+
+// claudeTools names OpenCode's built-in tools as Claude Code names the same tools.
+var claudeToolsValue dialect.Lazy[map[string]string]
+
+func claudeTools() map[string]string {
+	return claudeToolsValue.Get(func() map[string]string {
+		return map[string]string{
+			"bash":      "Bash",
+			"read":      "Read",
+			"write":     "Write",
+			"edit":      "Edit",
+			"multiedit": "MultiEdit",
+			"glob":      "Glob",
+			"grep":      "Grep",
+			"list":      "LS",
+			"task":      "Task",
+			"webfetch":  "WebFetch",
+			"websearch": "WebSearch",
+			"todowrite": "TodoWrite",
+			"skill":     "Skill",
+		}
+	})
+}
+
+// ClaudeTool names an OpenCode tool as Claude Code does; others (apply_patch, MCP tools) keep
+// their names.
+func ClaudeTool(tool string) string {
+	if t, ok := claudeTools()[tool]; ok {
+		return t
+	}
+	return tool
+}
+
+var openCodeToolsValue dialect.Lazy[map[string]string]
+
+func openCodeTools() map[string]string {
+	return openCodeToolsValue.Get(func() map[string]string {
+		m := make(map[string]string, len(claudeTools()))
+		for o, c := range claudeTools() {
+			m[c] = o
+		}
+		return m
+	})
+}
+
+// OpenCodeTool names a Claude Code tool as OpenCode does; others keep their names.
+func OpenCodeTool(tool string) string {
+	if o, ok := openCodeTools()[tool]; ok {
+		return o
+	}
+	return tool
+}
+
+// The payload's fields and the file tools' argument names, OpenCode's beside Claude Code's.
+var (
+	fieldKeys = [][2]string{{"tool", "tool_name"}, {"args", "tool_input"}, {"sessionID", "session_id"}, {"callID", "tool_use_id"}}
+	argKeys   = [][2]string{{"filePath", "file_path"}, {"oldString", "old_string"}, {"newString", "new_string"}, {"replaceAll", "replace_all"}}
+)
+
+// claudeEvent is the Claude Code namesake of an OpenCode event.
+func claudeEvent(event string) string {
+	switch event {
+	case BeforeTool:
+		return "PreToolUse"
+	case AfterTool:
+		return "PostToolUse"
+	}
+	return ""
+}
+
+// ToClaude rewrites the plugin's payload of event name as Claude Code's payload of its namesake.
+func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
+	ce := claudeEvent(name)
+	if ce == "" {
+		return "", nil, nil, fmt.Errorf("OpenCode's plugin has no event %s", name)
+	}
+	m, err := decodeObject(payload)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	notes := RenameToClaude(name, m)
+	b, err := dialect.Marshal(m)
+	return ce, b, notes, err
+}
+
+// RenameToClaude rewrites a decoded payload of the plugin's, in place, as Claude Code's: the
+// event's and tool's names, tool/args/sessionID/callID as tool_name/tool_input/session_id/
+// tool_use_id, the file tools' filePath, oldString, newString and replaceAll in snake_case, and
+// tool.execute.after's output and title as tool_response (output as stdout for the shell).
+func RenameToClaude(name string, m map[string]any) []string {
+	if ce := claudeEvent(name); ce != "" {
+		m["hook_event_name"] = ce
+	}
+	rename(m, fieldKeys, 0)
+	tool, _ := m["tool_name"].(string)
+	if tool != "" {
+		m["tool_name"] = ClaudeTool(tool)
+	}
+	if in, ok := m["tool_input"].(map[string]any); ok {
+		rename(in, argKeys, 0)
+	}
+	if out, has := m["output"]; has {
+		key := "output"
+		if tool == "bash" {
+			key = "stdout"
+		}
+		r := map[string]any{key: out}
+		if title, has := m["title"]; has {
+			r["title"] = title
+			delete(m, "title")
+		}
+		m["tool_response"] = r
+		delete(m, "output")
+	}
+	return nil
+}
+
+// FromClaude rewrites a Claude Code payload as the plugin's payload of event name.
+func FromClaude(name string, payload []byte) ([]byte, []string, error) {
+	if claudeEvent(name) == "" {
+		return nil, nil, fmt.Errorf("OpenCode's plugin has no event %s", name)
+	}
+	m, err := decodeObject(payload)
+	if err != nil {
+		return nil, nil, err
+	}
+	notes := RenameFromClaude(name, m)
+	b, err := dialect.Marshal(m)
+	return b, notes, err
+}
+
+// RenameFromClaude rewrites a decoded Claude Code payload, in place, as the plugin's; the fields
+// OpenCode has no place for (transcript_path, permission_mode) are dropped and named.
+func RenameFromClaude(name string, m map[string]any) []string {
+	var notes []string
+	m["hook_event_name"] = name
+	tool, _ := m["tool_name"].(string)
+	if in, ok := m["tool_input"].(map[string]any); ok {
+		rename(in, argKeys, 1)
+	}
+	if r, ok := m["tool_response"].(map[string]any); ok {
+		if v, has := r["stdout"]; has && tool == "Bash" {
+			m["output"] = v
+		} else if v, has := r["output"]; has {
+			m["output"] = v
+		}
+		if v, has := r["title"]; has {
+			m["title"] = v
+		}
+		delete(m, "tool_response")
+	}
+	rename(m, fieldKeys, 1)
+	if tool != "" {
+		m["tool"] = OpenCodeTool(tool)
+	}
+	for _, k := range []string{"transcript_path", "permission_mode"} {
+		if _, has := m[k]; has {
+			delete(m, k)
+			notes = append(notes, k+" has no place in OpenCode's payload")
+		}
+	}
+	return notes
+}
+
+// rename renames the keys of m from pairs[i][from] to pairs[i][1-from].
+func rename(m map[string]any, pairs [][2]string, from int) {
+	for _, p := range pairs {
+		if v, has := m[p[from]]; has {
+			m[p[1-from]] = v
+			delete(m, p[from])
+		}
+	}
+}
+
+// GuardView rewrites the plugin's payload for the built-in guards in Claude Code's names.
+func GuardView(payload []byte) ([]byte, error) {
+	m, err := decodeObject(payload)
+	if err != nil {
+		return nil, err
+	}
+	name, _ := m["hook_event_name"].(string)
+	RenameToClaude(name, m)
+	return dialect.Marshal(m)
+}
+
+func decodeObject(payload []byte) (map[string]any, error) {
+	v, err := dialect.DecodeJSON(payload)
+	if err != nil {
+		return nil, dialect.JSONError("payload", payload, err)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("payload must be a JSON object")
+	}
+	return m, nil
+}

@@ -1,0 +1,170 @@
+package opencode
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/agenthooks/agenthooks/dialect"
+)
+
+// harness loads the plugin as OpenCode does (an ES module whose export is called with the
+// project's folder), calls one hook with a tool call and prints what happened: the error it
+// threw, or the arguments and output after it.
+const harness = `
+const [plugin, directory, event, tool, args] = process.argv.slice(2);
+const { AgenthooksPlugin } = await import(plugin);
+const hooks = await AgenthooksPlugin({ directory });
+const input = { tool, sessionID: "ses_1", callID: "call_1", args: JSON.parse(args) };
+const output = event === "tool.execute.before" ? { args: JSON.parse(args) } : { title: "t", output: "out", metadata: {} };
+const before = output.args;
+try {
+  await hooks[event](input, output);
+  console.log(JSON.stringify({ ok: true, args: output.args, same: output.args === before, output: output.output }));
+} catch (e) {
+  console.log(JSON.stringify({ ok: false, error: e.message }));
+}
+`
+
+// fake is an agenthooks stand-in: it saves its arguments and stdin, then answers as FAKE_MODE
+// says.
+const fake = `#!/bin/sh
+echo "$@" >> "$FAKE_DIR/calls"
+cat > "$FAKE_DIR/payload.json"
+case "$FAKE_MODE" in
+deny2) echo "no way" >&2; exit 2 ;;
+deny2-silent) exit 2 ;;
+denyjson) echo '{"decision":"deny","reason":"json says no"}' ;;
+rewrite) echo '{"decision":"allow","args":{"command":"echo safe"}}' ;;
+context) echo '{"context":"remember this"}' ;;
+crash) echo "it broke" >&2; exit 1 ;;
+garbage) echo 'not json' ;;
+ask) echo '{"decision":"ask"}' ;;
+esac
+exit 0
+`
+
+type pluginResult struct {
+	OK     bool           `json:"ok"`
+	Error  string         `json:"error"`
+	Args   map[string]any `json:"args"`
+	Same   bool           `json:"same"`
+	Output string         `json:"output"`
+}
+
+// TestPluginUnderNode runs the generated plugin's hooks under Node with a fake agenthooks and
+// checks what OpenCode would see: a block throws with the reason, silence lets the call run, a
+// rewrite changes the very arguments object OpenCode runs the tool with, and a missing,
+// crashing or garbled agenthooks throws (fails closed).
+func TestPluginUnderNode(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the generated plugin's JavaScript is not run")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake agenthooks is a shell script")
+	}
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "agenthooks")
+	if err := os.WriteFile(prog, []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h := filepath.Join(dir, "harness.mjs")
+	if err := os.WriteFile(h, []byte(harness), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	entries := []dialect.InstallEntry{
+		{Event: BeforeTool, Matcher: "bash", Args: "guard bash --fail-closed"},
+		{Event: BeforeTool, Matcher: "edit|write", Args: "guard bash --fail-closed --edit"},
+		{Event: AfterTool, Args: "run --agent opencode tool.execute.after"},
+	}
+	write := func(name, program string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, Plugin(program, program, entries), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	plugin, missing := write("agenthooks.mjs", prog), write("missing.mjs", filepath.Join(dir, "nowhere", "agenthooks"))
+	project := t.TempDir()
+	run := func(t *testing.T, plugin, mode, event, tool, args string) pluginResult {
+		t.Helper()
+		_ = os.Remove(filepath.Join(dir, "calls"))
+		cmd := exec.Command(node, h, plugin, project, event, tool, args)
+		cmd.Env = append(os.Environ(), "FAKE_MODE="+mode, "FAKE_DIR="+dir)
+		out, err := cmd.CombinedOutput()
+		var r pluginResult
+		if err != nil || json.Unmarshal(out, &r) != nil {
+			t.Fatalf("node: %v\n%s", err, out)
+		}
+		return r
+	}
+	bash := `{"command":"rm -rf build","description":"clean"}`
+	for _, c := range []struct {
+		name, plugin, mode string
+		blocked            string // "" when the call runs
+	}{
+		{"silence allows", plugin, "allow", ""},
+		{"exit 2 blocks with stderr", plugin, "deny2", "no way"},
+		{"exit 2 without stderr", plugin, "deny2-silent", "blocked by agenthooks"},
+		{"deny JSON blocks", plugin, "denyjson", "json says no"},
+		{"a crash fails closed", plugin, "crash", "fails closed): agenthooks guard bash --fail-closed exited with status 1: it broke"},
+		{"garbage fails closed", plugin, "garbage", "fails closed): agenthooks' answer is not a JSON object: not json"},
+		{"an unknown decision fails closed", plugin, "ask", "unknown decision: ask"},
+		{"a missing agenthooks fails closed", missing, "allow", "fails closed): agenthooks could not be run"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := run(t, c.plugin, c.mode, BeforeTool, "bash", bash)
+			switch {
+			case c.blocked == "" && !r.OK:
+				t.Errorf("blocked: %s", r.Error)
+			case c.blocked != "" && (r.OK || !strings.Contains(r.Error, c.blocked)):
+				t.Errorf("got %+v, want a throw with %q", r, c.blocked)
+			}
+		})
+	}
+	t.Run("payload on stdin", func(t *testing.T) {
+		run(t, plugin, "allow", BeforeTool, "bash", bash)
+		b, _ := os.ReadFile(filepath.Join(dir, "payload.json"))
+		var p map[string]any
+		if err := json.Unmarshal(b, &p); err != nil {
+			t.Fatalf("payload %s: %v", b, err)
+		}
+		want := map[string]any{"hook_event_name": BeforeTool, "tool": "bash", "sessionID": "ses_1", "callID": "call_1", "cwd": project,
+			"args": map[string]any{"command": "rm -rf build", "description": "clean"}}
+		if !jsonEqual(p, want) {
+			t.Errorf("payload %s, want %v", b, want)
+		}
+		calls, _ := os.ReadFile(filepath.Join(dir, "calls"))
+		if strings.TrimSpace(string(calls)) != "guard bash --fail-closed" {
+			t.Errorf("for bash the plugin ran %q, want the shell guard only (the edit guard's matcher is edit|write)", calls)
+		}
+	})
+	t.Run("rewrite changes the arguments in place", func(t *testing.T) {
+		r := run(t, plugin, "rewrite", BeforeTool, "bash", bash)
+		if !r.OK || !r.Same || r.Args["command"] != "echo safe" || r.Args["description"] != nil {
+			t.Errorf("got %+v", r)
+		}
+	})
+	t.Run("matcher skips other tools", func(t *testing.T) {
+		r := run(t, plugin, "deny2", BeforeTool, "read", `{"filePath":"a"}`)
+		if !r.OK {
+			t.Errorf("read was blocked by entries for bash and edit|write: %s", r.Error)
+		}
+		if r := run(t, plugin, "deny2", BeforeTool, "write", `{"filePath":"a","content":"x"}`); r.OK {
+			t.Error("write went past the edit guard's entry")
+		}
+	})
+	t.Run("after: context added, failure changes nothing", func(t *testing.T) {
+		if r := run(t, plugin, "context", AfterTool, "bash", bash); !r.OK || r.Output != "out\n\nremember this" {
+			t.Errorf("got %+v", r)
+		}
+		if r := run(t, missing, "allow", AfterTool, "bash", bash); !r.OK || r.Output != "out" {
+			t.Errorf("a failure after the tool ran changed its result: %+v", r)
+		}
+	})
+}
