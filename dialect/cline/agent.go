@@ -60,6 +60,8 @@ var Agent = dialect.Agent{
 	Trust:          "runs a workspace's .clinerules/hooks and .cline/hooks without asking",
 	DefaultTimeout: DefaultTimeout,
 	Detect:         detect,
+	Proven: []dialect.Proof{{Event: "PreToolUse", Can: dialect.CapBlock, Test: "TestClineShellGuard"},
+		{Event: "PreToolUse", Can: dialect.CapContext, Test: "TestClineHonoursTheDialect"}},
 }
 
 // detect: Cline's payload names its event in hookName (tool_call, PreToolUse) and has no
