@@ -64,9 +64,12 @@ func (impl) Interpret(s *dialect.Spec, exitCode int, stdout, stderr []byte, cut 
 		out.Answered = true
 		return out
 	}
-	if !e.answered {
+	switch {
+	case e.vscode && !e.answered:
+		out.Notes = append(out.Notes, "the Cline CLI runs "+s.Name+" hooks detached and reads no answer; the VS Code extension reads it")
+	case !e.answered:
 		out.Answered = true
-		out.Notes = append(out.Notes, "the Cline CLI runs "+s.Name+" hooks detached and reads no answer")
+		out.Notes = append(out.Notes, "Cline runs "+s.Name+" hooks detached and reads no answer")
 		return out
 	}
 	if cut > 0 {

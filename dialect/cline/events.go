@@ -28,10 +28,13 @@ type event struct {
 	claude string // Claude Code's event, "" for none
 	sdk    string // the CLI's hookName (tool_call, agent_start, ...), "" when the CLI never fires it
 	data   string // the payload's field for the event's data (preToolUse, taskStart, ...)
-	// answered: Cline waits for the hook and reads its answer (PreToolUse and PostToolUse in the
-	// CLI; TaskStart, TaskResume and UserPromptSubmit too in the VS Code extension). The CLI
-	// runs every other hook detached and reads nothing from it.
+	// answered: the Cline CLI 3.0.65 waits for the hook and reads its answer: PreToolUse and
+	// PostToolUse only. It runs every other hook detached and reads nothing from it (the VS Code
+	// extension also reads TaskStart's and UserPromptSubmit's; this table follows the CLI).
 	answered bool
+	// vscode: the VS Code extension waits for it and reads its answer, where the CLI does not
+	// (TaskStart and UserPromptSubmit: a cancel there stops the task).
+	vscode bool
 }
 
 var eventsValue dialect.Lazy[map[string]*event]
@@ -46,14 +49,14 @@ func events() map[string]*event {
 			return s
 		}
 		list := []event{
-			{Spec: spec("TaskStart", dialect.SessionStart, true), claude: "SessionStart", sdk: "agent_start", data: "taskStart", answered: true},
-			{Spec: spec("TaskResume", dialect.SessionStart, true), claude: "SessionStart", sdk: "agent_resume", data: "taskResume", answered: true},
+			{Spec: spec("TaskStart", dialect.SessionStart, false), claude: "SessionStart", sdk: "agent_start", data: "taskStart", vscode: true},
+			{Spec: spec("TaskResume", dialect.SessionStart, false), claude: "SessionStart", sdk: "agent_resume", data: "taskResume"},
 			{Spec: spec("TaskCancel", "", false), sdk: "agent_abort", data: "taskCancel"},
 			{Spec: spec("TaskComplete", dialect.Stop, false), claude: "Stop", sdk: "agent_end", data: "taskComplete"},
 			{Spec: spec("TaskError", "", false), sdk: "agent_error"},
 			{Spec: spec("PreToolUse", dialect.PreTool, true), claude: "PreToolUse", sdk: "tool_call", data: "preToolUse", answered: true},
 			{Spec: spec("PostToolUse", dialect.PostTool, false), claude: "PostToolUse", sdk: "tool_result", data: "postToolUse", answered: true},
-			{Spec: spec("UserPromptSubmit", dialect.PromptSubmit, true), claude: "UserPromptSubmit", sdk: "prompt_submit", data: "userPromptSubmit", answered: true},
+			{Spec: spec("UserPromptSubmit", dialect.PromptSubmit, false), claude: "UserPromptSubmit", sdk: "prompt_submit", data: "userPromptSubmit", vscode: true},
 			{Spec: spec("PreCompact", dialect.PreCompact, false), claude: "PreCompact", data: "preCompact"},
 			{Spec: spec("SessionShutdown", dialect.SessionEnd, false), claude: "SessionEnd", sdk: "session_shutdown"},
 			{Spec: spec("Notification", "", false), claude: "Notification", data: "notification"},
