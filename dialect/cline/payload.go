@@ -1,7 +1,6 @@
 package cline
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -408,7 +407,7 @@ func flatten(in map[string]any) map[string]any {
 			out[k] = s
 			continue
 		}
-		b, _ := json.Marshal(v)
+		b, _ := dialect.Marshal(v) // as JSON.stringify: no HTML escapes
 		out[k] = string(b)
 	}
 	return out
