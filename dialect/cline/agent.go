@@ -1,6 +1,8 @@
 package cline
 
 import (
+	"os"
+	"runtime"
 	"time"
 
 	"github.com/agenthooks/agenthooks/decide"
@@ -57,11 +59,30 @@ var Agent = dialect.Agent{
 		Note: "note: a block stops Cline's whole run (cancel), and the model does not read why; the Cline CLI " +
 			"runs only PreToolUse and PostToolUse hooks in line, the others detached",
 	},
+	Doctor: dialect.Doctor{HooksFile: hooksFile},
 	Trust:          "runs a workspace's .clinerules/hooks and .cline/hooks without asking",
 	DefaultTimeout: DefaultTimeout,
 	Detect:         detect,
 	Proven: []dialect.Proof{{Event: "PreToolUse", Can: dialect.CapBlock, Test: "TestClineShellGuard"},
 		{Event: "PreToolUse", Can: dialect.CapContext, Test: "TestClineHonoursTheDialect"}},
+}
+
+// hooksFile says why a wrapper install wrote does not run: the VS Code extension runs only an
+// executable hook file on Unix (the CLI runs it with sh all the same). Neither Cline has a
+// switch in a file that turns hooks off: the VS Code extension's Enable Hooks setting
+// (hooksEnabled, on unless turned off) lives in VS Code's own state.
+func hooksFile(file string) []string {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	st, err := os.Stat(file)
+	if err != nil || st.Mode().Perm()&0o111 != 0 {
+		return nil
+	}
+	if b, err := os.ReadFile(file); err != nil || !IsWrapper(b) {
+		return nil
+	}
+	return []string{"agenthooks' wrapper is not executable: the Cline VS Code extension does not run it (chmod +x, or agenthooks install --agent cline)"}
 }
 
 // detect: Cline's payload names its event in hookName (tool_call, PreToolUse) and has no

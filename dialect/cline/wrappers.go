@@ -197,3 +197,87 @@ func normalizeInterpreter(tokens []string, goos string) []string {
 	}
 	return append([]string(nil), tokens...)
 }
+
+// WrapperSteps reads a wrapper install wrote: the agenthooks it runs and the arguments of each
+// of its steps, with the 1-based line of each, so that doctor, status and list see its calls as
+// they see an agenthooks entry in a hooks file. ok is false for a file that is no wrapper or
+// that was edited out of shape.
+func WrapperSteps(content []byte) (prog string, steps [][]string, lines []int, ok bool) {
+	if !IsWrapper(content) {
+		return "", nil, nil, false
+	}
+	for i, line := range strings.Split(strings.ReplaceAll(string(content), "\r\n", "\n"), "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "prog="):
+			if w, ok := shWords(strings.TrimPrefix(line, "prog=")); ok && len(w) == 1 {
+				prog = w[0]
+			}
+		case strings.HasPrefix(line, "$prog = "):
+			if w, ok := psWords(strings.TrimPrefix(line, "$prog = ")); ok && len(w) == 1 {
+				prog = w[0]
+			}
+		case strings.HasPrefix(line, "step "):
+			if w, ok := shWords(strings.TrimPrefix(line, "step ")); ok {
+				steps, lines = append(steps, w), append(lines, i+1)
+			}
+		case strings.HasPrefix(line, "Step @(") && strings.HasSuffix(line, ")"):
+			if w, ok := psWords(strings.TrimSuffix(strings.TrimPrefix(line, "Step @("), ")")); ok {
+				steps, lines = append(steps, w), append(lines, i+1)
+			}
+		}
+	}
+	return prog, steps, lines, prog != "" && len(steps) > 0
+}
+
+// shWords splits words written as shQuote writes them: single-quoted runs and \' between them.
+func shWords(s string) ([]string, bool) {
+	var out []string
+	var cur strings.Builder
+	in, started := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case in && c == '\'':
+			in = false
+		case in:
+			cur.WriteByte(c)
+		case c == '\'':
+			in, started = true, true
+		case c == '\\' && i+1 < len(s) && s[i+1] == '\'':
+			cur.WriteByte('\'')
+			i++
+			started = true
+		case c == ' ' || c == '\t':
+			if started {
+				out, started = append(out, cur.String()), false
+				cur.Reset()
+			}
+		default:
+			return nil, false
+		}
+	}
+	if in {
+		return nil, false
+	}
+	if started {
+		out = append(out, cur.String())
+	}
+	return out, true
+}
+
+// psWords splits PowerShell single-quoted words separated by commas ('' is a quote).
+func psWords(s string) ([]string, bool) {
+	var out []string
+	for _, part := range strings.Split(s, "', '") {
+		out = append(out, part)
+	}
+	if len(out) == 0 || !strings.HasPrefix(out[0], "'") || !strings.HasSuffix(out[len(out)-1], "'") {
+		return nil, false
+	}
+	out[0], out[len(out)-1] = out[0][1:], out[len(out)-1][:len(out[len(out)-1])-1]
+	for i := range out {
+		out[i] = strings.ReplaceAll(out[i], "''", "'")
+	}
+	return out, true
+}
