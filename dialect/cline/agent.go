@@ -59,7 +59,7 @@ var Agent = dialect.Agent{
 		Note: "note: a block stops Cline's whole run (cancel), and the model does not read why; the Cline CLI " +
 			"runs only PreToolUse and PostToolUse hooks in line, the others detached",
 	},
-	Doctor: dialect.Doctor{HooksFile: hooksFile},
+	Doctor:         dialect.Doctor{HooksFile: hooksFile},
 	Trust:          "runs a workspace's .clinerules/hooks and .cline/hooks without asking",
 	DefaultTimeout: DefaultTimeout,
 	Detect:         detect,
