@@ -266,7 +266,7 @@ func shWords(s string) ([]string, bool) {
 	return out, true
 }
 
-// psWords splits PowerShell single-quoted words separated by commas (” is a quote).
+// psWords splits PowerShell single-quoted words separated by commas (a doubled quote is one).
 func psWords(s string) ([]string, bool) {
 	var out []string
 	for _, part := range strings.Split(s, "', '") {
