@@ -269,6 +269,20 @@ func TestWrappers(t *testing.T) {
 	if win[0].Name != "PreToolUse.ps1" || !IsWrapper(win[0].Data) || !strings.Contains(string(win[0].Data), `$prog = 'C:\it''s\agenthooks.exe'`) {
 		t.Errorf("windows wrapper %s:\n%s", win[0].Name, win[0].Data)
 	}
+	for _, w := range []dialect.WrapperFile{files[0], win[0]} {
+		prog, steps, lines, ok := WrapperSteps(w.Data)
+		want := "/opt/it's/agenthooks"
+		if w.Name == "PreToolUse.ps1" {
+			want = `C:\it's\agenthooks.exe`
+		}
+		if !ok || prog != want || len(steps) != 2 || strings.Join(steps[0], " ") != "guard bash --fail-closed --format cline" ||
+			strings.Join(steps[1], " ") != "run --agent cline PreToolUse" || lines[0] == 0 {
+			t.Errorf("%s read back as %q %q %v %v", w.Name, prog, steps, lines, ok)
+		}
+	}
+	if _, _, _, ok := WrapperSteps([]byte("#!/bin/sh\nexit 0\n")); ok {
+		t.Error("a hook of the user's own read as a wrapper")
+	}
 	var m map[string]any
 	if err := json.Unmarshal([]byte(missing(`C:\"x"`, "PreToolUse")), &m); err != nil || m["cancel"] != true {
 		t.Errorf("the missing answer is not Cline's cancel: %v", err)

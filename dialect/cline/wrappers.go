@@ -268,14 +268,10 @@ func shWords(s string) ([]string, bool) {
 
 // psWords splits PowerShell single-quoted words separated by commas (a doubled quote is one).
 func psWords(s string) ([]string, bool) {
-	var out []string
-	for _, part := range strings.Split(s, "', '") {
-		out = append(out, part)
-	}
-	if len(out) == 0 || !strings.HasPrefix(out[0], "'") || !strings.HasSuffix(out[len(out)-1], "'") {
+	if len(s) < 2 || s[0] != '\'' || s[len(s)-1] != '\'' {
 		return nil, false
 	}
-	out[0], out[len(out)-1] = out[0][1:], out[len(out)-1][:len(out[len(out)-1])-1]
+	out := strings.Split(s[1:len(s)-1], "', '")
 	for i := range out {
 		out[i] = strings.ReplaceAll(out[i], "''", "'")
 	}
