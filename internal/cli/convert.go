@@ -55,6 +55,11 @@ func runConvert(e *env, p convertParams) error {
 	if !okFrom || !okTo || p.from == p.to {
 		return fmt.Errorf("convert needs --from and --to, two different formats of %s", agents.List("and"))
 	}
+	if toAgent.Install.Wrappers != nil {
+		return fmt.Errorf("%s has no hooks file to convert into: its hooks are one executable per event in a hooks folder; "+
+			"agenthooks install --agent %s writes wrappers that run agenthooks, and agenthooks run --agent %s runs %s's hooks under it",
+			toAgent.Title, toAgent.Name, toAgent.Name, fromAgent.ShortTitle())
+	}
 	data, err := os.ReadFile(p.file)
 	if err != nil {
 		return err
@@ -63,6 +68,8 @@ func runConvert(e *env, p convertParams) error {
 	format := fromAgent.InstallFormat()
 	if l, ok := config.LocationOf(fromAgent, p.file); ok {
 		format = l.Format // Copilot's settings.json, Codex's config.toml
+	} else if format == 0 && len(fromAgent.Files) > 0 {
+		format = fromAgent.Files[0].Format // a hook file of an agent with no hooks file (Cline's), wherever it is
 	}
 	f := config.DecodeAs(src, data, format)
 	if !f.Usable {
