@@ -154,7 +154,8 @@ func strOf(m map[string]any, k string) string {
 
 // Encode writes a merged decision in the form Cline honours, JSON on stdout with exit status
 // 0: a deny (or a stop) is {"cancel": true, "errorMessage": reason}, which stops Cline's whole
-// run with the reason; context is contextModification. An ask, which a Cline hook cannot make,
+// run with the reason; context is contextModification (and on PostToolUse, where the tool has
+// run, a deny's reason too: a cancel there would end the run). An ask, which a Cline hook cannot make,
 // becomes askAs. A rewritten input is refused as a deny: agenthooks does not pass it on, and
 // running the original would undo what the hook asked for. Events Cline does not wait for get
 // nothing.
@@ -174,6 +175,12 @@ func (d impl) Encode(s *dialect.Spec, dec decide.Decision) dialect.Reply {
 		reason = "a hook rewrote the tool's input, which agenthooks does not pass to Cline: " + string(dec.UpdatedInput)
 	}
 	out := map[string]any{}
+	if !s.Gates && perm == decide.Deny && !dec.Halt {
+		// After the tool ran (PostToolUse) a block can only be feedback: the model reads it as
+		// context, as Claude Code's PostToolUse block feeds its reason back. A cancel would end
+		// the whole run.
+		perm, dec.AdditionalContext = decide.None, strings.TrimSpace(dialect.FirstText(reason, "blocked by agenthooks")+"\n"+dec.AdditionalContext)
+	}
 	switch {
 	case perm == decide.Deny:
 		out["cancel"], out["errorMessage"] = true, dialect.FirstText(reason, "blocked by agenthooks")

@@ -131,6 +131,10 @@ func TestEncodeReadsBack(t *testing.T) {
 		t.Errorf("a rewrite reads back as %+v", out.Answer)
 	}
 	post := lookup(t, "PostToolUse")
+	r = Dialect.Encode(post, decide.Decision{Permission: decide.Deny, AgentMessage: "that output leaks a key"})
+	if out := Dialect.Interpret(post, r.ExitCode, r.Stdout, r.Stderr, 0); out.Answer.Halt || out.Answer.AdditionalContext != "that output leaks a key" {
+		t.Errorf("PostToolUse deny reads back as %+v: it must be feedback, not the end of the run", out.Answer)
+	}
 	r = Dialect.Encode(post, decide.Decision{Halt: true, StopReason: "enough"})
 	if out := Dialect.Interpret(post, r.ExitCode, r.Stdout, r.Stderr, 0); !out.Answer.Halt || out.Answer.StopReason != "enough" {
 		t.Errorf("PostToolUse halt reads back as %+v", out.Answer)
