@@ -93,7 +93,7 @@ func Load(cands []Candidate, trust TrustFunc) *Config {
 		}
 		cand.Family = family
 		format := formatOf(cand)
-		if f := DecodeAs(src, data, format); format != dialect.FormatCodexTOML || len(f.Hooks) > 0 || len(f.Problems) > 0 {
+		if f := DecodeAs(src, data, format); format != dialect.FormatCodexTOML && format != dialect.FormatClineHook || len(f.Hooks) > 0 || len(f.Problems) > 0 {
 			c.Files = append(c.Files, f)
 		}
 	}
@@ -124,6 +124,8 @@ func DecodeAs(src Source, data []byte, format dialect.Format) *File {
 		return DecodeAntigravity(src, data)
 	case dialect.FormatOpenCodePlugin:
 		return DecodeOpenCode(src, data)
+	case dialect.FormatClineHook:
+		return DecodeCline(src, data)
 	}
 	return Decode(src, data)
 }

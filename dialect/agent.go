@@ -184,6 +184,10 @@ const (
 	// FormatOpenCodePlugin is the OpenCode plugin agenthooks install writes (dialect/opencode):
 	// JavaScript around one JSON object of settings, the agenthooks it runs and its entries.
 	FormatOpenCodePlugin
+
+	// FormatClineHook is one of Cline's hook files: an executable named after its event, one
+	// hook, whose interpreter its shebang or extension names.
+	FormatClineHook
 )
 
 // FlatEntries reports whether a hooks file of format f lists an event's hooks as entries with a
@@ -312,6 +316,17 @@ type Install struct {
 	// a folder): install writes it whole, as Own renders it, and uninstall deletes it. prog is
 	// the program as the shell runs it (quoted), path the same unquoted.
 	Own func(prog, path string, entries []InstallEntry) []byte
+	// Wrappers, when set, makes File (and ProjectFile) a folder of one executable per event
+	// (Cline's hooks folder): install writes each file Wrappers renders for goos, uninstall
+	// deletes those Ours says are install's, and install refuses to overwrite any other.
+	Wrappers func(prog, path, goos string, entries []InstallEntry) []WrapperFile
+	Ours     func(content []byte) bool
+}
+
+// WrapperFile is one executable install writes into an agent's hooks folder.
+type WrapperFile struct {
+	Name string
+	Data []byte
 }
 
 // InstallEntry is one handler install adds: the event, the matcher, the arguments after the
@@ -447,4 +462,6 @@ type Probe struct {
 	ActionName string
 	// ToolCall: the payload has a toolCall object (Antigravity's) and no hook_event_name.
 	ToolCall bool
+	// HookName is the payload's hookName (Cline names its event there).
+	HookName string
 }

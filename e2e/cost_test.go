@@ -119,7 +119,7 @@ var costAgents = map[string]costAgent{
 func BenchmarkAgentCost(b *testing.B) {
 	decode := decodeOnlyHook(b)
 	guard := filepath.Join(agenthooksDir(b), "agenthooks") + " guard bash --audit off"
-	for _, name := range []string{"codex", "gemini", "claude", "qwen", "copilot", "crush", "droid", "opencode"} {
+	for _, name := range []string{"codex", "gemini", "claude", "qwen", "copilot", "crush", "droid", "opencode", "cline"} {
 		run := costAgents[name]
 		b.Run(name, func(b *testing.B) {
 			run(b, "") // warm the install and the caches

@@ -126,6 +126,9 @@ func chatToolCall(tools []string, step string) (string, map[string]any) {
 			return name, map[string]any{"file_path": path, "content": content}
 		}
 	}
+	if slices.Contains(tools, "run_commands") { // the Cline CLI's shell tool, a list of commands
+		return "run_commands", map[string]any{"commands": []any{step}}
+	}
 	if slices.Contains(tools, "Execute") { // Factory Droid's shell tool, which wants its risk classified
 		return "Execute", map[string]any{"command": step, "riskLevelReason": "a scripted test command", "riskLevel": "low"}
 	}

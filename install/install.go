@@ -120,6 +120,11 @@ type Change struct {
 	Missing bool
 	// Delete: Apply deletes the file (uninstall of a file that is agenthooks' own, Install.Own).
 	Delete bool
+	// Mode, when set, is the new file's permissions (an executable wrapper's).
+	Mode fs.FileMode
+	// Parts are the files of a folder install writes one file each into (Install.Wrappers):
+	// File is then the folder, and Apply and Diff work on each part.
+	Parts []*Change
 }
 
 // Changed reports whether Apply would write the file.
@@ -130,6 +135,9 @@ func (c *Change) Changed() bool { return len(c.Changes) > 0 }
 func Plan(a *dialect.Agent, o Options, remove bool) (*Change, error) {
 	file := o.File(a)
 	c := &Change{Agent: a, File: file}
+	if a.Install.Wrappers != nil {
+		return c, planWrappers(c, o, remove)
+	}
 	data, err := os.ReadFile(file)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return c, fmt.Errorf("read %s: %w", file, err)
@@ -208,6 +216,13 @@ func (c *Change) Apply() error {
 	if !c.Changed() {
 		return nil
 	}
+	if len(c.Parts) > 0 {
+		var errs []error
+		for _, p := range c.Parts {
+			errs = append(errs, p.Apply())
+		}
+		return errors.Join(errs...)
+	}
 	if c.Delete {
 		if err := os.Remove(c.File); err != nil {
 			return fmt.Errorf("remove %s: %w", c.File, err)
@@ -217,13 +232,15 @@ func (c *Change) Apply() error {
 	if err := os.MkdirAll(filepath.Dir(c.File), 0o755); err != nil {
 		return fmt.Errorf("write %s: %w", c.File, err)
 	}
-	if c.Exists {
+	if c.Exists && c.Mode == 0 { // a wrapper (Mode set) is install's own: no backup beside it
 		if err := config.WriteFileAtomic(c.File+".bak", c.Old, 0o600); err != nil {
 			return fmt.Errorf("back up %s: %w", c.File, err)
 		}
 	}
 	mode := fs.FileMode(0o644)
-	if st, err := os.Stat(c.File); err == nil {
+	if c.Mode != 0 {
+		mode = c.Mode
+	} else if st, err := os.Stat(c.File); err == nil {
 		mode = st.Mode().Perm()
 	}
 	if err := config.WriteFileAtomic(c.File, c.New, mode); err != nil {
@@ -237,6 +254,13 @@ func (c *Change) Apply() error {
 func (c *Change) Diff() string {
 	if !c.Changed() {
 		return ""
+	}
+	if len(c.Parts) > 0 {
+		var b strings.Builder
+		for _, p := range c.Parts {
+			b.WriteString(p.Diff())
+		}
+		return b.String()
 	}
 	from, to := c.File, c.File
 	if !c.Exists {

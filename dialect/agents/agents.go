@@ -15,6 +15,7 @@ import (
 	"github.com/agenthooks/agenthooks/dialect/antigravity"
 	"github.com/agenthooks/agenthooks/dialect/auggie"
 	"github.com/agenthooks/agenthooks/dialect/claude"
+	"github.com/agenthooks/agenthooks/dialect/cline"
 	"github.com/agenthooks/agenthooks/dialect/codex"
 	"github.com/agenthooks/agenthooks/dialect/copilot"
 	"github.com/agenthooks/agenthooks/dialect/crush"
@@ -40,6 +41,7 @@ var all = []*dialect.Agent{
 	&windsurf.Agent,
 	&antigravity.Agent,
 	&opencode.Agent,
+	&cline.Agent,
 }
 
 // detectOrder is the order payloads are told apart in: the first agent whose Detect accepts a
@@ -47,8 +49,9 @@ var all = []*dialect.Agent{
 // Windsurf's and Antigravity's payloads are told by their own fields (agent_action_name,
 // toolCall), Crush's, Droid's and Auggie's next (Auggie's carries workspace_roots as Cursor's
 // does, with PascalCase events); then Cursor's by its own shape. OpenCode's plugin names its
-// events as OpenCode does (tool.execute.before), which no other agent's payload does: first.
-var detectOrder = []*dialect.Agent{&opencode.Agent, &windsurf.Agent, &antigravity.Agent, &crush.Agent, &droid.Agent, &auggie.Agent, &cursor.Agent, &qwen.Agent, &copilot.Agent, &gemini.Agent, &codex.Agent}
+// events as OpenCode does (tool.execute.before) and Cline's payload carries its own fields
+// (hookName, with no hook_event_name), which no other agent's payload does: first.
+var detectOrder = []*dialect.Agent{&opencode.Agent, &cline.Agent, &windsurf.Agent, &antigravity.Agent, &crush.Agent, &droid.Agent, &auggie.Agent, &cursor.Agent, &qwen.Agent, &copilot.Agent, &gemini.Agent, &codex.Agent}
 
 // Default is the agent a command assumes when it is given none and cannot tell (run --agent).
 func Default() *dialect.Agent { return &cursor.Agent }

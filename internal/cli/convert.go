@@ -60,6 +60,11 @@ func runConvert(e *env, p convertParams) error {
 			return fmt.Errorf("%s has no hooks file to convert: agenthooks install --agent %s writes its plugin, which runs the other agents' hooks (agenthooks run --agent %s)", a.Title, a.Name, a.Name)
 		}
 	}
+	if toAgent.Install.Wrappers != nil {
+		return fmt.Errorf("%s has no hooks file to convert into: its hooks are one executable per event in a hooks folder; "+
+			"agenthooks install --agent %s writes wrappers that run agenthooks, and agenthooks run --agent %s runs %s's hooks under it",
+			toAgent.Title, toAgent.Name, toAgent.Name, fromAgent.ShortTitle())
+	}
 	data, err := os.ReadFile(p.file)
 	if err != nil {
 		return err
@@ -68,6 +73,8 @@ func runConvert(e *env, p convertParams) error {
 	format := fromAgent.InstallFormat()
 	if l, ok := config.LocationOf(fromAgent, p.file); ok {
 		format = l.Format // Copilot's settings.json, Codex's config.toml
+	} else if format == 0 && len(fromAgent.Files) > 0 {
+		format = fromAgent.Files[0].Format // a hook file of an agent with no hooks file (Cline's), wherever it is
 	}
 	f := config.DecodeAs(src, data, format)
 	if !f.Usable {

@@ -253,6 +253,8 @@ type shellPayload struct {
 	ActionName string `json:"agent_action_name"`
 	// ToolCall is Antigravity's toolCall.
 	ToolCall any `json:"toolCall"`
+	// HookName is Cline's event.
+	HookName string `json:"hookName"`
 }
 
 // probe is what the payload shows of its agent, for the agents' Detect.
@@ -260,7 +262,7 @@ func (pl *shellPayload) probe() dialect.Probe {
 	return dialect.Probe{HookEvent: pl.HookEventName, Event: pl.Event, Tool: pl.ToolName, TurnID: pl.TurnID, Timestamp: pl.Timestamp,
 		CamelCase:      pl.SessionIDCamel != "" || pl.ToolNameCamel != "",
 		WorkspaceRoots: len(pl.WorkspaceRoots) > 0, CommandOnly: pl.ToolInput == nil && pl.Command != nil,
-		ActionName: pl.ActionName, ToolCall: pl.ToolCall != nil && pl.HookEventName == ""}
+		ActionName: pl.ActionName, ToolCall: pl.ToolCall != nil && pl.HookEventName == "", HookName: pl.HookName}
 }
 
 // shellCall is what the guard judges.
