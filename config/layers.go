@@ -122,6 +122,8 @@ func DecodeAs(src Source, data []byte, format dialect.Format) *File {
 		return DecodeWindsurf(src, data)
 	case dialect.FormatAntigravityHooks:
 		return DecodeAntigravity(src, data)
+	case dialect.FormatKiroHooks, dialect.FormatKiroAgent:
+		return DecodeKiro(src, data, format == dialect.FormatKiroAgent)
 	}
 	return Decode(src, data)
 }

@@ -181,6 +181,12 @@ const (
 	// ({"NAME":{"enabled":true,"PreToolUse":[{"matcher":...,"hooks":[{"command":...}]}],
 	// "Stop":[{"command":...}]}}).
 	FormatAntigravityHooks
+	// FormatKiroHooks is a Kiro hooks file: {"version":"v1","hooks":[{"name":...,"trigger":...,
+	// "matcher":...,"action":{"type":"command","command":...}}]}.
+	FormatKiroHooks
+	// FormatKiroAgent is a kiro-cli agent configuration, whose "hooks" is an object of camelCase
+	// events ({"preToolUse":[{"matcher":...,"command":...}]}).
+	FormatKiroAgent
 )
 
 // FlatEntries reports whether a hooks file of format f lists an event's hooks as entries with a

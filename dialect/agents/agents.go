@@ -21,6 +21,7 @@ import (
 	"github.com/agenthooks/agenthooks/dialect/cursor"
 	"github.com/agenthooks/agenthooks/dialect/droid"
 	"github.com/agenthooks/agenthooks/dialect/gemini"
+	"github.com/agenthooks/agenthooks/dialect/kiro"
 	"github.com/agenthooks/agenthooks/dialect/qwen"
 	"github.com/agenthooks/agenthooks/dialect/windsurf"
 )
@@ -38,6 +39,7 @@ var all = []*dialect.Agent{
 	&auggie.Agent,
 	&windsurf.Agent,
 	&antigravity.Agent,
+	&kiro.Agent,
 }
 
 // detectOrder is the order payloads are told apart in: the first agent whose Detect accepts a
@@ -45,7 +47,7 @@ var all = []*dialect.Agent{
 // Windsurf's and Antigravity's payloads are told by their own fields (agent_action_name,
 // toolCall), Crush's, Droid's and Auggie's next (Auggie's carries workspace_roots as Cursor's
 // does, with PascalCase events); then Cursor's by its own shape.
-var detectOrder = []*dialect.Agent{&windsurf.Agent, &antigravity.Agent, &crush.Agent, &droid.Agent, &auggie.Agent, &cursor.Agent, &qwen.Agent, &copilot.Agent, &gemini.Agent, &codex.Agent}
+var detectOrder = []*dialect.Agent{&windsurf.Agent, &antigravity.Agent, &crush.Agent, &droid.Agent, &kiro.Agent, &auggie.Agent, &cursor.Agent, &qwen.Agent, &copilot.Agent, &gemini.Agent, &codex.Agent}
 
 // Default is the agent a command assumes when it is given none and cannot tell (run --agent).
 func Default() *dialect.Agent { return &cursor.Agent }
