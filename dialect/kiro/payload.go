@@ -2,6 +2,7 @@ package kiro
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agenthooks/agenthooks/dialect"
@@ -153,8 +154,25 @@ func RenameToClaude(name string, m map[string]any) []string {
 		}
 	case "Read":
 		rename(in, "path", "file_path")
+		if paths := readPaths(in); len(paths) == 1 && in["file_path"] == nil {
+			in["file_path"] = paths[0]
+		}
 	}
 	return nil
+}
+
+// readPaths are the distinct paths of the read tool's operations (kiro-cli's fs_read reads
+// several at once).
+func readPaths(in map[string]any) []string {
+	ops, _ := in["operations"].([]any)
+	var out []string
+	for _, op := range ops {
+		o, _ := op.(map[string]any)
+		if p, ok := o["path"].(string); ok && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // FromClaude rewrites a Claude Code payload as the payload of Kiro trigger name.
@@ -218,6 +236,11 @@ func GuardView(payload []byte) ([]byte, error) {
 	}
 	event, _ := m["hook_event_name"].(string)
 	RenameToClaude("", m)
+	if in, ok := m["tool_input"].(map[string]any); ok && m["tool_name"] == "Read" {
+		if paths := readPaths(in); len(paths) > 1 {
+			return nil, fmt.Errorf("payload: this read names %d files (tool_input.operations); the read guard judges one", len(paths))
+		}
+	}
 	if event != "" {
 		m["hook_event_name"] = event
 	}
