@@ -71,7 +71,9 @@ func TestEvents(t *testing.T) {
 // UserPromptSubmit; any other status is a warning after which the action runs.
 func TestInterpret(t *testing.T) {
 	t.Parallel()
-	deny := func(r string) decide.Answer { return decide.Answer{Permission: decide.Deny, UserMessage: r, AgentMessage: r} }
+	deny := func(r string) decide.Answer {
+		return decide.Answer{Permission: decide.Deny, UserMessage: r, AgentMessage: r}
+	}
 	cases := []struct {
 		name, event, stdout, stderr string
 		exit                        int

@@ -77,7 +77,7 @@ func TestGoldenPayloads(t *testing.T) {
 			"preToolUse-fs_write": func() bool {
 				return m["tool_name"] == "Write" && in["file_path"] == "/workspace/project/status.json" && in["content"] == "{\"ok\": true}\n" && in["command"] == nil
 			},
-			"PreToolUse-shell":          func() bool { return m["tool_name"] == "Bash" && in["command"] == "git push --force origin main" },
+			"PreToolUse-shell":         func() bool { return m["tool_name"] == "Bash" && in["command"] == "git push --force origin main" },
 			"PostToolUse-execute_bash": func() bool { return m["tool_name"] == "Bash" && in["command"] == "npm test" },
 		}
 		check, ok := checks[file]
