@@ -70,11 +70,16 @@ func KiroTool(tool string) string {
 	return tool
 }
 
-// IsTool reports whether tool is one of Kiro's built-in tools by a name no other agent gives it,
-// or an MCP tool in Kiro's @server/tool form.
+// IsTool reports whether tool is one of Kiro's built-in tools by its Kiro name (shell, read,
+// write, glob, grep, web_fetch, their agent-config aliases execute_bash, fs_read, fs_write,
+// use_aws), lower-case names no other agent that names its event in hook_event_name gives its
+// tools, or an MCP tool in Kiro's @server/tool form.
 func IsTool(tool string) bool {
+	if _, ok := claudeTools()[tool]; ok {
+		return true
+	}
 	switch tool {
-	case "shell", "execute_bash", "execute_cmd", "fs_read", "fs_write", "use_aws", "aws":
+	case "use_aws", "aws":
 		return true
 	}
 	return strings.HasPrefix(tool, "@") && strings.Contains(tool, "/")

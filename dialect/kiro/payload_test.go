@@ -186,6 +186,8 @@ func TestDetect(t *testing.T) {
 		{dialect.Probe{HookEvent: "PreToolUse", Tool: "@git/status"}, true},
 		{dialect.Probe{HookEvent: "agentSpawn"}, true},
 		{dialect.Probe{HookEvent: "PreToolUse", Tool: "Bash"}, false},
+		{dialect.Probe{HookEvent: "PreToolUse", Tool: "write"}, true},
+		{dialect.Probe{HookEvent: "PreToolUse", Tool: "read_file"}, false},
 		{dialect.Probe{HookEvent: "PreToolUse", Tool: "shell", TurnID: "t"}, false},
 		{dialect.Probe{HookEvent: "preToolUse", Tool: "shell", WorkspaceRoots: true}, false},
 		{dialect.Probe{Event: "PreToolUse", Tool: "shell"}, false},
