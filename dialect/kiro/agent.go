@@ -65,12 +65,14 @@ var Agent = dialect.Agent{
 }
 
 // detect: Kiro's payload is Claude Code's shape with Kiro's tool names (shell, execute_bash,
-// fs_write, @server/tool), or with an agent-config event no other agent has (agentSpawn).
+// fs_write, @server/tool), or with an agent-config event no other agent names in
+// hook_event_name (agentSpawn, userPromptSubmit). A hooks file's UserPromptSubmit, SessionStart
+// or Stop payload is Claude Code's to the letter: a guard on it needs --format kiro.
 func detect(p dialect.Probe) bool {
 	if p.HookEvent == "" || p.TurnID != nil || p.WorkspaceRoots {
 		return false
 	}
-	return IsTool(p.Tool) || p.HookEvent == "agentSpawn"
+	return IsTool(p.Tool) || p.HookEvent == "agentSpawn" || p.HookEvent == "userPromptSubmit"
 }
 
 // hooksFile is the hooks file install keeps to itself, in Kiro's hooks file schema: a named

@@ -51,7 +51,7 @@ func TestGoldenPayloads(t *testing.T) {
 		}
 		tool, _ := orig["tool_name"].(string)
 		probe := dialect.Probe{HookEvent: event, Tool: tool}
-		if want := IsTool(tool) || event == "agentSpawn"; detect(probe) != want {
+		if want := IsTool(tool) || event == "agentSpawn" || event == "userPromptSubmit"; detect(probe) != want {
 			t.Errorf("%s: detect = %v, want %v", file, !want, want)
 		}
 		claudeName, cb, _, err := ToClaude(event, b)
@@ -192,6 +192,8 @@ func TestDetect(t *testing.T) {
 		{dialect.Probe{HookEvent: "preToolUse", Tool: "shell", WorkspaceRoots: true}, false},
 		{dialect.Probe{Event: "PreToolUse", Tool: "shell"}, false},
 		{dialect.Probe{HookEvent: "SessionStart"}, false},
+		{dialect.Probe{HookEvent: "userPromptSubmit"}, true},
+		{dialect.Probe{HookEvent: "UserPromptSubmit"}, false},
 	}
 	for _, c := range cases {
 		if got := detect(c.p); got != c.want {
