@@ -66,10 +66,13 @@ var Agent = dialect.Agent{
 
 // detect: Kiro's payload is Claude Code's shape with Kiro's tool names (shell, execute_bash,
 // fs_write, @server/tool), or with an agent-config event no other agent names in
-// hook_event_name (agentSpawn, userPromptSubmit). A hooks file's UserPromptSubmit, SessionStart
-// or Stop payload is Claude Code's to the letter: a guard on it needs --format kiro.
+// hook_event_name (agentSpawn, userPromptSubmit). The payload names one of Kiro's events and
+// carries none of the fields others add (Codex's turn_id, Qwen Code's timestamp, Cursor's and
+// Auggie's workspace_roots): Gemini CLI and Qwen Code name tools glob and web_fetch too. A hooks
+// file's UserPromptSubmit, SessionStart or Stop payload is Claude Code's to the letter: a guard
+// on it needs --format kiro.
 func detect(p dialect.Probe) bool {
-	if p.HookEvent == "" || p.TurnID != nil || p.WorkspaceRoots {
+	if _, ok := events()[p.HookEvent]; !ok || p.TurnID != nil || p.Timestamp != nil || p.WorkspaceRoots {
 		return false
 	}
 	return IsTool(p.Tool) || p.HookEvent == "agentSpawn" || p.HookEvent == "userPromptSubmit"

@@ -194,6 +194,8 @@ func TestDetect(t *testing.T) {
 		{dialect.Probe{HookEvent: "SessionStart"}, false},
 		{dialect.Probe{HookEvent: "userPromptSubmit"}, true},
 		{dialect.Probe{HookEvent: "UserPromptSubmit"}, false},
+		{dialect.Probe{HookEvent: "BeforeTool", Tool: "glob"}, false},
+		{dialect.Probe{HookEvent: "PreToolUse", Tool: "glob", Timestamp: "2026-11-24T08:40:00.612Z"}, false},
 	}
 	for _, c := range cases {
 		if got := detect(c.p); got != c.want {
