@@ -49,12 +49,12 @@ var Agent = dialect.Agent{
 	Install: dialect.Install{
 		File:         "hooks/agenthooks.json",
 		ProjectFile:  ".kiro/hooks/agenthooks.json",
-		ShellMatcher: Matcher([]string{"shell"}),
+		ShellMatcher: "shell|execute_bash", // Matcher([]string{"shell"}), a constant: no initialisation
 		Events: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "PreTaskExec",
 			"PostTaskExec", "PostFileCreate", "PostFileSave", "PostFileDelete"},
 		RunArgs:     "run --agent kiro",
 		EditEvent:   "PreToolUse",
-		EditMatcher: Matcher([]string{"write"}),
+		EditMatcher: "write|fs_write",
 		Timeout:     DefaultTimeout,
 		Own:         hooksFile,
 		Note:        "note: the file is agenthooks' own: uninstall deletes it; Kiro's hooks follow its documentation, agenthooks cannot run Kiro to prove them",

@@ -145,6 +145,9 @@ func TestInstallFile(t *testing.T) {
 	if string(hooksFile("'/opt/agent hooks/agenthooks'", "", entries)) != string(b) {
 		t.Error("two renderings differ")
 	}
+	if Agent.Install.ShellMatcher != Matcher([]string{"shell"}) || Agent.Install.EditMatcher != Matcher([]string{"write"}) {
+		t.Errorf("install's matchers %q, %q miss a name of the tool", Agent.Install.ShellMatcher, Agent.Install.EditMatcher)
+	}
 }
 
 func FuzzDecodeHooksFile(f *testing.F) {
