@@ -57,7 +57,8 @@ var Agent = dialect.Agent{
 		EditMatcher: "write|fs_write",
 		Timeout:     DefaultTimeout,
 		Own:         hooksFile,
-		Note:        "note: the file is agenthooks' own: uninstall deletes it; Kiro's hooks follow its documentation, agenthooks cannot run Kiro to prove them",
+		Note: "note: the file is agenthooks' own: uninstall deletes it; the Kiro IDE 1.x and kiro-cli 3.x read it, kiro-cli 2.x reads only its agent configurations' hooks, which agenthooks does not edit; " +
+			"Kiro's hooks follow its documentation, agenthooks cannot run Kiro to prove them",
 	},
 	Trust:          "runs a workspace's .kiro/hooks files with the user's ~/.kiro/hooks without asking (the documentation names no trust prompt); an agent configuration's hooks only while that agent runs",
 	DefaultTimeout: DefaultTimeout,
