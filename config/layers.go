@@ -126,6 +126,8 @@ func DecodeAs(src Source, data []byte, format dialect.Format) *File {
 		return DecodeOpenCode(src, data)
 	case dialect.FormatClineHook:
 		return DecodeCline(src, data)
+	case dialect.FormatKiroHooks, dialect.FormatKiroAgent:
+		return DecodeKiro(src, data, format == dialect.FormatKiroAgent)
 	}
 	return Decode(src, data)
 }

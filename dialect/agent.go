@@ -188,6 +188,13 @@ const (
 	// FormatClineHook is one of Cline's hook files: an executable named after its event, one
 	// hook, whose interpreter its shebang or extension names.
 	FormatClineHook
+
+	// FormatKiroHooks is a Kiro hooks file: {"version":"v1","hooks":[{"name":...,"trigger":...,
+	// "matcher":...,"action":{"type":"command","command":...}}]}.
+	FormatKiroHooks
+	// FormatKiroAgent is a kiro-cli agent configuration, whose "hooks" is an object of camelCase
+	// events ({"preToolUse":[{"matcher":...,"command":...}]}).
+	FormatKiroAgent
 )
 
 // FlatEntries reports whether a hooks file of format f lists an event's hooks as entries with a

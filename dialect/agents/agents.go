@@ -22,6 +22,7 @@ import (
 	"github.com/agenthooks/agenthooks/dialect/cursor"
 	"github.com/agenthooks/agenthooks/dialect/droid"
 	"github.com/agenthooks/agenthooks/dialect/gemini"
+	"github.com/agenthooks/agenthooks/dialect/kiro"
 	"github.com/agenthooks/agenthooks/dialect/opencode"
 	"github.com/agenthooks/agenthooks/dialect/qwen"
 	"github.com/agenthooks/agenthooks/dialect/windsurf"
@@ -42,6 +43,7 @@ var all = []*dialect.Agent{
 	&antigravity.Agent,
 	&opencode.Agent,
 	&cline.Agent,
+	&kiro.Agent,
 }
 
 // detectOrder is the order payloads are told apart in: the first agent whose Detect accepts a
@@ -51,7 +53,7 @@ var all = []*dialect.Agent{
 // does, with PascalCase events); then Cursor's by its own shape. OpenCode's plugin names its
 // events as OpenCode does (tool.execute.before) and Cline's payload carries its own fields
 // (hookName, with no hook_event_name), which no other agent's payload does: first.
-var detectOrder = []*dialect.Agent{&opencode.Agent, &cline.Agent, &windsurf.Agent, &antigravity.Agent, &crush.Agent, &droid.Agent, &auggie.Agent, &cursor.Agent, &qwen.Agent, &copilot.Agent, &gemini.Agent, &codex.Agent}
+var detectOrder = []*dialect.Agent{&opencode.Agent, &cline.Agent, &windsurf.Agent, &antigravity.Agent, &crush.Agent, &droid.Agent, &kiro.Agent, &auggie.Agent, &cursor.Agent, &qwen.Agent, &copilot.Agent, &gemini.Agent, &codex.Agent}
 
 // Default is the agent a command assumes when it is given none and cannot tell (run --agent).
 func Default() *dialect.Agent { return &cursor.Agent }

@@ -11,6 +11,7 @@ import (
 	"github.com/agenthooks/agenthooks/dialect/copilot"
 	"github.com/agenthooks/agenthooks/dialect/crush"
 	"github.com/agenthooks/agenthooks/dialect/droid"
+	"github.com/agenthooks/agenthooks/dialect/kiro"
 	"github.com/agenthooks/agenthooks/dialect/qwen"
 	"github.com/agenthooks/agenthooks/dialect/windsurf"
 )
@@ -95,6 +96,10 @@ func TestDetect(t *testing.T) {
 		{dialect.Probe{ActionName: "post_cascade_response", Timestamp: "2026-11-24T09:00:00Z"}, windsurf.Name},
 		{dialect.Probe{ActionName: "beforeShellExecution", HookEvent: "PreToolUse"}, dialect.Claude},
 		{dialect.Probe{ToolCall: true}, antigravity.Name},
+		{dialect.Probe{HookEvent: "PreToolUse", Tool: "shell"}, kiro.Name},
+		{dialect.Probe{HookEvent: "preToolUse", Tool: "fs_write"}, kiro.Name},
+		{dialect.Probe{HookEvent: "BeforeTool", Tool: "glob"}, dialect.Gemini},
+		{dialect.Probe{HookEvent: "PreToolUse", Tool: "glob", Timestamp: "2026-11-24T08:40:00.612Z"}, qwen.Name},
 	} {
 		if got := Detect(c.p).Name; got != c.want {
 			t.Errorf("%+v: %s, want %s", c.p, got, c.want)

@@ -106,6 +106,8 @@ func runConvert(e *env, p convertParams) error {
 		out, lost = toCrushHooks(f, toAgent)
 	case toAgent.InstallFormat() == dialect.FormatWindsurfHooks:
 		out, lost = toWindsurfHooks(f, toAgent)
+	case toAgent.InstallFormat() == dialect.FormatKiroHooks:
+		out, lost = toKiroHooks(f, toAgent)
 	case toAgent.Install.Group != "":
 		var notes []string
 		out, lost, notes = toNamedGroup(f, toAgent)
