@@ -122,6 +122,8 @@ func DecodeAs(src Source, data []byte, format dialect.Format) *File {
 		return DecodeWindsurf(src, data)
 	case dialect.FormatAntigravityHooks:
 		return DecodeAntigravity(src, data)
+	case dialect.FormatVSCodeHooks:
+		return DecodeVSCode(src, data)
 	}
 	return Decode(src, data)
 }

@@ -117,6 +117,17 @@ type Agent struct {
 	Detect func(p Probe) bool
 }
 
+// ReadsAlways reports whether the agent runs agent n's hooks files, all of them, whatever its
+// settings (VS Code runs Copilot CLI's hooks folders): their hooks are the agent's own.
+func (a *Agent) ReadsAlways(n Name) bool {
+	for _, r := range a.Reads {
+		if r.Agent == n && r.Setting == "" && r.Scopes == nil {
+			return true
+		}
+	}
+	return false
+}
+
 // Shared is another agent whose hooks files an agent runs as well as its own.
 type Shared struct {
 	Agent Name
@@ -181,6 +192,10 @@ const (
 	// ({"NAME":{"enabled":true,"PreToolUse":[{"matcher":...,"hooks":[{"command":...}]}],
 	// "Stop":[{"command":...}]}}).
 	FormatAntigravityHooks
+	// FormatVSCodeHooks is a hooks file as VS Code reads it from .github/hooks and
+	// ~/.copilot/hooks: {"hooks":{"Event":[{"type":"command","command":...,"windows":...,
+	// "linux":...,"osx":...,"timeout":...}]}}, or Copilot CLI's when it has a numeric version.
+	FormatVSCodeHooks
 )
 
 // FlatEntries reports whether a hooks file of format f lists an event's hooks as entries with a
@@ -444,4 +459,6 @@ type Probe struct {
 	ActionName string
 	// ToolCall: the payload has a toolCall object (Antigravity's) and no hook_event_name.
 	ToolCall bool
+	// HookEventCamel is the payload's hookEventName (VS Code names its event there).
+	HookEventCamel string
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/agenthooks/agenthooks/dialect/droid"
 	"github.com/agenthooks/agenthooks/dialect/gemini"
 	"github.com/agenthooks/agenthooks/dialect/qwen"
+	"github.com/agenthooks/agenthooks/dialect/vscode"
 	"github.com/agenthooks/agenthooks/dialect/windsurf"
 )
 
@@ -38,14 +39,16 @@ var all = []*dialect.Agent{
 	&auggie.Agent,
 	&windsurf.Agent,
 	&antigravity.Agent,
+	&vscode.Agent,
 }
 
 // detectOrder is the order payloads are told apart in: the first agent whose Detect accepts a
 // payload sent it; an agent whose payload is another's plus a field comes before that other.
 // Windsurf's and Antigravity's payloads are told by their own fields (agent_action_name,
 // toolCall), Crush's, Droid's and Auggie's next (Auggie's carries workspace_roots as Cursor's
-// does, with PascalCase events); then Cursor's by its own shape.
-var detectOrder = []*dialect.Agent{&windsurf.Agent, &antigravity.Agent, &crush.Agent, &droid.Agent, &auggie.Agent, &cursor.Agent, &qwen.Agent, &copilot.Agent, &gemini.Agent, &codex.Agent}
+// does, with PascalCase events); then Cursor's by its own shape. VS Code's (hookEventName) comes
+// before Copilot CLI's, whose camelCase sessionId it shares.
+var detectOrder = []*dialect.Agent{&vscode.Agent, &windsurf.Agent, &antigravity.Agent, &crush.Agent, &droid.Agent, &auggie.Agent, &cursor.Agent, &qwen.Agent, &copilot.Agent, &gemini.Agent, &codex.Agent}
 
 // Default is the agent a command assumes when it is given none and cannot tell (run --agent).
 func Default() *dialect.Agent { return &cursor.Agent }

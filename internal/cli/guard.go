@@ -251,6 +251,8 @@ type shellPayload struct {
 	ActionName string `json:"agent_action_name"`
 	// ToolCall is Antigravity's toolCall.
 	ToolCall any `json:"toolCall"`
+	// HookEventCamel is VS Code's hookEventName.
+	HookEventCamel string `json:"hookEventName"`
 }
 
 // probe is what the payload shows of its agent, for the agents' Detect.
@@ -258,7 +260,7 @@ func (pl *shellPayload) probe() dialect.Probe {
 	return dialect.Probe{HookEvent: pl.HookEventName, Event: pl.Event, Tool: pl.ToolName, TurnID: pl.TurnID, Timestamp: pl.Timestamp,
 		CamelCase:      pl.SessionIDCamel != "" || pl.ToolNameCamel != "",
 		WorkspaceRoots: len(pl.WorkspaceRoots) > 0, CommandOnly: pl.ToolInput == nil && pl.Command != nil,
-		ActionName: pl.ActionName, ToolCall: pl.ToolCall != nil && pl.HookEventName == ""}
+		ActionName: pl.ActionName, ToolCall: pl.ToolCall != nil && pl.HookEventName == "", HookEventCamel: pl.HookEventCamel}
 }
 
 // shellCall is what the guard judges.

@@ -237,7 +237,7 @@ func fire(ctx context.Context, e *env, p runParams, spec *dialect.Spec) (*engine
 	if ag, _ := agents.Lookup(p.agent); len(p.from) == 0 && ag != nil && ag.Answer.RunsOwnHooks {
 		// Codex and Gemini CLI run their own hooks themselves.
 		for _, a := range agents.ByFilePriority() {
-			if a != ag {
+			if a != ag && !ag.ReadsAlways(a.Name) && !a.ReadsAlways(ag.Name) { // nor the files it shares (VS Code's and Copilot's)
 				opts.Families = append(opts.Families, a.Name)
 			}
 		}
