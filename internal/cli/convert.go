@@ -94,6 +94,8 @@ func runConvert(e *env, p convertParams) error {
 		out, lost = toCrushHooks(f, toAgent)
 	case toAgent.InstallFormat() == dialect.FormatWindsurfHooks:
 		out, lost = toWindsurfHooks(f, toAgent)
+	case toAgent.InstallFormat() == dialect.FormatVSCodeHooks:
+		out, lost = toVSCodeHooks(f, toAgent)
 	case toAgent.Install.Group != "":
 		var notes []string
 		out, lost, notes = toNamedGroup(f, toAgent)
