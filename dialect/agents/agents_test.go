@@ -8,6 +8,7 @@ import (
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/antigravity"
 	"github.com/agenthooks/agenthooks/dialect/auggie"
+	"github.com/agenthooks/agenthooks/dialect/vscode"
 	"github.com/agenthooks/agenthooks/dialect/copilot"
 	"github.com/agenthooks/agenthooks/dialect/crush"
 	"github.com/agenthooks/agenthooks/dialect/droid"
@@ -79,6 +80,7 @@ func TestDetect(t *testing.T) {
 		// Auggie's payload has Cursor's workspace_roots with Claude Code's PascalCase events;
 		// Cursor's events are camelCase.
 		{dialect.Probe{HookEvent: "PreToolUse", Tool: "Bash", WorkspaceRoots: true}, auggie.Name},
+		{dialect.Probe{HookEventCamel: "PreToolUse", Tool: "run_in_terminal", CamelCase: true}, vscode.Name}, // before Copilot's camelCase
 		{dialect.Probe{HookEvent: "preToolUse", Tool: "Bash", WorkspaceRoots: true}, dialect.Cursor},
 		{dialect.Probe{Event: "PreToolUse", Tool: "bash"}, crush.Name},
 		{dialect.Probe{HookEvent: "PreToolUse", Tool: "Execute"}, droid.Name},

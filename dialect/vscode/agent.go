@@ -48,8 +48,10 @@ var Agent = dialect.Agent{
 	Answer: dialect.Answer{CanAsk: true, RunsOwnHooks: true, Loses: loses, Guard: guardReply},
 	Shell:  dialect.Shell{Event: "PreToolUse", Tool: "run_in_terminal", Payload: shellPayload},
 	Install: dialect.Install{
-		File:         copilot.Agent.Install.File,
-		ProjectFile:  copilot.Agent.Install.ProjectFile,
+		// Copilot CLI's install file (TestSharedFile checks they are the same), as constants: the
+		// descriptor costs no initialisation.
+		File:         "hooks/agenthooks.json",
+		ProjectFile:  ".github/hooks/agenthooks.json",
 		ShellMatcher: "run_in_terminal",
 		// The events VS Code fires from the shared file's Copilot events (agentStop is its Stop);
 		// Copilot's other events there run under Copilot CLI only.

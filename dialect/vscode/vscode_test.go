@@ -351,6 +351,9 @@ func TestSharedFile(t *testing.T) {
 		want = append(want, dialect.InstallEntry{Event: ev, Args: in.RunArgs + " " + ev})
 	}
 	want = append(want, dialect.InstallEntry{Event: in.EditEvent, Matcher: in.EditMatcher, Args: "guard bash --fail-closed"})
+	if Agent.Install.File != in.File || Agent.Install.ProjectFile != in.ProjectFile {
+		t.Errorf("VS Code's install files %q, %q are not Copilot CLI's %q, %q", Agent.Install.File, Agent.Install.ProjectFile, in.File, in.ProjectFile)
+	}
 	if w := in.Own("/usr/bin/agenthooks", "/usr/bin/agenthooks", want); string(got) != string(w) {
 		t.Errorf("VS Code's file differs from Copilot CLI's:\n%s\n%s", got, w)
 	}
