@@ -8,11 +8,11 @@ import (
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/antigravity"
 	"github.com/agenthooks/agenthooks/dialect/auggie"
-	"github.com/agenthooks/agenthooks/dialect/vscode"
 	"github.com/agenthooks/agenthooks/dialect/copilot"
 	"github.com/agenthooks/agenthooks/dialect/crush"
 	"github.com/agenthooks/agenthooks/dialect/droid"
 	"github.com/agenthooks/agenthooks/dialect/qwen"
+	"github.com/agenthooks/agenthooks/dialect/vscode"
 	"github.com/agenthooks/agenthooks/dialect/windsurf"
 )
 

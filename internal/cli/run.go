@@ -175,6 +175,9 @@ func runRun(ctx context.Context, e *env, p runParams) error {
 	if p.merge != string(decide.MergeAll) && p.merge != string(decide.MergeFirst) {
 		return fmt.Errorf("--merge must be all or first, not %q", p.merge)
 	}
+	if host, ev := callingAgent(e, ag, p.event); host != ag { // VS Code running Copilot CLI's entry
+		ag, p.agent, p.event = host, string(host.Name), ev
+	}
 	agent := ag.Dialect(dialect.AskAs(p.askAs))
 	spec, ok := agent.Lookup(p.event)
 	if !ok {
