@@ -208,6 +208,13 @@ func (impl) Encode(s *dialect.Spec, d decide.Decision) dialect.Reply {
 				hso["permissionDecisionReason"] = r
 			}
 		}
+	case styleExit2, styleBlock:
+		if perm == decide.Ask {
+			// Only PreToolUse can ask a person; elsewhere an ask is not let through unasked.
+			perm, reason = decide.Deny, "VS Code cannot ask a person on "+s.Name+", so agenthooks denies: "+dialect.FirstText(reason, "asked by a hook")
+		}
+	}
+	switch e.style {
 	case styleExit2:
 		if perm == decide.Deny {
 			return dialect.Reply{ExitCode: 2, Stderr: []byte(dialect.FirstText(reason, "blocked by agenthooks") + "\n")}

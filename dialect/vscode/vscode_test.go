@@ -168,6 +168,14 @@ func TestEncodeReadBack(t *testing.T) {
 			t.Errorf("%s: the reason %q reads back as %q", c.event, c.d.AgentMessage, a.AgentMessage)
 		}
 	}
+	// Only PreToolUse asks a person: an ask on a prompt is denied, never let through unasked.
+	if r := Dialect.Encode(lookup(t, "UserPromptSubmit"), decide.Decision{Permission: decide.Ask, UserMessage: "sure?"}); r.ExitCode != 2 ||
+		!strings.Contains(string(r.Stderr), "VS Code cannot ask a person on UserPromptSubmit, so agenthooks denies: sure?") {
+		t.Errorf("ask on a prompt: %+v", r)
+	}
+	if r := Dialect.Encode(lookup(t, "PostToolUse"), decide.Decision{Permission: decide.Defer}); !strings.Contains(string(r.Stdout), `"decision":"block"`) {
+		t.Errorf("defer after a tool: %+v", r)
+	}
 	if r := Dialect.Encode(lookup(t, "PreToolUse"), decide.Decision{}); r.ExitCode != 0 || len(r.Stdout) != 0 {
 		t.Errorf("no decision must be silence: %+v", r)
 	}
