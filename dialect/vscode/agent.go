@@ -62,7 +62,7 @@ var Agent = dialect.Agent{
 		Timeout:     DefaultTimeout,
 		Own:         sharedFile,
 		Note: "note: VS Code reads this file from GitHub Copilot CLI's hooks folder; it is the file install writes for Copilot CLI, " +
-			"so wiring both writes it once; VS Code ignores its matchers, and its hooks follow VS Code's documentation and source (agenthooks cannot run VS Code)",
+			"so wiring both writes it once and uninstalling either deletes it for both; VS Code ignores its matchers, and its hooks follow VS Code's documentation and source (agenthooks cannot run VS Code)",
 		ProjectNote: "note: VS Code runs a workspace's .github/hooks only in a trusted workspace, with chat.useHooks on",
 	},
 	Doctor: dialect.Doctor{ProjectWarning: "VS Code runs a workspace's .github/hooks only in a trusted workspace (Workspace Trust) and with chat.useHooks on; " +
