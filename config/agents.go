@@ -152,12 +152,20 @@ func formatOf(c Candidate) dialect.Format {
 }
 
 // CandidatesOf lists the candidates of the named agents' files (every agent's when names is
-// empty), each agent's in priority order, the agents in agents.ByFilePriority's order.
+// empty), each agent's in priority order, the agents in agents.ByFilePriority's order. A file
+// that two of them read (VS Code reads Copilot CLI's .github/hooks) is listed once, as the
+// first's, so that its hooks run once.
 func CandidatesOf(env Env, names ...dialect.Name) []Candidate {
 	var out []Candidate
+	seen := map[string]bool{}
 	for _, a := range agents.ByFilePriority() {
 		if len(names) == 0 || containsName(names, a.Name) {
-			out = append(out, AgentCandidates(env, a)...)
+			for _, c := range AgentCandidates(env, a) {
+				if !seen[c.Path] {
+					seen[c.Path] = true
+					out = append(out, c)
+				}
+			}
 		}
 	}
 	return out

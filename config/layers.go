@@ -128,6 +128,8 @@ func DecodeAs(src Source, data []byte, format dialect.Format) *File {
 		return DecodeCline(src, data)
 	case dialect.FormatKiroHooks, dialect.FormatKiroAgent:
 		return DecodeKiro(src, data, format == dialect.FormatKiroAgent)
+	case dialect.FormatVSCodeHooks:
+		return DecodeVSCode(src, data)
 	}
 	return Decode(src, data)
 }

@@ -117,6 +117,17 @@ type Agent struct {
 	Detect func(p Probe) bool
 }
 
+// ReadsAlways reports whether the agent runs agent n's hooks files, all of them, whatever its
+// settings (VS Code runs Copilot CLI's hooks folders): their hooks are the agent's own.
+func (a *Agent) ReadsAlways(n Name) bool {
+	for _, r := range a.Reads {
+		if r.Agent == n && r.Setting == "" && r.Scopes == nil {
+			return true
+		}
+	}
+	return false
+}
+
 // Shared is another agent whose hooks files an agent runs as well as its own.
 type Shared struct {
 	Agent Name
@@ -195,6 +206,11 @@ const (
 	// FormatKiroAgent is a kiro-cli agent configuration, whose "hooks" is an object of camelCase
 	// events ({"preToolUse":[{"matcher":...,"command":...}]}).
 	FormatKiroAgent
+
+	// FormatVSCodeHooks is a hooks file as VS Code reads it from .github/hooks and
+	// ~/.copilot/hooks: {"hooks":{"Event":[{"type":"command","command":...,"windows":...,
+	// "linux":...,"osx":...,"timeout":...}]}}, or Copilot CLI's when it has a numeric version.
+	FormatVSCodeHooks
 )
 
 // FlatEntries reports whether a hooks file of format f lists an event's hooks as entries with a
@@ -471,4 +487,6 @@ type Probe struct {
 	ToolCall bool
 	// HookName is the payload's hookName (Cline names its event there).
 	HookName string
+	// HookEventCamel is the payload's hookEventName (VS Code names its event there).
+	HookEventCamel string
 }

@@ -302,7 +302,7 @@ func Overlaps(list []*dialect.Agent, o Options) []Overlap {
 				continue
 			}
 			for _, b := range list {
-				if b.Name == r.Agent {
+				if b.Name == r.Agent && o.File(a) != o.File(b) { // one file for both runs once
 					out = append(out, Overlap{Agent: a, Reads: b, Setting: r.Setting})
 				}
 			}

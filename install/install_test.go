@@ -11,6 +11,7 @@ import (
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/agents"
 	copilotdialect "github.com/agenthooks/agenthooks/dialect/copilot"
+	"github.com/agenthooks/agenthooks/dialect/vscode"
 	"github.com/agenthooks/agenthooks/install"
 )
 
@@ -161,8 +162,11 @@ func TestOverlaps(t *testing.T) {
 	if ov := install.Overlaps(both, install.Options{Scope: install.ScopeProject}); len(ov) != 1 || ov[0].Setting != "" {
 		t.Errorf("project scope: %+v", ov)
 	}
+	// Cursor and VS Code run Claude Code's files when set to; VS Code runs Copilot CLI's
+	// hooks folder too, but install writes one file for both there, so no call runs it twice.
 	ov := install.Overlaps(agents.All(), install.Options{})
-	if len(ov) != 1 || ov[0].Agent.Name != dialect.Cursor || ov[0].Reads.Name != dialect.Claude || ov[0].Setting == "" {
+	if len(ov) != 2 || ov[0].Agent.Name != dialect.Cursor || ov[0].Reads.Name != dialect.Claude || ov[0].Setting == "" ||
+		ov[1].Agent.Name != vscode.Name || ov[1].Reads.Name != dialect.Claude || ov[1].Setting != "chat.useClaudeHooks" {
 		t.Errorf("%+v", ov)
 	}
 	if ov := install.Overlaps([]*dialect.Agent{agents.Get(dialect.Cursor)}, install.Options{}); len(ov) != 0 {

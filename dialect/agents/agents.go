@@ -25,6 +25,7 @@ import (
 	"github.com/agenthooks/agenthooks/dialect/kiro"
 	"github.com/agenthooks/agenthooks/dialect/opencode"
 	"github.com/agenthooks/agenthooks/dialect/qwen"
+	"github.com/agenthooks/agenthooks/dialect/vscode"
 	"github.com/agenthooks/agenthooks/dialect/windsurf"
 )
 
@@ -44,6 +45,7 @@ var all = []*dialect.Agent{
 	&opencode.Agent,
 	&cline.Agent,
 	&kiro.Agent,
+	&vscode.Agent,
 }
 
 // detectOrder is the order payloads are told apart in: the first agent whose Detect accepts a
@@ -52,8 +54,9 @@ var all = []*dialect.Agent{
 // toolCall), Crush's, Droid's and Auggie's next (Auggie's carries workspace_roots as Cursor's
 // does, with PascalCase events); then Cursor's by its own shape. OpenCode's plugin names its
 // events as OpenCode does (tool.execute.before) and Cline's payload carries its own fields
-// (hookName, with no hook_event_name), which no other agent's payload does: first.
-var detectOrder = []*dialect.Agent{&opencode.Agent, &cline.Agent, &windsurf.Agent, &antigravity.Agent, &crush.Agent, &droid.Agent, &kiro.Agent, &auggie.Agent, &cursor.Agent, &qwen.Agent, &copilot.Agent, &gemini.Agent, &codex.Agent}
+// (hookName, with no hook_event_name), which no other agent's payload does: first. VS Code's
+// (hookEventName) comes before Copilot CLI's, whose camelCase sessionId it shares.
+var detectOrder = []*dialect.Agent{&opencode.Agent, &cline.Agent, &vscode.Agent, &windsurf.Agent, &antigravity.Agent, &crush.Agent, &droid.Agent, &kiro.Agent, &auggie.Agent, &cursor.Agent, &qwen.Agent, &copilot.Agent, &gemini.Agent, &codex.Agent}
 
 // Default is the agent a command assumes when it is given none and cannot tell (run --agent).
 func Default() *dialect.Agent { return &cursor.Agent }

@@ -13,6 +13,7 @@ import (
 	"github.com/agenthooks/agenthooks/dialect/droid"
 	"github.com/agenthooks/agenthooks/dialect/kiro"
 	"github.com/agenthooks/agenthooks/dialect/qwen"
+	"github.com/agenthooks/agenthooks/dialect/vscode"
 	"github.com/agenthooks/agenthooks/dialect/windsurf"
 )
 
@@ -80,6 +81,7 @@ func TestDetect(t *testing.T) {
 		// Auggie's payload has Cursor's workspace_roots with Claude Code's PascalCase events;
 		// Cursor's events are camelCase.
 		{dialect.Probe{HookEvent: "PreToolUse", Tool: "Bash", WorkspaceRoots: true}, auggie.Name},
+		{dialect.Probe{HookEventCamel: "PreToolUse", Tool: "run_in_terminal", CamelCase: true}, vscode.Name}, // before Copilot's camelCase
 		{dialect.Probe{HookEvent: "preToolUse", Tool: "Bash", WorkspaceRoots: true}, dialect.Cursor},
 		{dialect.Probe{Event: "PreToolUse", Tool: "bash"}, crush.Name},
 		{dialect.Probe{HookEvent: "PreToolUse", Tool: "Execute"}, droid.Name},

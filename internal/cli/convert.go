@@ -108,6 +108,8 @@ func runConvert(e *env, p convertParams) error {
 		out, lost = toWindsurfHooks(f, toAgent)
 	case toAgent.InstallFormat() == dialect.FormatKiroHooks:
 		out, lost = toKiroHooks(f, toAgent)
+	case toAgent.InstallFormat() == dialect.FormatVSCodeHooks:
+		out, lost = toVSCodeHooks(f, toAgent)
 	case toAgent.Install.Group != "":
 		var notes []string
 		out, lost, notes = toNamedGroup(f, toAgent)

@@ -140,7 +140,9 @@ func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Na
 	desc := agents.Get(a)
 	var files []*config.File
 	for _, f := range cfg.Files {
-		if f.Source.Family == a && f.Source.Layer != config.Default {
+		// The agent's files, and those of an agent whose files it always runs as its own (VS Code
+		// runs Copilot CLI's hooks folders), which config lists once, as the other's.
+		if (f.Source.Family == a || desc.ReadsAlways(f.Source.Family)) && f.Source.Layer != config.Default {
 			files = append(files, f)
 			ag.Files = append(ag.Files, f.Source.File)
 		}
@@ -303,6 +305,27 @@ func isAgenthooks(command string) bool {
 	return ok
 }
 
+// onShellEvent reports whether agent a runs hook h for its shell tool: h is on a's shell event
+// and its matcher selects the shell tool; or h is in the file of another agent whose files a
+// runs as its own (VS Code runs Copilot CLI's), on that agent's namesake of the event for its
+// name of the tool, both told through the format they speak (Claude Code's).
+func onShellEvent(a dialect.Name, h *config.Hook) bool {
+	st := agents.Get(a).Shell
+	if h.Source == nil || h.Source.Family == a || h.Source.Family == "" {
+		return h.Event == st.Event && (st.Tool == "" || h.Matches(st.Tool, false))
+	}
+	self, other := agents.Get(a), agents.Get(h.Source.Family)
+	if other == nil || self.SpokenEvent == nil || other.SpokenEvent == nil || self.SpokenEvent(st.Event) == "" ||
+		other.SpokenEvent(h.Event) != self.SpokenEvent(st.Event) {
+		return false
+	}
+	tool := st.Tool
+	if tool != "" && self.ToSpokenTool != nil && other.FromSpokenTool != nil {
+		tool = other.FromSpokenTool(self.ToSpokenTool(tool))
+	}
+	return tool == "" || h.Matches(tool, false)
+}
+
 // canary sends the agent's shell payload for a dangerous and a benign command through every
 // command hook the agent's config runs for its shell tool, and checks the answer as the agent
 // reads it.
@@ -328,7 +351,7 @@ func canary(ctx context.Context, cfg *config.Config, files []*config.File, a dia
 		for _, h := range f.Hooks {
 			// A hook the agent does not run (Antigravity's switched-off group, no command for
 			// this platform) is not part of its answer.
-			if h.Event == st.Event && h.Type == "command" && h.Unsupported == "" && (st.Tool == "" || h.Matches(st.Tool, false)) {
+			if onShellEvent(a, h) && h.Type == "command" && h.Unsupported == "" {
 				if skip(h) {
 					skipped++
 					continue

@@ -255,6 +255,8 @@ type shellPayload struct {
 	ToolCall any `json:"toolCall"`
 	// HookName is Cline's event.
 	HookName string `json:"hookName"`
+	// HookEventCamel is VS Code's hookEventName.
+	HookEventCamel string `json:"hookEventName"`
 }
 
 // probe is what the payload shows of its agent, for the agents' Detect.
@@ -262,7 +264,7 @@ func (pl *shellPayload) probe() dialect.Probe {
 	return dialect.Probe{HookEvent: pl.HookEventName, Event: pl.Event, Tool: pl.ToolName, TurnID: pl.TurnID, Timestamp: pl.Timestamp,
 		CamelCase:      pl.SessionIDCamel != "" || pl.ToolNameCamel != "",
 		WorkspaceRoots: len(pl.WorkspaceRoots) > 0, CommandOnly: pl.ToolInput == nil && pl.Command != nil,
-		ActionName: pl.ActionName, ToolCall: pl.ToolCall != nil && pl.HookEventName == "", HookName: pl.HookName}
+		ActionName: pl.ActionName, ToolCall: pl.ToolCall != nil && pl.HookEventName == "", HookName: pl.HookName, HookEventCamel: pl.HookEventCamel}
 }
 
 // shellCall is what the guard judges.

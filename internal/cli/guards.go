@@ -67,7 +67,8 @@ type guardPayload struct {
 	ToolNameCamel  string           `json:"toolName"`
 	ActionName     string           `json:"agent_action_name"`
 	ToolCall       any              `json:"toolCall"`
-	HookName       string           `json:"hookName"` // Cline's
+	HookName       string           `json:"hookName"`      // Cline's
+	HookEventCamel string           `json:"hookEventName"` // VS Code's
 }
 
 func readGuardPayload(e *env, forced string) (*guardPayload, error) {
@@ -90,7 +91,7 @@ func readGuardPayload(e *env, forced string) (*guardPayload, error) {
 		p.format = string(agents.Detect(dialect.Probe{HookEvent: p.HookEventName, Event: p.Event, Tool: p.ToolName, TurnID: p.TurnID,
 			Timestamp: p.Timestamp, CamelCase: p.SessionIDCamel != "" || p.ToolNameCamel != "",
 			WorkspaceRoots: len(p.WorkspaceRoots) > 0, CommandOnly: p.RawToolInput == nil && p.Command != "",
-			ActionName: p.ActionName, ToolCall: p.ToolCall != nil && p.HookEventName == "", HookName: p.HookName}).Name)
+			ActionName: p.ActionName, ToolCall: p.ToolCall != nil && p.HookEventName == "", HookName: p.HookName, HookEventCamel: p.HookEventCamel}).Name)
 	}
 	if err := guardView(p.format, &data, p); err != nil {
 		return p, err

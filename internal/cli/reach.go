@@ -75,6 +75,16 @@ func resolveAgenthooksIn(ctx context.Context, prog, dir, path string) reach {
 	return r
 }
 
+// sharedWith names an agent in seen whose files agent a runs as its own, or "".
+func sharedWith(a *dialect.Agent, seen map[dialect.Name]bool) dialect.Name {
+	for _, r := range a.Reads {
+		if a.ReadsAlways(r.Agent) && seen[r.Agent] {
+			return r.Agent
+		}
+	}
+	return ""
+}
+
 // printAgents writes, for each agent, whether its config files reach a working agenthooks: the
 // program each agenthooks entry names, resolved, and what it runs (the guard, the runner). It
 // returns how many files name an agenthooks that cannot work.
@@ -83,6 +93,7 @@ func printAgents(ctx context.Context, w io.Writer, cfg *config.Config) int {
 	fmt.Fprintln(tw, "AGENT\tCONFIG\tAGENTHOOKS\tSTATE")
 	bad := 0
 	seen := map[dialect.Name]bool{}
+	files := map[dialect.Name]string{} // an agent's first file with agenthooks in it
 	cache := map[string]reach{}
 	for _, f := range cfg.Files {
 		family := f.Source.Family
@@ -125,6 +136,9 @@ func printAgents(ctx context.Context, w io.Writer, cfg *config.Config) int {
 			continue
 		}
 		seen[family] = true
+		if files[family] == "" {
+			files[family] = f.Source.File
+		}
 		var what []string
 		for _, g := range sortedKeys(guards) {
 			what = append(what, g)
@@ -144,9 +158,14 @@ func printAgents(ctx context.Context, w io.Writer, cfg *config.Config) int {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", agentTitle(family), f.Source.File, strings.Join(progs, ", "), state)
 	}
 	for _, a := range agents.All() {
-		if !seen[a.Name] {
-			fmt.Fprintf(tw, "%s\t-\t-\tnot installed (agenthooks install --agent %s)\n", a.Title, a.Name)
+		if seen[a.Name] {
+			continue
 		}
+		if shared := sharedWith(a, seen); shared != "" { // VS Code runs Copilot CLI's file as its own
+			fmt.Fprintf(tw, "%s\t%s\t-\tok: runs %s's file above as its own\n", a.Title, files[shared], agentTitle(shared))
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t-\t-\tnot installed (agenthooks install --agent %s)\n", a.Title, a.Name)
 	}
 	tw.Flush()
 	printUnhooked(w, seen)

@@ -175,6 +175,9 @@ func runRun(ctx context.Context, e *env, p runParams) error {
 	if p.merge != string(decide.MergeAll) && p.merge != string(decide.MergeFirst) {
 		return fmt.Errorf("--merge must be all or first, not %q", p.merge)
 	}
+	if host, ev := callingAgent(e, ag, p.event); host != ag { // VS Code running Copilot CLI's entry
+		ag, p.agent, p.event = host, string(host.Name), ev
+	}
 	agent := ag.Dialect(dialect.AskAs(p.askAs))
 	spec, ok := agent.Lookup(p.event)
 	if !ok {
@@ -244,7 +247,7 @@ func fire(ctx context.Context, e *env, p runParams, spec *dialect.Spec) (*engine
 	if ag, _ := agents.Lookup(p.agent); len(p.from) == 0 && ag != nil && ag.Answer.RunsOwnHooks {
 		// Codex and Gemini CLI run their own hooks themselves.
 		for _, a := range agents.ByFilePriority() {
-			if a != ag {
+			if a != ag && !ag.ReadsAlways(a.Name) && !a.ReadsAlways(ag.Name) { // nor the files it shares (VS Code's and Copilot's)
 				opts.Families = append(opts.Families, a.Name)
 			}
 		}

@@ -1,0 +1,138 @@
+package vscode
+
+import (
+	"github.com/agenthooks/agenthooks/decide"
+	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/claude"
+	"github.com/agenthooks/agenthooks/dialect/copilot"
+)
+
+// Agent is VS Code's descriptor (GitHub Copilot's agent in VS Code, the Local harness).
+//
+// VS Code reads GitHub Copilot CLI's hooks folders (.github/hooks, ~/.copilot/hooks) as its
+// own, so agenthooks' file there serves both: install writes for VS Code the very file it writes
+// for Copilot CLI (Copilot's format, which VS Code maps: camelCase events to its own, bash to
+// its Linux and macOS command, powershell to its Windows one), and a machine wired for both gets
+// one file, whose entries each agent runs once per call. Claude Code's settings files VS Code
+// runs only with chat.useClaudeHooks on (Reads): install says so where both are wired.
+var Agent = dialect.Agent{
+	Name:   Name,
+	Title:  "VS Code agent hooks",
+	Short:  "VS Code",
+	Binary: "code",
+	// VS Code's user hooks folder is ~/.copilot/hooks, Copilot CLI's (without COPILOT_HOME: VS
+	// Code reads the path as written).
+	Dir: ".copilot",
+	Files: []dialect.Location{
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".github/hooks/*.json", Format: dialect.FormatVSCodeHooks},
+		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "hooks/*.json", Format: dialect.FormatVSCodeHooks},
+	},
+	Reads: []dialect.Shared{
+		{Agent: dialect.Claude, Setting: "chat.useClaudeHooks"},
+		{Agent: copilot.Name},
+	},
+	Dialect:          func(dialect.AskAs) dialect.Dialect { return Dialect },
+	ToolKind:         toolKind,
+	Speaks:           dialect.Claude,
+	ToSpoken:         ToClaude,
+	SpokenEvent:      ClaudeEvent,
+	RenameToSpoken:   RenameToClaude,
+	RenameFromSpoken: RenameFromClaude,
+	ToSpokenTool:     ClaudeTool,
+	FromSpokenTool:   VSCodeTool,
+	GuardView:        GuardView,
+	HookCwd:          true, // a hook's cwd defaults to the workspace root
+	// VS Code runs the hooks of its files itself. It applies a PreToolUse updatedInput only when
+	// it fits the tool's schema and otherwise runs the call unchanged, so a confined rewrite
+	// could run unconfined: no Rewrite.
+	Answer: dialect.Answer{CanAsk: true, RunsOwnHooks: true, Loses: loses, Guard: guardReply},
+	Shell:  dialect.Shell{Event: "PreToolUse", Tool: "run_in_terminal", Payload: shellPayload},
+	Install: dialect.Install{
+		// Copilot CLI's install file (TestSharedFile checks they are the same), as constants: the
+		// descriptor costs no initialisation.
+		File:         "hooks/agenthooks.json",
+		ProjectFile:  ".github/hooks/agenthooks.json",
+		ShellMatcher: "run_in_terminal",
+		// The events VS Code fires from the shared file's Copilot events (agentStop is its Stop);
+		// Copilot's other events there run under Copilot CLI only.
+		Events:      []string{"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionStart"},
+		RunArgs:     "run --agent copilot",
+		EditEvent:   "PreToolUse",
+		EditMatcher: "create_file|replace_string_in_file",
+		Timeout:     DefaultTimeout,
+		Own:         sharedFile,
+		Note: "note: VS Code reads this file from GitHub Copilot CLI's hooks folder; it is the file install writes for Copilot CLI, " +
+			"so wiring both writes it once and uninstalling either deletes it for both; VS Code ignores its matchers, and its hooks follow VS Code's documentation and source (agenthooks cannot run VS Code)",
+		ProjectNote: "note: VS Code runs a workspace's .github/hooks only in a trusted workspace, with chat.useHooks on",
+	},
+	Doctor: dialect.Doctor{ProjectWarning: "VS Code runs a workspace's .github/hooks only in a trusted workspace (Workspace Trust) and with chat.useHooks on; " +
+		"an organisation's policy can switch hooks off (doctor cannot see either)"},
+	Trust:          "runs a workspace's .github/hooks only in a trusted workspace; Claude Code's files only with chat.useClaudeHooks on",
+	Unhooked:       "VS Code's other harnesses (Copilot CLI, Claude and Codex sessions in the Agent Host) run their own agents' hooks, not these",
+	DefaultTimeout: DefaultTimeout,
+	Detect:         func(p dialect.Probe) bool { return p.HookEventCamel != "" && ClaudeEvent(p.HookEventCamel) != "" },
+}
+
+// sharedFile is the file install writes for VS Code: GitHub Copilot CLI's, entry for entry, as
+// Copilot's descriptor renders it, so that whichever of the two agents is installed first, the
+// other finds the file as it would write it. The guard's arguments are those install gives VS
+// Code's own first entry.
+func sharedFile(prog, path string, entries []dialect.InstallEntry) []byte {
+	in, guard := copilot.Agent.Install, ""
+	if len(entries) > 0 {
+		guard = entries[0].Args
+	}
+	list := []dialect.InstallEntry{{Event: copilot.Agent.Shell.Event, Matcher: in.ShellMatcher, Args: guard, FailClosed: in.FailClosed}}
+	for _, ev := range in.Events {
+		list = append(list, dialect.InstallEntry{Event: ev, Args: in.RunArgs + " " + ev})
+	}
+	list = append(list, dialect.InstallEntry{Event: in.EditEvent, Matcher: in.EditMatcher, Args: guard, FailClosed: in.FailClosed})
+	return in.Own(prog, path, list)
+}
+
+// guardReply is a built-in guard's decision as Dialect.Encode writes it on PreToolUse (a JSON
+// permissionDecision whose reason reaches the model) or UserPromptSubmit (exit status 2 with the
+// reason on stderr). An allow is silence: VS Code takes the most restrictive of its hooks'
+// decisions, and an allow written out would skip the user's approval of the call.
+func guardReply(kind dialect.Kind, perm decide.Permission, reason string) dialect.Reply {
+	if perm == decide.Allow || perm == decide.None {
+		return dialect.Reply{}
+	}
+	event := "PreToolUse"
+	if kind == dialect.PromptSubmit {
+		event = "UserPromptSubmit"
+	}
+	spec, _ := Dialect.Lookup(event)
+	d := decide.Decision{Permission: perm, UserMessage: reason, AgentMessage: reason}
+	if perm == decide.Deny {
+		d.UserMessage, d.AgentMessage = "Blocked by agenthooks: "+reason, "Blocked by agenthooks: "+reason
+	}
+	return Dialect.Encode(spec, d)
+}
+
+func loses(ev *dialect.Spec, d decide.Decision) []string {
+	out := dialect.Loses(ev, d, "PreToolUse")
+	if e, ok := events()[ev.Name]; ok && d.AdditionalContext != "" && !e.context {
+		out = append(out, "added context")
+	}
+	return out
+}
+
+// toolKind is the event's kind, narrowed by a tool as Claude Code's namesake event is by the
+// tool's Claude Code name.
+func toolKind(event, tool string) dialect.Kind {
+	e, ok := events()[event]
+	if !ok {
+		return ""
+	}
+	if tool != "" {
+		return claude.ToolKind(event, ClaudeTool(tool))
+	}
+	return e.Kind
+}
+
+func shellPayload(c, cwd string) map[string]any {
+	return map[string]any{"timestamp": "2026-01-01T00:00:00.000Z", "hookEventName": "PreToolUse", "sessionId": "agenthooks-doctor",
+		"cwd": cwd, "tool_name": "run_in_terminal", "tool_use_id": "agenthooks-doctor",
+		"tool_input": map[string]any{"command": c, "explanation": "agenthooks doctor's canary", "isBackground": false}}
+}

@@ -1,0 +1,214 @@
+package vscode
+
+import (
+	"fmt"
+
+	"github.com/agenthooks/agenthooks/dialect"
+)
+
+// tool is one of VS Code's built-in tools that Claude Code has too: its Claude Code name and
+// the renames of its input keys (VS Code's camelCase to Claude Code's snake_case).
+type tool struct {
+	claude string
+	keys   map[string]string
+}
+
+var toolsValue dialect.Lazy[map[string]tool]
+
+// tools are VS Code's built-in agent tools (GitHub Copilot Chat's run_in_terminal, read_file,
+// create_file, replace_string_in_file, file_search, grep_search, runSubagent, as VS Code's hook
+// documentation names them and their input schemas have them) with a Claude Code namesake.
+func tools() map[string]tool {
+	return toolsValue.Get(func() map[string]tool {
+		path := map[string]string{"filePath": "file_path"}
+		return map[string]tool{
+			"run_in_terminal":        {claude: "Bash"},
+			"read_file":              {claude: "Read", keys: path},
+			"create_file":            {claude: "Write", keys: path},
+			"replace_string_in_file": {claude: "Edit", keys: map[string]string{"filePath": "file_path", "oldString": "old_string", "newString": "new_string"}},
+			"file_search":            {claude: "Glob", keys: map[string]string{"query": "pattern"}},
+			"grep_search":            {claude: "Grep", keys: map[string]string{"query": "pattern"}},
+			"runSubagent":            {claude: "Task"},
+		}
+	})
+}
+
+var vscodeToolsValue dialect.Lazy[map[string]string]
+
+func vscodeTools() map[string]string {
+	return vscodeToolsValue.Get(func() map[string]string {
+		m := map[string]string{}
+		for v, t := range tools() {
+			m[t.claude] = v
+		}
+		return m
+	})
+}
+
+// ClaudeTool names a VS Code tool as Claude Code does; others (MCP tools, VS Code's own) keep
+// their names.
+func ClaudeTool(name string) string {
+	if t, ok := tools()[name]; ok {
+		return t.claude
+	}
+	return name
+}
+
+// VSCodeTool names a Claude Code tool as VS Code does; others keep their names.
+func VSCodeTool(name string) string {
+	if v, ok := vscodeTools()[name]; ok {
+		return v
+	}
+	return name
+}
+
+// common are the payload fields VS Code names in camelCase and Claude Code in snake_case.
+var commonValue dialect.Lazy[map[string]string]
+
+func common() map[string]string {
+	return commonValue.Get(func() map[string]string {
+		return map[string]string{"hookEventName": "hook_event_name", "sessionId": "session_id"}
+	})
+}
+
+// ToClaude rewrites the payload of VS Code event name as the payload of its Claude Code
+// namesake, which it returns with notes on what Claude Code's shape has no place for. An event
+// VS Code does not have, or a payload that is not a JSON object, is an error.
+func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
+	if ClaudeEvent(name) == "" {
+		return "", nil, nil, fmt.Errorf("VS Code has no event %s", name)
+	}
+	m, err := decodeObject(payload)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	notes := RenameToClaude(name, m)
+	b, err := dialect.Marshal(m)
+	return name, b, notes, err
+}
+
+// RenameToClaude rewrites a decoded payload of VS Code event name, in place, as the payload of
+// its Claude Code namesake, and says what Claude Code's shape has no place for.
+func RenameToClaude(name string, m map[string]any) []string {
+	var notes []string
+	renameKeys(m, common())
+	m["hook_event_name"] = ClaudeEvent(name)
+	if name, ok := m["tool_name"].(string); ok {
+		t, known := tools()[name]
+		if known {
+			m["tool_name"] = t.claude
+			if in, ok := m["tool_input"].(map[string]any); ok {
+				renameKeys(in, t.keys)
+			}
+		}
+		if text, ok := m["tool_response"].(string); ok && name == "run_in_terminal" {
+			m["tool_response"] = map[string]any{"stdout": text, "stderr": "", "interrupted": false}
+		}
+	}
+	if _, ok := m["timestamp"]; ok {
+		notes = append(notes, "timestamp has no place in Claude Code's payload; it is passed as is")
+	}
+	return notes
+}
+
+// FromClaude rewrites the payload of a Claude Code event as the payload of VS Code event name,
+// with notes on what VS Code's payload has no place for.
+func FromClaude(name string, payload []byte) ([]byte, []string, error) {
+	if ClaudeEvent(name) == "" {
+		return nil, nil, fmt.Errorf("VS Code has no event %s", name)
+	}
+	m, err := decodeObject(payload)
+	if err != nil {
+		return nil, nil, err
+	}
+	notes := RenameFromClaude(name, m)
+	b, err := dialect.Marshal(m)
+	return b, notes, err
+}
+
+// RenameFromClaude rewrites a decoded Claude Code payload, in place, as the payload of VS Code
+// event name, and says what VS Code's payload has no place for.
+func RenameFromClaude(name string, m map[string]any) []string {
+	var notes []string
+	back := map[string]string{}
+	for camel, snake := range common() {
+		back[snake] = camel
+	}
+	renameKeys(m, back)
+	m["hookEventName"] = name
+	if tool, ok := m["tool_name"].(string); ok {
+		v := VSCodeTool(tool)
+		m["tool_name"] = v
+		if t, known := tools()[v]; known {
+			if in, ok := m["tool_input"].(map[string]any); ok {
+				rev := map[string]string{}
+				for camel, snake := range t.keys {
+					rev[snake] = camel
+				}
+				renameKeys(in, rev)
+			}
+		}
+		if resp, ok := m["tool_response"].(map[string]any); ok && tool == "Bash" {
+			out, _ := resp["stdout"].(string)
+			m["tool_response"] = out
+		}
+		if tool == "MultiEdit" {
+			notes = append(notes, "MultiEdit has no VS Code namesake; its name and input are passed as they are")
+		}
+	}
+	for _, k := range []string{"permission_mode", "effort"} {
+		if _, ok := m[k]; ok {
+			delete(m, k)
+			notes = append(notes, k+" has no place in VS Code's payload; it is dropped")
+		}
+	}
+	return notes
+}
+
+// GuardView rewrites a VS Code payload into Claude Code's field and tool names for the built-in
+// guards (tool_name Bash, tool_input.file_path, hook_event_name).
+func GuardView(payload []byte) ([]byte, error) {
+	m, err := decodeObject(payload)
+	if err != nil {
+		return nil, err
+	}
+	if ev, ok := m["hookEventName"].(string); ok && ClaudeEvent(ev) != "" {
+		RenameToClaude(ev, m)
+	} else {
+		renameKeys(m, common())
+		if name, ok := m["tool_name"].(string); ok {
+			if t, known := tools()[name]; known {
+				m["tool_name"] = t.claude
+				if in, ok := m["tool_input"].(map[string]any); ok {
+					renameKeys(in, t.keys)
+				}
+			}
+		}
+	}
+	return dialect.Marshal(m)
+}
+
+// renameKeys renames m's keys as renames says, leaving a key alone whose new name is taken.
+func renameKeys(m map[string]any, renames map[string]string) {
+	for from, to := range renames {
+		if v, ok := m[from]; ok {
+			if _, taken := m[to]; !taken {
+				m[to] = v
+				delete(m, from)
+			}
+		}
+	}
+}
+
+// decodeObject decodes a payload that must be a JSON object, bounded in depth.
+func decodeObject(payload []byte) (map[string]any, error) {
+	v, err := dialect.DecodeJSON(payload)
+	if err != nil {
+		return nil, dialect.JSONError("payload", payload, err)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("payload must be a JSON object")
+	}
+	return m, nil
+}
