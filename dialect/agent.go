@@ -380,6 +380,12 @@ func (a *Agent) InstallFormat() Format {
 }
 
 // ShortTitle is the agent's name in running text: Short, else Title.
+// SharesInstallFile reports whether install writes one file for a and b (VS Code's hooks folder
+// is Copilot CLI's): an agent that runs the other's files then runs agenthooks once per call.
+func (a *Agent) SharesInstallFile(b *Agent) bool {
+	return a.Dir == b.Dir && a.Install.File != "" && a.Install.File == b.Install.File
+}
+
 func (a *Agent) ShortTitle() string {
 	if a.Short != "" {
 		return a.Short

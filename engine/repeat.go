@@ -62,6 +62,8 @@ func (r Repeat) Caller() *dialect.Agent {
 		ToolNameCamel  string   `json:"toolName"`
 		ActionName     string   `json:"agent_action_name"`
 		ToolCall       any      `json:"toolCall"`
+		HookEventCamel string   `json:"hookEventName"`
+		HookName       string   `json:"hookName"`
 	}
 	if json.Unmarshal(r.Payload, &p) != nil {
 		return nil
@@ -69,7 +71,8 @@ func (r Repeat) Caller() *dialect.Agent {
 	a := agents.Detect(dialect.Probe{HookEvent: p.HookEventName, Event: p.Event, Tool: p.ToolName, TurnID: p.TurnID,
 		Timestamp: p.Timestamp, CamelCase: p.SessionIDCamel != "" || p.ToolNameCamel != "",
 		WorkspaceRoots: len(p.WorkspaceRoots) > 0, CommandOnly: p.ToolInput == nil && p.Command != "",
-		ActionName: p.ActionName, ToolCall: p.ToolCall != nil && p.HookEventName == ""})
+		ActionName: p.ActionName, ToolCall: p.ToolCall != nil && p.HookEventName == "",
+		HookEventCamel: p.HookEventCamel, HookName: p.HookName})
 	if a.Name == r.In {
 		return nil
 	}
@@ -111,9 +114,13 @@ func (e *Engine) OwnEntry(r Repeat) string {
 		kind = k
 	}
 	own := config.Load(config.CandidatesOf(e.opts.Env, caller.Name), config.TrustAll)
+	theirs := config.CandidatesOf(e.opts.Env, r.In)
 	same := func(h *config.Hook) bool {
 		if h.Source.Family != caller.Name || h.Source.Layer != config.User && h.Source.Layer != config.Team && h.Source.Layer != config.Enterprise {
 			return false
+		}
+		if isCandidate(theirs, h.Source.File) {
+			return false // a file of both agents' (VS Code's hooks folder is Copilot CLI's): the entry itself
 		}
 		if r.Guard != "" {
 			return e.guardKey(h) == guardKeyOf(r.Guard, r.Policy) && (!r.FailClosed || h.FailClosed || hasArg(h.Command, "--fail-closed"))
@@ -138,6 +145,16 @@ func (e *Engine) OwnEntry(r Repeat) string {
 		}
 	}
 	return ""
+}
+
+// isCandidate reports whether file is one of the candidates (a path or a glob of paths).
+func isCandidate(cands []config.Candidate, file string) bool {
+	for _, c := range cands {
+		if ok, _ := filepath.Match(c.Path, file); ok || c.Path == file {
+			return true
+		}
+	}
+	return false
 }
 
 // guardKeyOf is guardKey's value for a guard and a --policy value.

@@ -106,3 +106,30 @@ func FuzzOwnEntry(f *testing.F) {
 		}
 	})
 }
+
+// TestOwnEntryInASharedFile: VS Code runs Copilot CLI's hooks folder as its own, so the guard
+// there (--agent copilot) called with VS Code's payload has no other entry to step aside for: the
+// only "own" entry is itself, and it must run.
+func TestOwnEntryInASharedFile(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	dir := filepath.Join(home, ".copilot", "hooks")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := `{"hooks":{"PreToolUse":[{"type":"command","command":"agenthooks guard bash --fail-closed --agent copilot"}]}}`
+	if err := os.WriteFile(filepath.Join(dir, "agenthooks.json"), []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := New(&config.Config{}, Options{Env: config.Env{Home: home, EnterpriseDir: filepath.Join(home, "none"),
+		ClaudeManagedDir: filepath.Join(home, "none"), Workspaces: []string{filepath.Join(home, "w")}}})
+	// Both spellings of the event, so that nothing short of the shared file stops the search.
+	payload := `{"hookEventName":"PreToolUse","hook_event_name":"PreToolUse","sessionId":"s","tool_name":"run_in_terminal","tool_input":{"command":"rm -rf ~"},"cwd":"/w"}`
+	r := Repeat{In: dialect.Name("copilot"), Payload: []byte(payload), Guard: "bash", FailClosed: true}
+	if c := r.Caller(); c == nil || c.Name != "vscode" {
+		t.Fatalf("Caller = %v, want VS Code", c)
+	}
+	if got := e.OwnEntry(r); got != "" {
+		t.Fatalf("OwnEntry = %q: the guard in the file both agents read stepped aside for itself", got)
+	}
+}

@@ -207,7 +207,7 @@ func TestPlanOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(c.File)
-	if !strings.Contains(string(data), `"bash":"'/opt/my dir/agenthooks' guard bash --fail-closed"`) || !strings.Contains(string(data), `& '/opt/my dir/agenthooks' guard bash`) {
+	if !strings.Contains(string(data), `"bash":"'/opt/my dir/agenthooks' guard bash --fail-closed --agent copilot"`) || !strings.Contains(string(data), `& '/opt/my dir/agenthooks' guard bash`) {
 		t.Errorf("file:\n%s", data)
 	}
 	if again, err := install.Plan(copilot, o, false); err != nil || again.Changed() {

@@ -62,6 +62,8 @@ type AlsoRuns struct {
 	Agent   dialect.Name    `json:"agent"`
 	Scopes  []dialect.Scope `json:"scopes,omitempty"`
 	Setting string          `json:"setting,omitempty"`
+	// SameFile: install writes the one file for both agents, so agenthooks runs once per call.
+	SameFile bool `json:"same_file,omitempty"`
 }
 
 // Matrix is the capability matrix of every registered agent, in listing order, derived from
@@ -73,7 +75,8 @@ func Matrix() []AgentRow {
 	for _, a := range all {
 		row := AgentRow{Name: a.Name, Title: a.Title}
 		for _, r := range a.Reads {
-			row.AlsoRuns = append(row.AlsoRuns, AlsoRuns{Agent: r.Agent, Scopes: r.Scopes, Setting: r.Setting})
+			o := Get(r.Agent)
+			row.AlsoRuns = append(row.AlsoRuns, AlsoRuns{Agent: r.Agent, Scopes: r.Scopes, Setting: r.Setting, SameFile: o != nil && a.SharesInstallFile(o)})
 		}
 		d := a.Dialect(dialect.AskAsDeny)
 		names := slices.Clone(d.Names())

@@ -1,6 +1,8 @@
 package vscode
 
 import (
+	"strings"
+
 	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/claude"
@@ -76,11 +78,12 @@ var Agent = dialect.Agent{
 // sharedFile is the file install writes for VS Code: GitHub Copilot CLI's, entry for entry, as
 // Copilot's descriptor renders it, so that whichever of the two agents is installed first, the
 // other finds the file as it would write it. The guard's arguments are those install gives VS
-// Code's own first entry.
+// Code's own first entry, naming the file's agent as install does in a file another agent runs
+// too (--agent copilot: the call's payload says who really called).
 func sharedFile(prog, path string, entries []dialect.InstallEntry) []byte {
 	in, guard := copilot.Agent.Install, ""
 	if len(entries) > 0 {
-		guard = entries[0].Args
+		guard = withAgent(entries[0].Args, copilot.Name)
 	}
 	list := []dialect.InstallEntry{{Event: copilot.Agent.Shell.Event, Matcher: in.ShellMatcher, Args: guard, FailClosed: in.FailClosed}}
 	for _, ev := range in.Events {
@@ -135,4 +138,20 @@ func shellPayload(c, cwd string) map[string]any {
 	return map[string]any{"timestamp": "2026-01-01T00:00:00.000Z", "hookEventName": "PreToolUse", "sessionId": "agenthooks-doctor",
 		"cwd": cwd, "tool_name": "run_in_terminal", "tool_use_id": "agenthooks-doctor",
 		"tool_input": map[string]any{"command": c, "explanation": "agenthooks doctor's canary", "isBackground": false}}
+}
+
+// withAgent is a guard's arguments with --agent naming agent n, in place of any other.
+func withAgent(args string, n dialect.Name) string {
+	f := strings.Fields(args)
+	out := f[:0]
+	for i := 0; i < len(f); i++ {
+		switch {
+		case f[i] == "--agent" && i+1 < len(f):
+			i++
+		case strings.HasPrefix(f[i], "--agent="):
+		default:
+			out = append(out, f[i])
+		}
+	}
+	return strings.Join(append(out, "--agent", string(n)), " ")
 }

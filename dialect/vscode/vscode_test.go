@@ -354,14 +354,15 @@ func TestSharedFile(t *testing.T) {
 	guard := []dialect.InstallEntry{{Event: "PreToolUse", Matcher: "run_in_terminal", Args: "guard bash --fail-closed"}}
 	got := sharedFile("/usr/bin/agenthooks", "/usr/bin/agenthooks", guard)
 	in := copilot.Agent.Install
-	want := []dialect.InstallEntry{{Event: "preToolUse", Matcher: in.ShellMatcher, Args: "guard bash --fail-closed"}}
+	want := []dialect.InstallEntry{{Event: "preToolUse", Matcher: in.ShellMatcher, Args: "guard bash --fail-closed --agent copilot"}}
 	for _, ev := range in.Events {
 		want = append(want, dialect.InstallEntry{Event: ev, Args: in.RunArgs + " " + ev})
 	}
-	want = append(want, dialect.InstallEntry{Event: in.EditEvent, Matcher: in.EditMatcher, Args: "guard bash --fail-closed"})
+	want = append(want, dialect.InstallEntry{Event: in.EditEvent, Matcher: in.EditMatcher, Args: "guard bash --fail-closed --agent copilot"})
 	if Agent.Install.File != in.File || Agent.Install.ProjectFile != in.ProjectFile {
 		t.Errorf("VS Code's install files %q, %q are not Copilot CLI's %q, %q", Agent.Install.File, Agent.Install.ProjectFile, in.File, in.ProjectFile)
 	}
+	// In the file both agents read, the guard names the file's agent, as install writes it for Copilot CLI.
 	if w := in.Own("/usr/bin/agenthooks", "/usr/bin/agenthooks", want); string(got) != string(w) {
 		t.Errorf("VS Code's file differs from Copilot CLI's:\n%s\n%s", got, w)
 	}

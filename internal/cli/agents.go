@@ -117,6 +117,9 @@ func alsoRuns(a agents.AgentRow, r agents.AlsoRuns) string {
 	if r.Setting != "" {
 		s += " when its setting " + r.Setting + " is on"
 	}
+	if r.SameFile {
+		return s + ": they are the files install writes for it too, so one call runs agenthooks once"
+	}
 	return s + ": agenthooks' entries there step aside for its own, so one call runs them once; the other hooks there run twice"
 }
 

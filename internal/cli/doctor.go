@@ -258,8 +258,8 @@ func doctorOverlaps(cfg *config.Config, list []doctorAgent) {
 			continue
 		}
 		for _, r := range desc.Reads {
-			if !registered[r.Agent] {
-				continue
+			if o := agents.Get(r.Agent); !registered[r.Agent] || o == nil || desc.SharesInstallFile(o) {
+				continue // one file for both (VS Code's and Copilot CLI's): no call runs it twice
 			}
 			when := "always"
 			if r.Setting != "" {
