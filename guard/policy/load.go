@@ -124,6 +124,8 @@ type rawRule struct {
 	Unless     []any `yaml:"unless"`
 	Under      []any `yaml:"under"`
 	ArgPattern any   `yaml:"arg_pattern"`
+	MaxArgs    any   `yaml:"max_args"`
+	ArgsUnk    any   `yaml:"args_unknown"`
 	Finding    any   `yaml:"finding"`
 	Pattern    any   `yaml:"pattern"`
 }
@@ -367,8 +369,26 @@ func (c *compiler) rule(at string, raw *rawRule) *Rule {
 		}
 	}
 	r.ArgPattern = c.regexp(at+".arg_pattern", raw.ArgPattern)
-	if len(r.Commands) == 0 && (len(r.Subcommands)+len(r.Flags)+len(r.Args)+len(r.ArgsAny)+len(r.Under)+len(r.Targets)+len(r.Destination)+len(r.Unless) > 0 || r.ArgPattern != nil) {
-		c.errorf(at, "rule", "subcommand, flags, unless, args, args_any, targets, destination, under and arg_pattern apply only to command rules")
+	switch n := raw.MaxArgs.(type) {
+	case nil:
+	case uint64:
+		if n > 1000 {
+			c.errorf(at+".max_args", "rule", "max_args must be a whole number from 0 to 1000")
+		} else {
+			r.MaxArgs = int(n) + 1
+		}
+	default:
+		c.errorf(at+".max_args", "rule", "max_args must be a whole number from 0 to 1000")
+	}
+	switch b := raw.ArgsUnk.(type) {
+	case nil:
+	case bool:
+		r.ArgsUnknown = b
+	default:
+		c.errorf(at+".args_unknown", "rule", "args_unknown must be true or false")
+	}
+	if len(r.Commands) == 0 && (len(r.Subcommands)+len(r.Flags)+len(r.Args)+len(r.ArgsAny)+len(r.Under)+len(r.Targets)+len(r.Destination)+len(r.Unless)+r.MaxArgs > 0 || r.ArgPattern != nil || r.ArgsUnknown) {
+		c.errorf(at, "rule", "subcommand, flags, unless, args, args_any, targets, destination, under, arg_pattern, max_args and args_unknown apply only to command rules")
 	}
 	if len(c.problems) > before {
 		return nil

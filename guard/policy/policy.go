@@ -84,8 +84,13 @@ type Rule struct {
 	Unless     []string
 	Under      []string // the invocation must be inside one of these wrappers
 	ArgPattern *regexp.Regexp
-	Findings   []string
-	Pattern    *regexp.Regexp
+	// MaxArgs, when set, is one more than the most positional arguments that may follow the
+	// subcommand (git push --force-with-lease with no branch named: max_args 1, the remote).
+	MaxArgs int
+	// ArgsUnknown: some argument must be one not known until the command runs.
+	ArgsUnknown bool
+	Findings    []string
+	Pattern     *regexp.Regexp
 
 	// argLazy stands for ArgPattern in the generated default policy: compiled on first use, so
 	// that a guard process whose command no such rule reaches never compiles it.
@@ -282,6 +287,21 @@ func (r *Rule) matchInvocation(v *view, c *classifier) (ok bool, arg, class stri
 	}
 	if re := r.argPattern(); re != nil && !slices.ContainsFunc(args, func(w shell.Word) bool { return w.Static && re.MatchString(w.Value) }) {
 		return false, "", ""
+	}
+	if r.ArgsUnknown && !slices.ContainsFunc(args, func(w shell.Word) bool { return !w.Static }) {
+		return false, "", ""
+	}
+	if r.MaxArgs > 0 {
+		n := len(v.positional)
+		for _, s := range r.Subcommands {
+			if v.hasSub(s) {
+				n -= len(s)
+				break
+			}
+		}
+		if n > r.MaxArgs-1 {
+			return false, "", ""
+		}
 	}
 	var dest *shell.Word
 	sources := v.positional

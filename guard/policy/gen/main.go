@@ -46,6 +46,12 @@ func main() {
 		field("Unless", r.Unless)
 		field("Under", r.Under)
 		field("Findings", r.Findings)
+		if r.MaxArgs > 0 {
+			fmt.Fprintf(&b, " MaxArgs: %d,", r.MaxArgs)
+		}
+		if r.ArgsUnknown {
+			b.WriteString(" ArgsUnknown: true,")
+		}
 		if r.ArgPattern != nil {
 			fmt.Fprintf(&b, " argLazy: &lazyRegexp{expr: %q},", r.ArgPattern.String())
 		}
