@@ -123,6 +123,12 @@ func (p *Policy) Evaluate(s *shell.Script, ctx Context) Verdict {
 		v.Matches = append(v.Matches, m)
 	}
 	for i := range s.Invocations {
+		if m, ok := servesHome(&s.Invocations[i], c); ok {
+			m.Subject = strings.Join(argv(&s.Invocations[i], ctx.Home), " ")
+			v.Matches = append(v.Matches, m)
+		}
+	}
+	for i := range s.Invocations {
 		if inv := &s.Invocations[i]; reverseShell(inv) {
 			v.Matches = append(v.Matches, Match{Rule: RuleReverseShell, Decision: Deny, Pos: inv.Pos,
 				Subject: Plain(strings.Join(argv(inv, ctx.Home), " ")), Message: "hands a shell to another machine"})

@@ -274,6 +274,53 @@ func (a *analyzer) runner(name string, args []Word, f *frame, ctx *callCtx) bool
 			}
 		}
 		return found
+	case name == "less":
+		// less +!CMD (and +CMD with a !CMD in it) runs CMD through the shell when it starts
+		found := false
+		for _, w := range rest {
+			if w.Value == "--" {
+				break
+			}
+			cmd, ok := strings.CutPrefix(w.Value, "+")
+			if !ok {
+				continue
+			}
+			if _, bang, has := strings.Cut(cmd, "!"); has && bang != "" {
+				if !found {
+					a.record(args, name, f, ctx)
+					found = true
+				}
+				w.Value = bang
+				a.nestedArgs([]Word{w}, f.with("less !"), ctx)
+			}
+		}
+		return found
+	case name == "man":
+		// man -P PAGER, --pager=PAGER, -H BROWSER: a command line man runs through the shell
+		found := false
+		for i := 0; i < len(rest); i++ {
+			v := rest[i].Value
+			var w Word
+			switch {
+			case (v == "-P" || v == "--pager" || v == "-H" || v == "--html") && i+1 < len(rest):
+				w = rest[i+1]
+				i++
+			case strings.HasPrefix(v, "--pager=") || strings.HasPrefix(v, "--html="):
+				w = rest[i]
+				_, w.Value, _ = strings.Cut(v, "=")
+			case strings.HasPrefix(v, "-P") && len(v) > 2:
+				w = rest[i]
+				w.Value = v[2:]
+			default:
+				continue
+			}
+			if !found {
+				a.record(args, name, f, ctx)
+				found = true
+			}
+			a.commandSetting("man's pager", w, f, ctx)
+		}
+		return found
 	case name == "sed" || name == "gsed":
 		return a.sedExec(args, f, ctx)
 	case name == "kill":

@@ -242,10 +242,31 @@ func (a *analyzer) makeTargets(args []Word, f *frame, ctx *callCtx) {
 			targets = append(targets, v)
 		}
 	}
-	text, ok := a.scriptText(Word{Value: file, Static: true})
-	if !ok {
-		if text, ok = a.scriptText(Word{Value: "makefile", Static: true}); !ok {
+	var text string
+	var ok bool
+	switch file {
+	case "-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0":
+		// the makefile comes on stdin (a heredoc, a here-string, a pipe): its recipes run
+		var download string
+		text, ok, download = a.stdinText(ctx)
+		switch {
+		case download != "":
+			a.find(FindingPipeToShell, ctx.pos, -1, "a download ("+download+") is piped into make as its makefile")
 			return
+		case !ok && (ctx.stdin != nil || hasStdinString(ctx.stmt)):
+			a.find(FindingShellStdin, ctx.pos, -1, "make reads a makefile from stdin that cannot be seen")
+			return
+		case !ok && hasStdinFile(ctx.stmt):
+			a.find(FindingUnseenScript, ctx.pos, -1, "make reads a makefile the guard cannot read")
+			return
+		case !ok:
+			return
+		}
+	default:
+		if text, ok = a.scriptText(Word{Value: file, Static: true}); !ok {
+			if text, ok = a.scriptText(Word{Value: "makefile", Static: true}); !ok {
+				return
+			}
 		}
 	}
 	recipes, first := makeRecipes(text)
