@@ -321,6 +321,10 @@ type Install struct {
 	// FailClosed marks the guards' entries failClosed (an agent that lets a failing hook through
 	// unless told).
 	FailClosed bool
+	// GuardFormat: the guards' entries name the agent's format (--format NAME), for an agent
+	// whose payload is another's with a few fields of its own (a field it adds later would make
+	// it look like that other's) and that honours only its own answer form.
+	GuardFormat bool
 	// HandlerName is the "name" install gives its handlers, for an agent that names them.
 	HandlerName string
 	// Group, when set, is the named group install owns in a file whose top-level keys are

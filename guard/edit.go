@@ -10,17 +10,21 @@ import (
 // fields that name the file. Claude Code 2.1 (Write, Edit, MultiEdit, NotebookEdit), Cursor's
 // preToolUse (Write, Delete), Gemini CLI 0.61 (write_file, replace), Codex 0.169 (apply_patch,
 // whose patch names its files), Copilot CLI and Qwen Code (their edit, create and write tools),
-// Factory Droid 0.215 (ApplyPatch: Codex's patch format, in its input field).
+// Factory Droid 0.215 (ApplyPatch: Codex's patch format, in its input field), OpenCode 1.18
+// (apply_patch with patchText, the only edit tool it gives GPT models; patch).
 var editTools = map[string][]string{
 	"Write": {"file_path", "path"}, "Edit": {"file_path", "path"}, "MultiEdit": {"file_path"},
 	"NotebookEdit": {"notebook_path", "file_path"}, "Delete": {"file_path", "path", "target_file"},
 	"write_file": {"file_path", "path"}, "replace": {"file_path", "path"}, "edit": {"path", "file_path"},
 	"create": {"path", "file_path"}, "str_replace_editor": {"path"}, "edit_file": {"target_file", "path", "file_path"},
-	"apply_patch": {"command", "patch", "input"}, "ApplyPatch": {"input", "patch"},
+	"apply_patch": {"command", "patch", "input", "patchText"}, "ApplyPatch": {"input", "patch"},
+	"patch": {"patchText", "patch", "input"},
 }
 
 // isPatchTool reports whether tool's input is a patch in Codex's format, which names its files.
-func isPatchTool(tool string) bool { return tool == "apply_patch" || tool == "ApplyPatch" }
+func isPatchTool(tool string) bool {
+	return tool == "apply_patch" || tool == "ApplyPatch" || tool == "patch"
+}
 
 // IsEditTool reports whether tool is an agent's file-writing tool that EditTargets understands.
 func IsEditTool(tool string) bool { _, ok := editTools[tool]; return ok }

@@ -36,6 +36,9 @@ const GuardArgs = "guard bash --fail-closed"
 func entries(a *dialect.Agent) []entry {
 	in := a.Install
 	guardArgs := GuardArgs
+	if in.GuardFormat {
+		guardArgs += " --format " + string(a.Name)
+	}
 	if len(agents.ReadBy(a.Name)) > 0 {
 		guardArgs += " --agent " + string(a.Name)
 	}

@@ -324,3 +324,47 @@ func FuzzPayload(f *testing.F) {
 		}
 	})
 }
+
+// TestWrapperAnswers runs the Unix wrapper with a stand-in for agenthooks: its answer passes when
+// it exited 0 with a JSON object or nothing, or failed with a cancel of its own; a crash's text,
+// truncated JSON or any other failure is a cancel, never something Cline would take for no answer.
+func TestWrapperAnswers(t *testing.T) {
+	t.Parallel()
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	cases := []struct{ out, exit, want string }{
+		{`{"cancel":true,"errorMessage":"no way"}`, "0", `{"cancel":true,"errorMessage":"no way"}`},
+		{`{"contextModification":"note"}`, "0", `{"contextModification":"note"}`},
+		{``, "0", ``},
+		{`{"cancel":true,"errorMessage":"denied"}`, "2", `{"cancel":true,"errorMessage":"denied"}`},
+		{`panic: something`, "2", `failed (exit status 2)`},
+		{`{"cancel":tr`, "1", `failed (exit status 1)`},
+		{`checking...`, "0", `failed (exit status 0)`},
+		{``, "1", `failed (exit status 1)`},
+	}
+	for _, c := range cases {
+		dir := t.TempDir()
+		prog := filepath.Join(dir, "agenthooks")
+		stand := "#!/bin/sh\ncat > /dev/null\nprintf '%s' '" + c.out + "'\nexit " + c.exit + "\n"
+		if err := os.WriteFile(prog, []byte(stand), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		files := Wrappers(prog, prog, "linux", []dialect.InstallEntry{{Event: "PreToolUse", Args: "guard bash --fail-closed", FailClosed: true}})
+		w := filepath.Join(dir, "PreToolUse")
+		if err := os.WriteFile(w, files[0].Data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(sh, w)
+		cmd.Stdin = strings.NewReader(`{"hookName":"PreToolUse"}`)
+		out, err := cmd.Output()
+		got := strings.TrimSpace(string(out))
+		if err != nil || (c.want == "" && got != "") || !strings.Contains(got, c.want) {
+			t.Errorf("agenthooks printing %q, exit %s: the wrapper answered %q (%v), want %q", c.out, c.exit, got, err, c.want)
+		}
+		if strings.Contains(c.want, "failed") && !strings.HasPrefix(got, `{"cancel":true`) {
+			t.Errorf("agenthooks printing %q, exit %s: %q is not a cancel", c.out, c.exit, got)
+		}
+	}
+}

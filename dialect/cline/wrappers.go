@@ -80,10 +80,15 @@ func shWrapper(path, event string, steps []string) []byte {
 	b.WriteString("step() {\n")
 	b.WriteString("\tout=$(printf '%s\\n' \"$payload\" | \"$prog\" \"$@\")\n")
 	b.WriteString("\tst=$?\n")
-	b.WriteString("\tif [ -n \"$out\" ]; then\n\t\tprintf '%s\\n' \"$out\"\n\t\texit 0\n\tfi\n")
-	b.WriteString("\tif [ \"$st\" -ne 0 ]; then\n")
-	b.WriteString("\t\tprintf '{\"cancel\":true,\"errorMessage\":\"agenthooks %s failed (exit status %s), so this Cline " + event + " hook blocks\"}\\n' \"$1\" \"$st\"\n")
-	b.WriteString("\t\texit 0\n\tfi\n}\n")
+	// agenthooks' answer passes when it exited 0 with a JSON object (or nothing), or failed with
+	// a cancel of its own; anything else (a crash's text, truncated JSON) is a failure, which
+	// Cline would take for no answer and run the call: a cancel instead.
+	b.WriteString("\tcase \"$st:$out\" in\n")
+	b.WriteString("\t0:) return 0 ;;\n")
+	b.WriteString("\t0:\\{*\\} | *:\\{*'\"cancel\":true'*\\}) printf '%s\\n' \"$out\"; exit 0 ;;\n")
+	b.WriteString("\tesac\n")
+	b.WriteString("\tprintf '{\"cancel\":true,\"errorMessage\":\"agenthooks %s failed (exit status %s), so this Cline " + event + " hook blocks\"}\\n' \"$1\" \"$st\"\n")
+	b.WriteString("\texit 0\n}\n")
 	for _, s := range steps {
 		var q []string
 		for _, a := range strings.Fields(s) {
@@ -110,10 +115,10 @@ func ps1Wrapper(path, event string, steps []string) []byte {
 	b.WriteString("\t$out = $payload | & $prog @a\r\n")
 	b.WriteString("\t$st = $LASTEXITCODE\r\n")
 	b.WriteString("\t$text = (($out | Out-String)).Trim()\r\n")
-	b.WriteString("\tif ($text) { [Console]::Out.WriteLine($text); exit 0 }\r\n")
-	b.WriteString("\tif ($st -ne 0) {\r\n")
-	b.WriteString("\t\t[Console]::Out.WriteLine('{\"cancel\":true,\"errorMessage\":\"agenthooks ' + $a[0] + ' failed (exit status ' + $st + '), so this Cline " + event + " hook blocks\"}')\r\n")
-	b.WriteString("\t\texit 0\r\n\t}\r\n}\r\n")
+	b.WriteString("\tif ($st -eq 0 -and -not $text) { return }\r\n")
+	b.WriteString("\tif ($text.StartsWith('{') -and $text.EndsWith('}') -and ($st -eq 0 -or $text.Contains('\"cancel\":true'))) { [Console]::Out.WriteLine($text); exit 0 }\r\n")
+	b.WriteString("\t[Console]::Out.WriteLine('{\"cancel\":true,\"errorMessage\":\"agenthooks ' + $a[0] + ' failed (exit status ' + $st + '), so this Cline " + event + " hook blocks\"}')\r\n")
+	b.WriteString("\texit 0\r\n}\r\n")
 	for _, s := range steps {
 		var q []string
 		for _, a := range strings.Fields(s) {

@@ -55,6 +55,8 @@ var Agent = dialect.Agent{
 		RunArgs:     "run --agent kiro",
 		EditEvent:   "PreToolUse",
 		EditMatcher: "write|fs_write",
+		// Kiro's payload is Claude Code's with cwd and session_id; it honours exit 2 alone.
+		GuardFormat: true,
 		Timeout:     DefaultTimeout,
 		Own:         hooksFile,
 		Note: "note: the file is agenthooks' own: uninstall deletes it; the Kiro IDE 1.x and kiro-cli 3.x read it, kiro-cli 2.x reads only its agent configurations' hooks, which agenthooks does not edit; " +

@@ -2,6 +2,7 @@ package opencode
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/agenthooks/agenthooks/dialect"
 )
@@ -196,7 +197,46 @@ func GuardView(payload []byte) ([]byte, error) {
 	}
 	name, _ := m["hook_event_name"].(string)
 	RenameToClaude(name, m)
+	if err := workdirAsCwd(m); err != nil {
+		return nil, err
+	}
 	return dialect.Marshal(m)
+}
+
+// workdirAsCwd makes the shell tool's workdir, which OpenCode runs the command in (its prompt
+// tells the model to prefer it to cd), the payload's cwd, relative to the cwd it had; that cwd,
+// the project, stays the workspace root. A command is judged where it runs: rm -rf .ssh with
+// workdir ~ is rm -rf ~/.ssh.
+func workdirAsCwd(m map[string]any) error {
+	in, ok := m["tool_input"].(map[string]any)
+	if !ok || m["tool_name"] != "Bash" {
+		return nil
+	}
+	w, has := in["workdir"]
+	if !has || w == nil {
+		return nil
+	}
+	dir, ok := w.(string)
+	if !ok {
+		return fmt.Errorf("payload: field \"args.workdir\" must be a string")
+	}
+	if dir == "" {
+		return nil
+	}
+	cwd, _ := m["cwd"].(string)
+	if !filepath.IsAbs(dir) {
+		if cwd == "" {
+			return fmt.Errorf("payload: args.workdir %q is relative and the payload has no cwd", dir)
+		}
+		dir = filepath.Join(cwd, dir)
+	}
+	if cwd != "" {
+		if _, set := m["workspace_roots"]; !set {
+			m["workspace_roots"] = []any{cwd}
+		}
+	}
+	m["cwd"] = filepath.Clean(dir)
+	return nil
 }
 
 func decodeObject(payload []byte) (map[string]any, error) {

@@ -409,10 +409,19 @@ func readShellCall(e *env, forced string) (shellCall, error) {
 			in, ok := pl.ToolInput.(map[string]any)
 			if ok && guard.IsEditTool(pl.ToolName) {
 				call.tool, call.edits = pl.ToolName, guard.EditTargets(pl.ToolName, in)
+				if len(call.edits) == 0 {
+					// a file tool whose input names no file the guard can find (a field it
+					// does not know, a patch in another format): it cannot be judged
+					return call, fmt.Errorf("payload: the %s call names no file the guard can find in tool_input", pl.ToolName)
+				}
 				return call, nil
 			}
-			call.skip = true // another tool: registered too widely, not this guard's business
-			return call, nil
+			if !agents.IsShellTool(pl.ToolName) {
+				call.skip = true // another tool: registered too widely, not this guard's business
+				return call, nil
+			}
+			// another agent's shell tool in a payload not recognised as that agent's (a field it
+			// added since): judged by its command, never skipped
 		}
 		in, ok := pl.ToolInput.(map[string]any)
 		if !ok {
