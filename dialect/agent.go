@@ -58,6 +58,11 @@ type Agent struct {
 	// runs Claude Code's when its third-party setting is on), so that install can say where one
 	// call would run a hook twice; nil for none.
 	Reads []Shared
+	// OwnFilesSwitch names the agent's setting that can switch its own hooks files off where
+	// agenthooks cannot see it (VS Code's chat.hookFilesLocations): its own entries are then
+	// never certain to run, so an agenthooks entry in another agent's file that it runs (Reads)
+	// never steps aside for them (engine.Repeat) and runs a second time; "" when none can.
+	OwnFilesSwitch string
 	// ToSpoken rewrites the payload of one of the agent's events as the payload of its
 	// namesake in the Speaks agent; nil when the payloads are the same. An event with no
 	// namesake gives "" and the payload unchanged.

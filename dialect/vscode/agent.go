@@ -31,6 +31,9 @@ var Agent = dialect.Agent{
 		{Agent: dialect.Claude, Setting: "chat.useClaudeHooks"},
 		{Agent: copilot.Name},
 	},
+	// chat.hookFilesLocations can switch the hooks folders off: an agenthooks entry in Claude
+	// Code's files never steps aside for the shared file's, which might not run.
+	OwnFilesSwitch:   "chat.hookFilesLocations",
 	Dialect:          func(dialect.AskAs) dialect.Dialect { return Dialect },
 	ToolKind:         toolKind,
 	Speaks:           dialect.Claude,
