@@ -378,12 +378,14 @@ type InstallEntry struct {
 
 // InstallEntries lists the handlers install adds for the agent, its guards running guardArgs:
 // the shell guard on Shell.Event, the runner on each of Install.Events, then the edit guard;
-// with Install.OneGuard, and the edit guard on the shell guard's event, the two guards are one
-// entry, the first, matching both tools.
+// with Install.OneGuard, an install file of agenthooks' own (Install.Own) and the edit guard on
+// the shell guard's event, the two guards are one entry, the first, matching both tools.
 func (a *Agent) InstallEntries(guardArgs string) []InstallEntry {
 	in := a.Install
 	shell := InstallEntry{Event: a.Shell.Event, Matcher: in.ShellMatcher, Args: guardArgs, FailClosed: in.FailClosed}
-	join := in.OneGuard && in.EditEvent == a.Shell.Event && in.ShellMatcher != "" && in.EditMatcher != ""
+	// Only in a file install writes whole (Own): merged into a file of the user's, the joined
+	// entry would be added beside an older install's two, not put in their place.
+	join := in.OneGuard && in.Own != nil && in.EditEvent == a.Shell.Event && in.ShellMatcher != "" && in.EditMatcher != ""
 	if join {
 		shell.Matcher += "|" + in.EditMatcher
 	}
