@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"cmp"
 	"encoding/json"
 	"path/filepath"
 	"slices"
@@ -95,17 +94,12 @@ func (e *Engine) OwnEntry(r Repeat) string {
 		return "" // VS Code can switch its own files off unseen: its own entry may not run
 	}
 	var p struct {
-		HookEventName  string `json:"hook_event_name"`
-		HookEventCamel string `json:"hookEventName"` // VS Code's
+		HookEventName string `json:"hook_event_name"`
 	}
-	if json.Unmarshal(r.Payload, &p) != nil {
+	if json.Unmarshal(r.Payload, &p) != nil || p.HookEventName == "" {
 		return ""
 	}
-	event := cmp.Or(p.HookEventName, p.HookEventCamel)
-	if event == "" || p.HookEventName != "" && p.HookEventCamel != "" && p.HookEventName != p.HookEventCamel {
-		return "" // no event named, or two: in doubt
-	}
-	agentSpec, ok := dialectFor(caller.Name).Lookup(event)
+	agentSpec, ok := dialectFor(caller.Name).Lookup(p.HookEventName)
 	if !ok {
 		return "" // not an event of the caller's by its own name: in doubt
 	}

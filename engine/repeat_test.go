@@ -145,16 +145,17 @@ func TestOwnEntryInASharedFile(t *testing.T) {
 	}
 }
 
-// TestOwnEntryVSCode: VS Code names its event in hookEventName. With chat.useClaudeHooks on it
-// runs Claude Code's settings too, so the guard in Claude Code's file (--agent claude) is called
-// with VS Code's payload. It never steps aside, not even for the same guard in the shared
+// TestOwnEntryVSCode: with chat.useClaudeHooks on, VS Code runs Claude Code's settings too, so
+// the guard in Claude Code's file (--agent claude) is called with VS Code's payload. It never steps aside, not even for the same guard in the shared
 // ~/.copilot/hooks/agenthooks.json: chat.hookFilesLocations can switch that folder off where
 // agenthooks cannot see it (Agent.OwnFilesSwitch), and a guard that stepped aside for an entry
 // that does not run would drop a deny. The guard in the shared file itself never steps aside,
 // wherever COPILOT_HOME points.
 func TestOwnEntryVSCode(t *testing.T) {
 	t.Parallel()
-	payload := []byte(`{"timestamp":"2026-11-24T10:30:00.000Z","cwd":"/w","sessionId":"s","hookEventName":"PreToolUse","tool_name":"run_in_terminal","tool_input":{"command":"rm -rf ~","explanation":"x","isBackground":false},"tool_use_id":"t"}`)
+	// Both spellings of the event, so that nothing short of the reason under test stops the search
+	// (VS Code's own payload names it only in hookEventName, which OwnEntry does not read).
+	payload := []byte(`{"timestamp":"2026-11-24T10:30:00.000Z","cwd":"/w","sessionId":"s","hookEventName":"PreToolUse","hook_event_name":"PreToolUse","tool_name":"run_in_terminal","tool_input":{"command":"rm -rf ~","explanation":"x","isBackground":false},"tool_use_id":"t"}`)
 	shared := `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"agenthooks guard bash --fail-closed --agent copilot","matcher":"bash|create|edit","timeoutSec":30}]}}`
 	cases := []struct {
 		name, user, project, copilotHome string
