@@ -53,9 +53,11 @@ var Agent = dialect.Agent{
 	Install: dialect.Install{
 		// Copilot CLI's install file (TestSharedFile checks they are the same), as constants: the
 		// descriptor costs no initialisation. FileOf: install writes it with Copilot CLI's entries.
-		File:         "hooks/agenthooks.json",
-		ProjectFile:  ".github/hooks/agenthooks.json",
-		FileOf:       copilot.Name,
+		File:        "hooks/agenthooks.json",
+		ProjectFile: ".github/hooks/agenthooks.json",
+		FileOf:      copilot.Name,
+		// VS Code's own names for its shell and file tools, and the runner it is reached by; the
+		// entries written are Copilot CLI's (FileOf), whose matchers VS Code ignores.
 		ShellMatcher: "run_in_terminal",
 		// The events VS Code fires from the shared file's Copilot events (agentStop is its Stop);
 		// Copilot's other events there run under Copilot CLI only.
