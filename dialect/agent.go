@@ -58,6 +58,11 @@ type Agent struct {
 	// runs Claude Code's when its third-party setting is on), so that install can say where one
 	// call would run a hook twice; nil for none.
 	Reads []Shared
+	// OwnFilesSwitch names the agent's setting that can switch its own hooks files off where
+	// agenthooks cannot see it (VS Code's chat.hookFilesLocations): its own entries are then
+	// never certain to run, so an agenthooks entry in another agent's file that it runs (Reads)
+	// never steps aside for them (engine.Repeat) and runs a second time; "" when none can.
+	OwnFilesSwitch string
 	// ToSpoken rewrites the payload of one of the agent's events as the payload of its
 	// namesake in the Speaks agent; nil when the payloads are the same. An event with no
 	// namesake gives "" and the payload unchanged.
@@ -306,7 +311,8 @@ type Shell struct {
 }
 
 // Install is what agenthooks install writes into an agent's hooks file: the shell guard on
-// Shell.Event (matched by ShellMatcher), the runner on Events, then the edit guard.
+// Shell.Event (matched by ShellMatcher), the runner on Events, then the edit guard
+// (Agent.InstallEntries).
 type Install struct {
 	// File is the hooks file install writes, under the agent's folder ("settings.json").
 	File string
@@ -318,6 +324,17 @@ type Install struct {
 	// EditEvent and EditMatcher are the guard's entry for the agent's own file tools, so the
 	// agent cannot switch its guard off with its edit tool.
 	EditEvent, EditMatcher string
+	// OneGuard: the agent's matcher names several tools as a |-list (a regular expression
+	// matched against the whole tool name, as Copilot CLI's), so where the edit guard shares the
+	// shell guard's event, install writes the two as one entry matching ShellMatcher|EditMatcher:
+	// an agent that runs the file and ignores matchers (VS Code) then runs the guard once per
+	// call, not twice. Only for an install file that is agenthooks' own (Own), which install
+	// rewrites whole, so that a file with an older install's two entries keeps none of them.
+	OneGuard bool
+	// FileOf, when set, names the agent whose install file this agent runs as its own (VS Code
+	// runs Copilot CLI's hooks folder): install writes for this agent that agent's file, entry
+	// for entry, so that wiring either, or both, gives one file.
+	FileOf Name
 	// FailClosed marks the guards' entries failClosed (an agent that lets a failing hook through
 	// unless told).
 	FailClosed bool
@@ -361,6 +378,29 @@ type WrapperFile struct {
 type InstallEntry struct {
 	Event, Matcher, Args string
 	FailClosed           bool
+}
+
+// InstallEntries lists the handlers install adds for the agent, its guards running guardArgs:
+// the shell guard on Shell.Event, the runner on each of Install.Events, then the edit guard;
+// with Install.OneGuard, an install file of agenthooks' own (Install.Own) and the edit guard on
+// the shell guard's event, the two guards are one entry, the first, matching both tools.
+func (a *Agent) InstallEntries(guardArgs string) []InstallEntry {
+	in := a.Install
+	shell := InstallEntry{Event: a.Shell.Event, Matcher: in.ShellMatcher, Args: guardArgs, FailClosed: in.FailClosed}
+	// Only in a file install writes whole (Own): merged into a file of the user's, the joined
+	// entry would be added beside an older install's two, not put in their place.
+	join := in.OneGuard && in.Own != nil && in.EditEvent == a.Shell.Event && in.ShellMatcher != "" && in.EditMatcher != ""
+	if join {
+		shell.Matcher += "|" + in.EditMatcher
+	}
+	out := []InstallEntry{shell}
+	for _, ev := range in.Events {
+		out = append(out, InstallEntry{Event: ev, Args: in.RunArgs + " " + ev})
+	}
+	if join {
+		return out
+	}
+	return append(out, InstallEntry{Event: in.EditEvent, Matcher: in.EditMatcher, Args: guardArgs, FailClosed: in.FailClosed})
 }
 
 // RewriteFor is the form of a rewrite of the agent's, given to the agent itself (inRun false)

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -115,6 +116,35 @@ func TestCopilotShellGuard(t *testing.T) {
 	checkShellGuard(t, "copilot", c.agentRun, c.env())
 	if !c.model.anySent("Denied by preToolUse hook: Blocked by agenthooks") {
 		t.Errorf("the model was not told in Copilot's words that the guard denied the call:\n%s", lastToolResult(c.model))
+	}
+}
+
+// TestCopilotEditGuard: the guard entry agenthooks install --agent copilot writes, one entry
+// for the shell and the file tools (matcher "bash|create|edit", which Copilot matches against
+// the whole tool name), runs on Copilot's create tool: a create over agenthooks' own hooks file
+// is denied and the model reads why (protected-config), the file is unchanged, and a create of
+// an ordinary file runs.
+func TestCopilotEditGuard(t *testing.T) {
+	c := newCopilot(t)
+	own := filepath.Join(c.home(), "hooks", "agenthooks.json")
+	c.model.commands = []string{"write:" + own + "={}", "write:" + filepath.Join(c.ws.dir, "notes.txt") + "=hi"}
+	c.ws.agenthooksEnv(t, c.env(), "install", "--agent", "copilot")
+	before, err := os.ReadFile(own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(before), `"matcher":"bash|create|edit"`) {
+		t.Fatalf("install did not write one guard entry for the shell and file tools:\n%s", before)
+	}
+	c.exec(t, "please write them")
+	if after, _ := os.ReadFile(own); string(after) != string(before) {
+		t.Errorf("Copilot's create tool changed agenthooks' hooks file:\n%s", after)
+	}
+	if !c.model.anySent("Denied by preToolUse hook: Blocked by agenthooks: protected-config") {
+		t.Errorf("no model request carries the edit guard's deny; requests:\n%s", strings.Join(c.model.sent(), "\n---\n"))
+	}
+	if !c.ws.exists("notes.txt") {
+		t.Error("an ordinary create did not happen")
 	}
 }
 

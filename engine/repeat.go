@@ -21,6 +21,8 @@ import (
 // same agenthooks entry for this very call, the call through the other's file is a repeat, and
 // steps aside: the own entry decides. A deny is never dropped: the repeat steps aside only for an
 // own entry that is certain to run, as the caller runs it, with the same answer:
+//   - the caller has no setting that switches its own files off unseen (Agent.OwnFilesSwitch:
+//     VS Code's chat.hookFilesLocations), so they run whenever the other agent's do;
 //   - it is in one of the caller's own user, team or enterprise files (a project file runs only
 //     when the agent trusts the workspace, which agenthooks cannot see);
 //   - it is the same guard with the same policy (an absolute path or none), or a runner of the
@@ -88,8 +90,8 @@ func (r Repeat) Caller() *dialect.Agent {
 // repeat of ("file:line:col"); "" when r is not a repeat, or it is not certain: then r runs.
 func (e *Engine) OwnEntry(r Repeat) string {
 	caller := r.Caller()
-	if caller == nil || r.Guard != "" && r.Policy != "" && !filepath.IsAbs(r.Policy) {
-		return ""
+	if caller == nil || caller.OwnFilesSwitch != "" || r.Guard != "" && r.Policy != "" && !filepath.IsAbs(r.Policy) {
+		return "" // VS Code can switch its own files off unseen: its own entry may not run
 	}
 	var p struct {
 		HookEventName string `json:"hook_event_name"`
@@ -119,8 +121,11 @@ func (e *Engine) OwnEntry(r Repeat) string {
 		if h.Source.Family != caller.Name || h.Source.Layer != config.User && h.Source.Layer != config.Team && h.Source.Layer != config.Enterprise {
 			return false
 		}
-		if isCandidate(theirs, h.Source.File) {
-			return false // a file of both agents' (VS Code's hooks folder is Copilot CLI's): the entry itself
+		if isCandidate(theirs, h.Source.File) || atPlaceOf(r.In, h.Source.File) {
+			// A file of both agents' (VS Code's hooks folder is Copilot CLI's): it may be the
+			// entry itself. By its place too, not only as r.In's files are found now: COPILOT_HOME
+			// moves Copilot CLI's folder, not VS Code's ~/.copilot/hooks.
+			return false
 		}
 		if r.Guard != "" {
 			return e.guardKey(h) == guardKeyOf(r.Guard, r.Policy) && (!r.FailClosed || h.FailClosed || hasArg(h.Command, "--fail-closed"))
@@ -145,6 +150,17 @@ func (e *Engine) OwnEntry(r Repeat) string {
 		}
 	}
 	return ""
+}
+
+// atPlaceOf reports whether file is at one of agent n's places for hooks files, wherever its
+// folders are moved to (config.LocationOf).
+func atPlaceOf(n dialect.Name, file string) bool {
+	a := agents.Get(n)
+	if a == nil {
+		return false
+	}
+	_, ok := config.LocationOf(a, file)
+	return ok
 }
 
 // isCandidate reports whether file is one of the candidates (a path or a glob of paths).

@@ -121,15 +121,113 @@ func TestOwnEntryInASharedFile(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "agenthooks.json"), []byte(file), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e := New(&config.Config{}, Options{Env: config.Env{Home: home, EnterpriseDir: filepath.Join(home, "none"),
-		ClaudeManagedDir: filepath.Join(home, "none"), Workspaces: []string{filepath.Join(home, "w")}}})
 	// Both spellings of the event, so that nothing short of the shared file stops the search.
 	payload := `{"hookEventName":"PreToolUse","hook_event_name":"PreToolUse","sessionId":"s","tool_name":"run_in_terminal","tool_input":{"command":"rm -rf ~"},"cwd":"/w"}`
 	r := Repeat{In: dialect.Name("copilot"), Payload: []byte(payload), Guard: "bash", FailClosed: true}
 	if c := r.Caller(); c == nil || c.Name != "vscode" {
 		t.Fatalf("Caller = %v, want VS Code", c)
 	}
-	if got := e.OwnEntry(r); got != "" {
-		t.Fatalf("OwnEntry = %q: the guard in the file both agents read stepped aside for itself", got)
+	// COPILOT_HOME moves Copilot CLI's user folder but not VS Code's, which reads ~/.copilot/hooks
+	// as written: the file there is still Copilot's file by its place, and must not count as VS
+	// Code's own entry for itself.
+	for _, copilotHome := range []string{"", filepath.Join(home, "elsewhere")} {
+		e := New(&config.Config{}, Options{Env: config.Env{Home: home, EnterpriseDir: filepath.Join(home, "none"),
+			ClaudeManagedDir: filepath.Join(home, "none"), Workspaces: []string{filepath.Join(home, "w")},
+			Getenv: func(k string) string {
+				if k == "COPILOT_HOME" {
+					return copilotHome
+				}
+				return ""
+			}}})
+		if got := e.OwnEntry(r); got != "" {
+			t.Fatalf("COPILOT_HOME=%q: OwnEntry = %q: the guard in the file both agents read stepped aside for itself", copilotHome, got)
+		}
+	}
+}
+
+// TestOwnEntryVSCode: with chat.useClaudeHooks on, VS Code runs Claude Code's settings too, so
+// the guard in Claude Code's file (--agent claude) is called with VS Code's payload. It never steps aside, not even for the same guard in the shared
+// ~/.copilot/hooks/agenthooks.json: chat.hookFilesLocations can switch that folder off where
+// agenthooks cannot see it (Agent.OwnFilesSwitch), and a guard that stepped aside for an entry
+// that does not run would drop a deny. The guard in the shared file itself never steps aside,
+// wherever COPILOT_HOME points.
+func TestOwnEntryVSCode(t *testing.T) {
+	t.Parallel()
+	// Both spellings of the event, so that nothing short of the reason under test stops the search
+	// (VS Code's own payload names it only in hookEventName, which OwnEntry does not read).
+	payload := []byte(`{"timestamp":"2026-11-24T10:30:00.000Z","cwd":"/w","sessionId":"s","hookEventName":"PreToolUse","hook_event_name":"PreToolUse","tool_name":"run_in_terminal","tool_input":{"command":"rm -rf ~","explanation":"x","isBackground":false},"tool_use_id":"t"}`)
+	shared := `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"agenthooks guard bash --fail-closed --agent copilot","matcher":"bash|create|edit","timeoutSec":30}]}}`
+	cases := []struct {
+		name, user, project, copilotHome string
+		in                               dialect.Name
+		repeat                           bool
+	}{
+		{"Claude Code's guard, the shared file has it", shared, "", "", dialect.Claude, false},
+		{"Claude Code's guard, nothing in VS Code's files", "", "", "", dialect.Claude, false},
+		{"Claude Code's guard, only a project file has it", "", shared, "", dialect.Claude, false},
+		{"Claude Code's guard, the shared guard fails open", `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"agenthooks guard bash --agent copilot"}]}}`, "", "", dialect.Claude, false},
+		{"the shared file's own guard", shared, "", "", dialect.Name("copilot"), false},
+		{"the shared file's own guard, COPILOT_HOME elsewhere", shared, "", "elsewhere", dialect.Name("copilot"), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			home := t.TempDir()
+			write := func(dir, body string) {
+				if body == "" {
+					return
+				}
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, "agenthooks.json"), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			write(filepath.Join(home, ".copilot", "hooks"), c.user)
+			write(filepath.Join(home, "w", ".github", "hooks"), c.project)
+			copilotHome := ""
+			if c.copilotHome != "" {
+				copilotHome = filepath.Join(home, c.copilotHome)
+			}
+			e := New(&config.Config{}, Options{Env: config.Env{Home: home, EnterpriseDir: filepath.Join(home, "none"),
+				ClaudeManagedDir: filepath.Join(home, "none"), Workspaces: []string{filepath.Join(home, "w")},
+				Getenv: func(k string) string {
+					if k == "COPILOT_HOME" {
+						return copilotHome
+					}
+					return ""
+				}}})
+			r := Repeat{In: c.in, Payload: payload, Guard: "bash", FailClosed: true}
+			if cl := r.Caller(); cl == nil || cl.Name != "vscode" {
+				t.Fatalf("Caller = %v, want VS Code", cl)
+			}
+			if got := e.OwnEntry(r); (got != "") != c.repeat {
+				t.Fatalf("OwnEntry = %q, want a repeat: %v", got, c.repeat)
+			}
+		})
+	}
+}
+
+// TestAtPlaceOf: a file is Copilot CLI's by its place (~/.copilot/hooks/*.json,
+// .github/hooks/*.json) whatever COPILOT_HOME says, so that a file VS Code and Copilot CLI both
+// run is never counted as only VS Code's.
+func TestAtPlaceOf(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		file string
+		want bool
+	}{
+		{filepath.Join("/h", ".copilot", "hooks", "agenthooks.json"), true},
+		{filepath.Join("/w", ".github", "hooks", "team.json"), true},
+		{filepath.Join("/h", ".cursor", "hooks.json"), false},
+		{filepath.Join("/h", ".copilot", "agenthooks.json"), false},
+	} {
+		if got := atPlaceOf("copilot", c.file); got != c.want {
+			t.Errorf("atPlaceOf(copilot, %s) = %v, want %v", c.file, got, c.want)
+		}
+	}
+	if atPlaceOf("no-such-agent", "/h/.copilot/hooks/a.json") {
+		t.Error("an unknown agent has no places")
 	}
 }

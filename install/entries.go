@@ -24,17 +24,19 @@ type entry struct {
 // (a broken policy, an unreadable payload) blocks the command instead of letting it through.
 const GuardArgs = "guard bash --fail-closed"
 
-// entries lists what install adds for an agent, as its descriptor says: the shell guard, the
-// runner on each of its events, and the guard on the agent's own file tools, so that the shell
-// guard judges a write, edit or delete of a protected file (an agent's hooks, agenthooks' policy
-// and trust) by these tools too and the agent cannot switch its guard off with its edit tool.
+// entries lists what install adds for an agent, as its descriptor says (Agent.InstallEntries):
+// the shell guard, the runner on each of its events, and the guard on the agent's own file
+// tools, so that the shell guard judges a write, edit or delete of a protected file (an agent's
+// hooks, agenthooks' policy and trust) by these tools too and the agent cannot switch its guard
+// off with its edit tool. For an agent whose install file is another's (Install.FileOf: VS
+// Code's is Copilot CLI's), they are that agent's entries.
 //
 // In the files of an agent that another agent runs too (Agent.Reads: Cursor runs Claude Code's),
 // the guard's entries name the file's agent (--agent claude), as the runner's do: when the other
 // agent calls them and runs the same guard through its own entry, they step aside, so one call
 // runs the guard once (engine.Repeat).
 func entries(a *dialect.Agent) []entry {
-	in := a.Install
+	a = fileAgent(a)
 	guardArgs := GuardArgs
 	if in.GuardFormat {
 		guardArgs += " --format " + string(a.Name)
@@ -42,11 +44,20 @@ func entries(a *dialect.Agent) []entry {
 	if len(agents.ReadBy(a.Name)) > 0 {
 		guardArgs += " --agent " + string(a.Name)
 	}
-	out := []entry{{event: a.Shell.Event, matcher: in.ShellMatcher, args: guardArgs, failClosed: in.FailClosed}}
-	for _, ev := range in.Events {
-		out = append(out, entry{event: ev, args: in.RunArgs + " " + ev})
+	var out []entry
+	for _, en := range a.InstallEntries(guardArgs) {
+		out = append(out, entry{event: en.Event, matcher: en.Matcher, args: en.Args, failClosed: en.FailClosed})
 	}
-	return append(out, entry{event: in.EditEvent, matcher: in.EditMatcher, args: guardArgs, failClosed: in.FailClosed})
+	return out
+}
+
+// fileAgent is the agent whose install file install writes for a: the agent named by
+// Install.FileOf, else a itself.
+func fileAgent(a *dialect.Agent) *dialect.Agent {
+	if of := agents.Get(a.Install.FileOf); a.Install.FileOf != "" && of != nil {
+		return of
+	}
+	return a
 }
 
 // Call splits command when it is one plain call of a program named agenthooks (bare, by path,

@@ -3,6 +3,7 @@ package install
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"github.com/agenthooks/agenthooks/dialect"
 )
@@ -29,11 +30,12 @@ func planOwn(c *Change, o Options, remove bool) {
 	if unquoted, _, ok := Call(prog + " run"); ok {
 		path = unquoted
 	}
+	of := fileAgent(a) // VS Code's file is Copilot CLI's, written as for it
 	var list []dialect.InstallEntry
 	for _, en := range entries(a) {
 		list = append(list, dialect.InstallEntry{Event: en.event, Matcher: en.matcher, Args: en.args, FailClosed: en.failClosed})
 	}
-	c.New = a.Install.Own(prog, path, list)
+	c.New = of.Install.Own(prog, path, list)
 	if c.Exists && bytes.Equal(c.Old, c.New) {
 		return
 	}
@@ -41,6 +43,38 @@ func planOwn(c *Change, o Options, remove bool) {
 	if c.Exists {
 		verb = "rewritten"
 	}
-	c.Changes = []string{fmt.Sprintf("%s with %d entries: the shell guard on %s, the runner on %d events, the edit guard on %s",
-		verb, len(list), a.Shell.Event, len(a.Install.Events), a.Install.EditEvent)}
+	msg := fmt.Sprintf("%s with %d entries: %s", verb, len(list), describe(of, list))
+	if of != a {
+		msg += fmt.Sprintf("; it is %s's file, from which %s runs the guard and the runner on %d events", of.Title, a.Short, len(a.Install.Events))
+	}
+	c.Changes = []string{msg}
+}
+
+// describe says what entries hold, in their order, for install's message: the guards on their
+// events (the shell and edit guards as one entry when Install.OneGuard joins them), the runner
+// on so many events.
+func describe(a *dialect.Agent, list []dialect.InstallEntry) string {
+	var parts []string
+	runner, at := 0, -1
+	for _, en := range list {
+		if !strings.HasPrefix(en.Args, "guard ") {
+			if runner++; at < 0 {
+				at = len(parts)
+				parts = append(parts, "")
+			}
+			continue
+		}
+		switch en.Matcher {
+		case a.Install.ShellMatcher:
+			parts = append(parts, "the shell guard on "+en.Event)
+		case a.Install.EditMatcher:
+			parts = append(parts, "the edit guard on "+en.Event)
+		default:
+			parts = append(parts, "the shell and edit guards as one entry on "+en.Event+" ("+en.Matcher+")")
+		}
+	}
+	if at >= 0 {
+		parts[at] = fmt.Sprintf("the runner on %d events", runner)
+	}
+	return strings.Join(parts, ", ")
 }

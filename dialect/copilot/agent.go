@@ -49,6 +49,11 @@ var Agent = dialect.Agent{
 		RunArgs:     "run --agent copilot",
 		EditEvent:   "preToolUse",
 		EditMatcher: "create|edit",
+		// Copilot's matcher is a regular expression that must match the whole tool name
+		// (1.0.102 anchors it as ^(?:matcher)$): one entry, "bash|create|edit", guards the shell
+		// and the file tools, and VS Code, which runs this file and ignores matchers, runs the
+		// guard once per call.
+		OneGuard:    true,
 		Timeout:     DefaultTimeout,
 		Own:         hooksFile,
 		Note:        "note: the file is agenthooks' own: uninstall deletes it",

@@ -1,8 +1,6 @@
 package vscode
 
 import (
-	"strings"
-
 	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/claude"
@@ -33,6 +31,9 @@ var Agent = dialect.Agent{
 		{Agent: dialect.Claude, Setting: "chat.useClaudeHooks"},
 		{Agent: copilot.Name},
 	},
+	// chat.hookFilesLocations can switch the hooks folders off: an agenthooks entry in Claude
+	// Code's files never steps aside for the shared file's, which might not run.
+	OwnFilesSwitch:   "chat.hookFilesLocations",
 	Dialect:          func(dialect.AskAs) dialect.Dialect { return Dialect },
 	ToolKind:         toolKind,
 	Speaks:           dialect.Claude,
@@ -51,9 +52,12 @@ var Agent = dialect.Agent{
 	Shell:  dialect.Shell{Event: "PreToolUse", Tool: "run_in_terminal", Payload: shellPayload},
 	Install: dialect.Install{
 		// Copilot CLI's install file (TestSharedFile checks they are the same), as constants: the
-		// descriptor costs no initialisation.
-		File:         "hooks/agenthooks.json",
-		ProjectFile:  ".github/hooks/agenthooks.json",
+		// descriptor costs no initialisation. FileOf: install writes it with Copilot CLI's entries.
+		File:        "hooks/agenthooks.json",
+		ProjectFile: ".github/hooks/agenthooks.json",
+		FileOf:      copilot.Name,
+		// VS Code's own names for its shell and file tools, and the runner it is reached by; the
+		// entries written are Copilot CLI's (FileOf), whose matchers VS Code ignores.
 		ShellMatcher: "run_in_terminal",
 		// The events VS Code fires from the shared file's Copilot events (agentStop is its Stop);
 		// Copilot's other events there run under Copilot CLI only.
@@ -75,22 +79,11 @@ var Agent = dialect.Agent{
 	Detect:         func(p dialect.Probe) bool { return p.HookEventCamel != "" && ClaudeEvent(p.HookEventCamel) != "" },
 }
 
-// sharedFile is the file install writes for VS Code: GitHub Copilot CLI's, entry for entry, as
-// Copilot's descriptor renders it, so that whichever of the two agents is installed first, the
-// other finds the file as it would write it. The guard's arguments are those install gives VS
-// Code's own first entry, naming the file's agent as install does in a file another agent runs
-// too (--agent copilot: the call's payload says who really called).
+// sharedFile is the file install writes for VS Code: GitHub Copilot CLI's, as Copilot's
+// descriptor renders it, from the entries install gives Copilot CLI (Install.FileOf), so that
+// whichever of the two agents is installed first, the other finds the file as it would write it.
 func sharedFile(prog, path string, entries []dialect.InstallEntry) []byte {
-	in, guard := copilot.Agent.Install, ""
-	if len(entries) > 0 {
-		guard = withAgent(entries[0].Args, copilot.Name)
-	}
-	list := []dialect.InstallEntry{{Event: copilot.Agent.Shell.Event, Matcher: in.ShellMatcher, Args: guard, FailClosed: in.FailClosed}}
-	for _, ev := range in.Events {
-		list = append(list, dialect.InstallEntry{Event: ev, Args: in.RunArgs + " " + ev})
-	}
-	list = append(list, dialect.InstallEntry{Event: in.EditEvent, Matcher: in.EditMatcher, Args: guard, FailClosed: in.FailClosed})
-	return in.Own(prog, path, list)
+	return copilot.Agent.Install.Own(prog, path, entries)
 }
 
 // guardReply is a built-in guard's decision as Dialect.Encode writes it on PreToolUse (a JSON
@@ -138,20 +131,4 @@ func shellPayload(c, cwd string) map[string]any {
 	return map[string]any{"timestamp": "2026-01-01T00:00:00.000Z", "hookEventName": "PreToolUse", "sessionId": "agenthooks-doctor",
 		"cwd": cwd, "tool_name": "run_in_terminal", "tool_use_id": "agenthooks-doctor",
 		"tool_input": map[string]any{"command": c, "explanation": "agenthooks doctor's canary", "isBackground": false}}
-}
-
-// withAgent is a guard's arguments with --agent naming agent n, in place of any other.
-func withAgent(args string, n dialect.Name) string {
-	f := strings.Fields(args)
-	out := f[:0]
-	for i := 0; i < len(f); i++ {
-		switch {
-		case f[i] == "--agent" && i+1 < len(f):
-			i++
-		case strings.HasPrefix(f[i], "--agent="):
-		default:
-			out = append(out, f[i])
-		}
-	}
-	return strings.Join(append(out, "--agent", string(n)), " ")
 }

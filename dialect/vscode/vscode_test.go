@@ -347,23 +347,19 @@ func TestDetectProbe(t *testing.T) {
 	}
 }
 
-// TestSharedFile: install writes for VS Code exactly the file it writes for Copilot CLI in the
-// hooks folder both read, so installing for one after the other changes nothing.
+// TestSharedFile: VS Code's install file is Copilot CLI's, rendered by Copilot's descriptor from
+// Copilot's entries (Install.FileOf), so installing for one after the other changes nothing; in it
+// one guard entry serves the shell and the file tools, so VS Code, which ignores matchers, runs
+// the guard once per tool call.
 func TestSharedFile(t *testing.T) {
 	t.Parallel()
-	guard := []dialect.InstallEntry{{Event: "PreToolUse", Matcher: "run_in_terminal", Args: "guard bash --fail-closed"}}
-	got := sharedFile("/usr/bin/agenthooks", "/usr/bin/agenthooks", guard)
 	in := copilot.Agent.Install
-	want := []dialect.InstallEntry{{Event: "preToolUse", Matcher: in.ShellMatcher, Args: "guard bash --fail-closed --agent copilot"}}
-	for _, ev := range in.Events {
-		want = append(want, dialect.InstallEntry{Event: ev, Args: in.RunArgs + " " + ev})
+	if Agent.Install.File != in.File || Agent.Install.ProjectFile != in.ProjectFile || Agent.Install.FileOf != copilot.Name {
+		t.Errorf("VS Code's install files %q, %q (of %q) are not Copilot CLI's %q, %q", Agent.Install.File, Agent.Install.ProjectFile, Agent.Install.FileOf, in.File, in.ProjectFile)
 	}
-	want = append(want, dialect.InstallEntry{Event: in.EditEvent, Matcher: in.EditMatcher, Args: "guard bash --fail-closed --agent copilot"})
-	if Agent.Install.File != in.File || Agent.Install.ProjectFile != in.ProjectFile {
-		t.Errorf("VS Code's install files %q, %q are not Copilot CLI's %q, %q", Agent.Install.File, Agent.Install.ProjectFile, in.File, in.ProjectFile)
-	}
-	// In the file both agents read, the guard names the file's agent, as install writes it for Copilot CLI.
-	if w := in.Own("/usr/bin/agenthooks", "/usr/bin/agenthooks", want); string(got) != string(w) {
+	list := copilot.Agent.InstallEntries("guard bash --fail-closed --agent copilot")
+	got := sharedFile("/usr/bin/agenthooks", "/usr/bin/agenthooks", list)
+	if w := in.Own("/usr/bin/agenthooks", "/usr/bin/agenthooks", list); string(got) != string(w) {
 		t.Errorf("VS Code's file differs from Copilot CLI's:\n%s\n%s", got, w)
 	}
 	f := DecodeHooksFile("agenthooks.json", got)
@@ -379,8 +375,7 @@ func TestSharedFile(t *testing.T) {
 			runner++
 		}
 	}
-	// VS Code ignores matchers: both guard entries run on each of its tool calls.
-	if guards != 2 || runner != len(Agent.Install.Events) {
-		t.Errorf("guards %d, runner entries VS Code fires %d, want 2 and %d", guards, runner, len(Agent.Install.Events))
+	if guards != 1 || runner != len(Agent.Install.Events) {
+		t.Errorf("guard entries %d, runner entries VS Code fires %d, want 1 and %d:\n%s", guards, runner, len(Agent.Install.Events), got)
 	}
 }

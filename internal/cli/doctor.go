@@ -278,6 +278,10 @@ func doctorOverlaps(cfg *config.Config, list []doctorAgent) {
 			}
 			msg := fmt.Sprintf("%s also runs %s's hooks files %s: one call then reaches agenthooks through both; the entries in %s's files name their agent (--agent %s) and step aside for %s's own entries, but %s's other hooks run twice (directly and through %s's runner)",
 				desc.Title, agentTitle(r.Agent), when, agentTitle(r.Agent), r.Agent, desc.Title, agentTitle(r.Agent), desc.Title)
+			if desc.OwnFilesSwitch != "" {
+				msg = fmt.Sprintf("%s also runs %s's hooks files %s: one call then runs agenthooks' entries of both files, the guard twice: those in %s's files do not step aside, as %s's setting %s can switch its own files off where agenthooks cannot see it; %s's other hooks run twice too (directly and through %s's runner)",
+					desc.Title, agentTitle(r.Agent), when, agentTitle(r.Agent), desc.Short, desc.OwnFilesSwitch, agentTitle(r.Agent), desc.Title)
+			}
 			if unnamed > 0 {
 				msg = fmt.Sprintf("%s also runs %s's hooks files %s: %d agenthooks hook(s) there name no agent (an older install) and run a second time for one call; run agenthooks install --agent %s again",
 					desc.Title, agentTitle(r.Agent), when, unnamed, r.Agent)

@@ -179,6 +179,11 @@ func installNotes(e *env, o install.Options, list []*dialect.Agent, changes []*i
 		}
 	}
 	for _, ov := range install.Overlaps(list, o) {
+		if ov.Setting != "" && ov.Agent.OwnFilesSwitch != "" {
+			fmt.Fprintf(e.stdout, "note: %s also runs %s's hooks files when its setting %s is on: then one call runs agenthooks' entries of both files (those in %s's do not step aside, as %s can switch its own files off with %s) and %s's other hooks twice; keep that setting off\n",
+				ov.Agent.Title, ov.Reads.Title, ov.Setting, ov.Reads.Title, ov.Agent.Short, ov.Agent.OwnFilesSwitch, ov.Reads.Title)
+			continue
+		}
 		if ov.Setting != "" {
 			fmt.Fprintf(e.stdout, "note: %s also runs %s's hooks files when its setting %s is on: then agenthooks' entries there step aside for %s's own, but %s's other hooks run twice for one call (directly, and through %s's runner); keep that setting off\n",
 				ov.Agent.Title, ov.Reads.Title, ov.Setting, ov.Agent.Title, ov.Reads.Title, ov.Agent.Title)

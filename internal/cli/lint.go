@@ -84,7 +84,9 @@ func runLint(e *env, p lintParams) error {
 			}
 		}
 	}
-	problems := cfg.Problems()
+	// A file another agent runs as its own too (VS Code, Copilot CLI's hooks folder) is checked
+	// as each of them reads it.
+	problems := append(cfg.Problems(), cfg.SharedProblems()...)
 	for _, f := range policies {
 		_, pp := policy.Load(f)
 		problems = append(problems, pp...)
@@ -150,7 +152,7 @@ func runList(e *env, p listParams) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "LAYER\tFILE\tSTATE")
 	for _, f := range cfg.Files {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Source.Layer, f.Source.File, fileState(cfg, f))
+		fmt.Fprintf(tw, "%s\t%s\t%s%s\n", f.Source.Layer, f.Source.File, fileState(cfg, f), alsoReadBy(f))
 	}
 	tw.Flush()
 	fmt.Fprintln(e.stdout)
@@ -210,6 +212,19 @@ func fileState(cfg *config.Config, f *config.File) string {
 		return "untrusted: not run (agenthooks trust " + f.Source.Workspace + ")"
 	}
 	return "ok"
+}
+
+// alsoReadBy says which other agents run the file as their own ("; run by VS Code agent hooks
+// too"), or "".
+func alsoReadBy(f *config.File) string {
+	var names []string
+	for _, a := range config.AlsoReadBy(f) {
+		names = append(names, a.Title)
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return "; run by " + wordList(names, "and") + " too"
 }
 
 func runsState(cfg *config.Config, f *config.File, h *config.Hook) string {

@@ -1,0 +1,38 @@
+package dialect
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestInstallEntries: the shell guard, the runner on each event, the edit guard; with OneGuard
+// and the edit guard on the shell guard's event, one guard entry matching both tools, first.
+func TestInstallEntries(t *testing.T) {
+	t.Parallel()
+	own := func(string, string, []InstallEntry) []byte { return nil }
+	agent := func(oneGuard bool, editEvent string) *Agent {
+		return &Agent{Shell: Shell{Event: "pre"}, Install: Install{ShellMatcher: "bash", Events: []string{"pre", "stop"},
+			RunArgs: "run", EditEvent: editEvent, EditMatcher: "create|edit", OneGuard: oneGuard, FailClosed: true, Own: own}}
+	}
+	const g = "guard bash --fail-closed"
+	runner := []InstallEntry{{Event: "pre", Args: "run pre"}, {Event: "stop", Args: "run stop"}}
+	cases := []struct {
+		name string
+		a    *Agent
+		want []InstallEntry
+	}{
+		{"two entries", agent(false, "pre"), append(append([]InstallEntry{{Event: "pre", Matcher: "bash", Args: g, FailClosed: true}}, runner...),
+			InstallEntry{Event: "pre", Matcher: "create|edit", Args: g, FailClosed: true})},
+		{"one entry", agent(true, "pre"), append([]InstallEntry{{Event: "pre", Matcher: "bash|create|edit", Args: g, FailClosed: true}}, runner...)},
+		{"one guard, but the edit guard on another event", agent(true, "edit"), append(append([]InstallEntry{{Event: "pre", Matcher: "bash", Args: g, FailClosed: true}}, runner...),
+			InstallEntry{Event: "edit", Matcher: "create|edit", Args: g, FailClosed: true})},
+		{"one guard, but a file of the user's", func() *Agent { a := agent(true, "pre"); a.Install.Own = nil; return a }(),
+			append(append([]InstallEntry{{Event: "pre", Matcher: "bash", Args: g, FailClosed: true}}, runner...),
+				InstallEntry{Event: "pre", Matcher: "create|edit", Args: g, FailClosed: true})},
+	}
+	for _, c := range cases {
+		if got := c.a.InstallEntries(g); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", c.name, got, c.want)
+		}
+	}
+}
