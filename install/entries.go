@@ -38,7 +38,7 @@ const GuardArgs = "guard bash --fail-closed"
 func entries(a *dialect.Agent) []entry {
 	a = fileAgent(a)
 	guardArgs := GuardArgs
-	if in.GuardFormat {
+	if a.Install.GuardFormat {
 		guardArgs += " --format " + string(a.Name)
 	}
 	if len(agents.ReadBy(a.Name)) > 0 {
