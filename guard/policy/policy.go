@@ -148,15 +148,21 @@ var builtins = map[string]bool{"cd": true, "pushd": true, "popd": true, "pwd": t
 
 // globalValueOpts are, per command, the options before the subcommand that take a value.
 var globalValueOpts = map[string]map[string]bool{
-	"git":       {"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true, "--super-prefix": true, "--config-env": true},
-	"kubectl":   {"-n": true, "--namespace": true, "--context": true, "--cluster": true, "--user": true, "-s": true, "--server": true, "--kubeconfig": true},
-	"aws":       {"--profile": true, "--region": true, "--output": true, "--endpoint-url": true, "--query": true},
-	"docker":    {"-H": true, "--host": true, "--context": true, "-c": true, "--config": true, "-l": true, "--log-level": true},
-	"npm":       {"--prefix": true, "-w": true, "--workspace": true},
-	"terraform": {},
-	"helm":      {"-n": true, "--namespace": true, "--kube-context": true},
-	"gcloud":    {"--project": true, "--account": true, "--configuration": true},
+	"git":            {"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true, "--super-prefix": true, "--config-env": true},
+	"kubectl":        {"-n": true, "--namespace": true, "--context": true, "--cluster": true, "--user": true, "-s": true, "--server": true, "--kubeconfig": true},
+	"aws":            {"--profile": true, "--region": true, "--output": true, "--endpoint-url": true, "--query": true},
+	"docker":         {"-H": true, "--host": true, "--context": true, "-c": true, "--config": true, "-l": true, "--log-level": true},
+	"npm":            {"--prefix": true, "-w": true, "--workspace": true},
+	"terraform":      {},
+	"helm":           {"-n": true, "--namespace": true, "--kube-context": true},
+	"gcloud":         {"--project": true, "--account": true, "--configuration": true},
+	"docker-compose": composeValueOpts, "podman-compose": composeValueOpts,
 }
+
+// composeValueOpts are Compose's options before its subcommand that take a value (docker
+// compose -f FILE -p NAME down -v), for docker-compose and after docker's compose.
+var composeValueOpts = map[string]bool{"-f": true, "--file": true, "-p": true, "--project-name": true, "--env-file": true,
+	"--profile": true, "--project-directory": true, "--ansi": true, "--parallel": true, "--progress": true}
 
 // movers copy or move their sources to a destination: a rule's targets are their sources, its
 // destination their destination.
@@ -206,6 +212,9 @@ func newView(inv *shell.Invocation) *view {
 		v.positional = append(v.positional, w)
 		if beforeSub && w.Static {
 			v.sub = append(v.sub, val)
+			if len(v.sub) == 1 && val == "compose" && (inv.Name == "docker" || inv.Name == "podman" || inv.Name == "nerdctl") {
+				opts = composeValueOpts
+			}
 		} else {
 			beforeSub = false
 		}

@@ -64,6 +64,9 @@ const (
 	opUse    = "use"     // hands the path to a program whose effect is not known
 	opCode   = "code"    // interpreter code names the path and writes or removes files
 	opScope  = "git-rev" // a git command that rewrites the work tree at the path
+	// opTree changes the attributes of the path and everything under it (chmod -R, chown -R):
+	// it reaches the credentials in a folder (chmod -R 777 ~/.ssh makes the keys readable to all).
+	opTree = "tree"
 )
 
 // readers only read the files they are given: naming a protected file is fine.
@@ -296,7 +299,7 @@ func (pr *protector) finding(f shell.Finding) (Match, bool) {
 }
 
 func describeHit(h hit, home string) string {
-	verb := map[string]string{opDelete: "deletes or moves", opWrite: "changes", opPlace: "overwrites or plants a file in",
+	verb := map[string]string{opDelete: "deletes or moves", opWrite: "changes", opTree: "changes the permissions or owner of", opPlace: "overwrites or plants a file in",
 		opLink: "links to", opCopy: "copies", opUse: "hands to a program that may change", opCode: "has code that may change",
 		opScope: "rewrites with git"}[h.op]
 	tail := personMust
@@ -453,6 +456,12 @@ func (pr *protector) hits(inv *shell.Invocation) []hit {
 		for _, w := range pos {
 			if h, ok := pr.touch(opWrite, w, inv); ok && !(tighten && h.prot.Kind == KindCredentials) {
 				out = append(out, h) // chmod 600 KEY only takes permissions away: what ssh asks for
+				continue
+			}
+			if recursiveAttrs(name, inv.Args[1:]) && !tighten {
+				if h, ok := pr.touch(opTree, w, inv); ok && h.prot.Kind == KindCredentials {
+					out = append(out, h)
+				}
 			}
 		}
 	case name == "sed" || name == "perl" || name == "ruby":
@@ -856,6 +865,8 @@ func (pr *protector) relates(op, target string, pattern bool, p *Protected) bool
 		return p.Dir
 	case relAncestor:
 		switch op {
+		case opTree:
+			return p.Kind == KindCredentials
 		case opDelete, opPlace:
 			// Removing, moving away or replacing a folder takes what is inside with it.
 			// A filtered delete (find -name ... -delete) over a broad folder selects some
@@ -892,7 +903,24 @@ func relatesPattern(op, target string, pattern bool, p *Protected) bool {
 		}
 		return false
 	}
-	return (op == opDelete || op == opPlace) && compare(target, dir, pattern) != relNone && compare(target, dir, pattern) != relInside
+	return (op == opDelete || op == opPlace || op == opTree) && compare(target, dir, pattern) != relNone && compare(target, dir, pattern) != relInside
+}
+
+// recursiveAttrs reports whether a chmod, chown, chgrp or setfacl changes a whole tree (-R).
+func recursiveAttrs(name string, args []shell.Word) bool {
+	if name != "chmod" && name != "chown" && name != "chgrp" && name != "setfacl" {
+		return false
+	}
+	for _, a := range args {
+		v := a.Value
+		if v == "--" {
+			break
+		}
+		if v == "--recursive" || len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsRune(v, 'R') {
+			return true
+		}
+	}
+	return false
 }
 
 // broad folders hold far more than the protected paths: the root, home, the project, the
