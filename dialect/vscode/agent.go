@@ -29,6 +29,10 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".github/hooks/*.json", Format: dialect.FormatVSCodeHooks},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "hooks/*.json", Format: dialect.FormatVSCodeHooks},
 	},
+	// VS Code's settings switch its hooks off (chat.useHooks, chat.useClaudeHooks) or move them
+	// (chat.hookFilesLocations), in user, profile, remote, workspace and folder settings.
+	Switches:   settingsFiles,
+	SwitchKeys: []string{"chat.hook", "chat.useHooks", "chat.useClaudeHooks"},
 	Reads: []dialect.Shared{
 		{Agent: dialect.Claude, Setting: "chat.useClaudeHooks"},
 		{Agent: copilot.Name},
@@ -154,4 +158,28 @@ func withAgent(args string, n dialect.Name) string {
 		}
 	}
 	return strings.Join(append(out, "--agent", string(n)), " ")
+}
+
+// settingsFiles are the settings files of VS Code, VS Code Insiders and VSCodium on a platform:
+// each workspace's .vscode/settings.json and .code-workspace files, each product's user settings
+// and its profiles' (in the platform's application data folder), and a remote machine's.
+func settingsFiles(goos string) []dialect.Location {
+	user := ".config/"
+	switch goos {
+	case "darwin":
+		user = "Library/Application Support/"
+	case "windows":
+		user = "AppData/Roaming/"
+	}
+	out := []dialect.Location{
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".vscode/settings.json"},
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: "*.code-workspace"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootUserHome, Path: ".vscode-server/data/Machine/settings.json"},
+	}
+	for _, product := range []string{"Code", "Code - Insiders", "VSCodium"} {
+		out = append(out,
+			dialect.Location{Scope: dialect.ScopeUser, Root: dialect.RootUserHome, Path: user + product + "/User/settings.json"},
+			dialect.Location{Scope: dialect.ScopeUser, Root: dialect.RootUserHome, Path: user + product + "/User/profiles/*/settings.json"})
+	}
+	return out
 }
