@@ -54,8 +54,16 @@ func ProtectedPaths(env Env, files, binaries []string) []policy.Protected {
 			add(p, "what "+a.Title+" loads as hooks, plugins or tools (a file put there runs unguarded)", true, false)
 		}
 		if a.Switches != nil {
+			// A settings file VS Code reads only once a person opens or picks it (a
+			// .code-workspace, a profile's) is protected where it exists.
 			for _, p := range LocationPaths(env, a, a.Switches(cmp.Or(env.GOOS, runtime.GOOS))) {
-				out = appendSwitch(out, seen, p, a)
+				matches := []string{p}
+				if strings.Contains(p, "*") {
+					matches, _ = filepath.Glob(p)
+				}
+				for _, m := range matches {
+					out = appendSwitch(out, seen, m, a)
+				}
 			}
 		}
 	}

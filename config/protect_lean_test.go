@@ -55,10 +55,16 @@ func protectedPathsBefore(env Env, files, binaries []string) []policy.Protected 
 		}
 		if a.Switches != nil {
 			for _, p := range LocationPaths(env, a, a.Switches(runtime.GOOS)) {
-				n := len(out)
-				add(p, "settings that switch "+a.Title+" on and off", false, false)
-				if len(out) > n {
-					out[n].Keys = a.SwitchKeys
+				matches := []string{p}
+				if strings.Contains(p, "*") {
+					matches, _ = filepath.Glob(p)
+				}
+				for _, m := range matches {
+					n := len(out)
+					add(m, "settings that switch "+a.Title+" on and off", false, false)
+					if len(out) > n {
+						out[n].Keys = a.SwitchKeys
+					}
 				}
 			}
 		}

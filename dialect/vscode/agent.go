@@ -29,10 +29,12 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".github/hooks/*.json", Format: dialect.FormatVSCodeHooks},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "hooks/*.json", Format: dialect.FormatVSCodeHooks},
 	},
-	// VS Code's settings switch its hooks off (chat.useHooks, chat.useClaudeHooks) or move them
-	// (chat.hookFilesLocations), in user, profile, remote, workspace and folder settings.
+	// VS Code's settings switch its hooks off (chat.useHooks, chat.useClaudeHooks; earlier
+	// releases' chat.useCustomAgentHooks) or move them (chat.hookFilesLocations). They are
+	// window-scoped and restricted (VS Code's source): user, profile and remote settings set
+	// them, and a trusted workspace's settings too.
 	Switches:   settingsFiles,
-	SwitchKeys: []string{"chat.hook", "chat.useHooks", "chat.useClaudeHooks"},
+	SwitchKeys: []string{"chat.hook", "chat.useHooks", "chat.useClaudeHooks", "chat.useCustomAgentHooks"},
 	Reads: []dialect.Shared{
 		{Agent: dialect.Claude, Setting: "chat.useClaudeHooks"},
 		{Agent: copilot.Name},

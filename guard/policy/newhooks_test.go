@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/guard"
 	"github.com/agenthooks/agenthooks/guard/policy"
 )
@@ -92,6 +93,18 @@ func TestVSCodeHookSwitches(t *testing.T) {
 	if err := os.WriteFile(user, []byte(`{"chat.useHooks": true, "editor.tabSize": 2}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A profile's settings and a .code-workspace are read once a person picks them: those that
+	// exist are protected.
+	profile := home + "/.config/VSCodium/User/profiles/1a2b/settings.json"
+	for _, f := range []string{profile, proj + "/app.code-workspace"} {
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte(`{}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx.Protected = config.ProtectedPaths(config.Env{Home: home, Workspaces: []string{proj}}, nil, nil)
 	read := func(f string) ([]byte, error) { return os.ReadFile(f) }
 	for _, c := range []struct {
 		name  string
@@ -102,7 +115,7 @@ func TestVSCodeHookSwitches(t *testing.T) {
 		{"a new workspace file moving the hooks", ws, map[string]any{"content": `{"chat.hookFilesLocations": {"~/.copilot/hooks": false}}`}, policy.Deny},
 		{"switching them off", home + "/.config/Code - Insiders/User/settings.json", map[string]any{"content": `{"chat.useHooks": false}`}, policy.Deny},
 		{"Claude Code's hooks off", user, map[string]any{"content": `{"chat.useClaudeHooks": false}`}, policy.Deny},
-		{"in a profile", home + "/.config/VSCodium/User/profiles/1a2b/settings.json", map[string]any{"content": `{"chat.useHooks": false}`}, policy.Deny},
+		{"in a profile", profile, map[string]any{"content": `{"chat.useHooks": false}`}, policy.Deny},
 		{"in a .code-workspace", proj + "/app.code-workspace", map[string]any{"content": `{"settings": {"chat.useHooks": false}}`}, policy.Deny},
 		{"a key spelled with escapes", ws, map[string]any{"content": `{"chat.use\u0048ooks": false}`}, policy.Deny},
 		{"a value changed beside the key", user, map[string]any{"old_string": "true", "new_string": "false"}, policy.Deny},
@@ -111,6 +124,7 @@ func TestVSCodeHookSwitches(t *testing.T) {
 		{"an ordinary workspace setting", ws, map[string]any{"content": `{"editor.formatOnSave": true}`}, policy.Allow},
 		{"an ordinary edit", ws, map[string]any{"old_string": "a", "new_string": "b"}, policy.Allow},
 		{"another JSON file", proj + "/.vscode/launch.json", map[string]any{"content": `{"chat.useHooks": false}`}, policy.Allow},
+		{"a new .code-workspace, read only once a person opens it", proj + "/new.code-workspace", map[string]any{"content": `{"folders": [{"path": "."}]}`}, policy.Allow},
 	} {
 		v := g().CheckEditText("Write", []string{c.file}, guard.EditText(c.input, read), ctx)
 		if v.Decision != c.want {
@@ -127,8 +141,10 @@ func TestVSCodeHookSwitches(t *testing.T) {
 			t.Errorf("%q: %s (%s), want deny", cmd, v.Decision, v.Reason)
 		}
 	}
-	if v := g().Check("cat .vscode/settings.json", ctx); v.Decision != policy.Allow {
-		t.Errorf("cat .vscode/settings.json: %s (%s), want allow", v.Decision, v.Reason)
+	for _, cmd := range []string{"cat .vscode/settings.json", "code .vscode/settings.json"} {
+		if v := g().Check(cmd, ctx); v.Decision != policy.Allow {
+			t.Errorf("%q: %s (%s), want allow", cmd, v.Decision, v.Reason)
+		}
 	}
 }
 
