@@ -38,6 +38,9 @@ func TestNewHookFilesProtected(t *testing.T) {
 		{home + "/.config/opencode/plugins/zz.js", policy.Deny},
 		{home + "/.config/opencode/tools/zz.js", policy.Deny},
 		{home + "/.cursor/managed/team_x/hooks/hooks.json", policy.Deny},
+		{home + "/.claude/plugins/cache/m/p/1.0.0/hooks/hooks.json", policy.Deny},
+		{home + "/.gemini/extensions/x/gemini-extension.json", policy.Deny},
+		{proj + "/.gemini/extensions/x/hooks/hooks.json", policy.Deny},
 		// beside them, ordinary files
 		{proj + "/.github/workflows/ci.yml", policy.Allow},
 		{proj + "/.github/hooks.md", policy.Allow},
