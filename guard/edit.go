@@ -2,7 +2,9 @@ package guard
 
 import (
 	"errors"
+	"io"
 	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/agenthooks/agenthooks/guard/policy"
@@ -127,6 +129,17 @@ func replacement(m map[string]any) (string, string, bool) {
 		}
 	}
 	return "", "", false
+}
+
+// ReadEditTarget reads the file an edit changes, for EditText: at most maxEditRead bytes and
+// one more, so that a larger file counts as unseen without being read whole.
+func ReadEditTarget(file string) ([]byte, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxEditRead+1))
 }
 
 // CheckEditText is CheckEdit knowing what the call writes (see policy.CheckEditText).

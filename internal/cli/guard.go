@@ -309,7 +309,7 @@ func runGuardBash(e *env, p guardBashParams) error {
 			if !filepath.IsAbs(f) && call.cwd != "" {
 				f = filepath.Join(call.cwd, f)
 			}
-			return os.ReadFile(f)
+			return guard.ReadEditTarget(f)
 		}), ctx)
 		decision, reason = v.Decision, v.Reason
 		if decision == guard.Allow {
