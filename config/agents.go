@@ -31,29 +31,11 @@ func AgentCandidates(env Env, a *dialect.Agent) []Candidate {
 			i = j - 1
 			continue
 		}
-		if v := env.lookup(l.Env); v != "" {
-			out = append(out, Candidate{Layer: Layer(l.Scope), Family: a.Name, Path: v, Format: l.Format})
+		p := locationPath(env, a, l)
+		if p == "" {
 			continue
 		}
-		var base string
-		switch l.Root {
-		case dialect.RootManaged:
-			base = managedDir(env, a)
-		case dialect.RootTeam:
-			if env.Home != "" {
-				base = teamRoot(env.Home)
-			}
-		case dialect.RootHome:
-			base = agentHome(env, a)
-		}
-		if base == "" {
-			continue
-		}
-		p := filepath.Join(base, filepath.FromSlash(l.Path))
-		if l.Root == dialect.RootManaged && !strings.Contains(l.Path, "*") {
-			p = joinFor(cmp.Or(env.GOOS, runtime.GOOS), base, l.Path) // another platform's path as it reads there
-		}
-		if !strings.Contains(l.Path, "*") {
+		if !strings.Contains(l.Path, "*") || env.lookup(l.Env) != "" {
 			out = append(out, Candidate{Layer: Layer(l.Scope), Family: a.Name, Path: p, Format: l.Format})
 			continue
 		}
@@ -61,6 +43,53 @@ func AgentCandidates(env Env, a *dialect.Agent) []Candidate {
 		sort.Strings(matches)
 		for _, m := range matches {
 			out = append(out, Candidate{Layer: Layer(l.Scope), Family: a.Name, Path: m, Format: l.Format})
+		}
+	}
+	return out
+}
+
+// locationPath is where a location that is not a workspace's is in env: its variable's value,
+// else its path under its root ("" when env has no such root). A "*" is left unmatched.
+func locationPath(env Env, a *dialect.Agent, l dialect.Location) string {
+	if v := env.lookup(l.Env); v != "" {
+		return v
+	}
+	var base string
+	switch l.Root {
+	case dialect.RootManaged:
+		base = managedDir(env, a)
+	case dialect.RootTeam:
+		if env.Home != "" {
+			base = teamRoot(env.Home)
+		}
+	case dialect.RootHome:
+		base = agentHome(env, a)
+	case dialect.RootUserHome:
+		base = env.Home
+	}
+	if base == "" {
+		return ""
+	}
+	if l.Root == dialect.RootManaged && !strings.Contains(l.Path, "*") {
+		return joinFor(cmp.Or(env.GOOS, runtime.GOOS), base, l.Path) // another platform's path as it reads there
+	}
+	return filepath.Join(base, filepath.FromSlash(l.Path))
+}
+
+// LocationPaths are the paths of locs in env, a "*" left unmatched: a workspace location's in
+// each workspace, any other's under its root. ProtectedPaths protects them whole, so that a
+// file that does not exist yet is protected too.
+func LocationPaths(env Env, a *dialect.Agent, locs []dialect.Location) []string {
+	var out []string
+	for _, l := range locs {
+		if l.Root == dialect.RootWorkspace {
+			for _, ws := range env.Workspaces {
+				out = append(out, filepath.Join(ws, filepath.FromSlash(l.Path)))
+			}
+			continue
+		}
+		if p := locationPath(env, a, l); p != "" {
+			out = append(out, p)
 		}
 	}
 	return out

@@ -1,10 +1,13 @@
 package config
 
 import (
+	"cmp"
 	"path/filepath"
 	"runtime"
 	"strings"
 
+	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/guard/policy"
 )
 
@@ -35,6 +38,34 @@ func ProtectedPaths(env Env, files, binaries []string) []policy.Protected {
 	}
 	for _, c := range CandidatesOf(env) {
 		add(c.Path, string(c.Family)+" hooks configuration ("+string(c.Layer)+")", false, false)
+	}
+	// The places themselves, for the files that do not exist yet: a location with a "*"
+	// protects its pattern (a "*" alone, its whole folder), and the folders an agent loads
+	// hooks, plugins or tools from are protected whole.
+	for _, a := range agents.ByFilePriority() {
+		for _, p := range LocationPaths(env, a, a.Files) {
+			if dir, base := filepath.Split(p); base == "*" && !strings.Contains(dir, "*") {
+				add(dir, a.Title+" hooks folder (a new file there runs as a hook)", true, false)
+			} else if strings.Contains(p, "*") {
+				add(p, a.Title+" hooks files (a new one is read as hooks)", false, false)
+			}
+		}
+		for _, p := range LocationPaths(env, a, a.Loads) {
+			add(p, "what "+a.Title+" loads as hooks, plugins or tools (a file put there runs unguarded)", true, false)
+		}
+		if a.Switches != nil {
+			// A settings file VS Code reads only once a person opens or picks it (a
+			// .code-workspace, a profile's) is protected where it exists.
+			for _, p := range LocationPaths(env, a, a.Switches(cmp.Or(env.GOOS, runtime.GOOS))) {
+				matches := []string{p}
+				if strings.Contains(p, "*") {
+					matches, _ = filepath.Glob(p)
+				}
+				for _, m := range matches {
+					out = appendSwitch(out, seen, m, a)
+				}
+			}
+		}
 	}
 	if env.Home != "" {
 		add(teamRoot(env.Home), "the team hooks agenthooks sync installs", true, false)
@@ -118,6 +149,23 @@ func appendKind(out []policy.Protected, seen map[string]bool, p, what string, di
 	}
 	seen[p] = true
 	return append(out, policy.Protected{Path: p, What: what, Dir: dir, Kind: kind})
+}
+
+// appendSwitch adds p, a settings file of agent a's host that can switch its hooks off, unless
+// it is there already: protected from the agent's file tools only where a change names one of
+// the agent's SwitchKeys (policy.Protected.Keys).
+func appendSwitch(out []policy.Protected, seen map[string]bool, p string, a *dialect.Agent) []policy.Protected {
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	} else {
+		p = filepath.Clean(p)
+	}
+	p = filepath.ToSlash(p)
+	if seen[p] {
+		return out
+	}
+	seen[p] = true
+	return append(out, policy.Protected{Path: p, What: "settings that switch " + a.Title + " on and off", Keys: a.SwitchKeys})
 }
 
 // teamRoot is the folder agenthooks sync writes team bundles into (team_*/hooks/...).

@@ -3,7 +3,11 @@ package config
 import (
 	"path/filepath"
 	"reflect"
+	"runtime"
+	"strings"
 	"testing"
+
+	"github.com/agenthooks/agenthooks/dialect/agents"
 
 	"github.com/agenthooks/agenthooks/guard/policy"
 )
@@ -37,6 +41,33 @@ func protectedPathsBefore(env Env, files, binaries []string) []policy.Protected 
 	}
 	for _, c := range CandidatesOf(env) {
 		add(c.Path, string(c.Family)+" hooks configuration ("+string(c.Layer)+")", false, false)
+	}
+	for _, a := range agents.ByFilePriority() {
+		for _, p := range LocationPaths(env, a, a.Files) {
+			if dir, base := filepath.Split(p); base == "*" && !strings.Contains(dir, "*") {
+				add(dir, a.Title+" hooks folder (a new file there runs as a hook)", true, false)
+			} else if strings.Contains(p, "*") {
+				add(p, a.Title+" hooks files (a new one is read as hooks)", false, false)
+			}
+		}
+		for _, p := range LocationPaths(env, a, a.Loads) {
+			add(p, "what "+a.Title+" loads as hooks, plugins or tools (a file put there runs unguarded)", true, false)
+		}
+		if a.Switches != nil {
+			for _, p := range LocationPaths(env, a, a.Switches(runtime.GOOS)) {
+				matches := []string{p}
+				if strings.Contains(p, "*") {
+					matches, _ = filepath.Glob(p)
+				}
+				for _, m := range matches {
+					n := len(out)
+					add(m, "settings that switch "+a.Title+" on and off", false, false)
+					if len(out) > n {
+						out[n].Keys = a.SwitchKeys
+					}
+				}
+			}
+		}
 	}
 	if env.Home != "" {
 		add(teamRoot(env.Home), "the team hooks agenthooks sync installs", true, false)

@@ -36,6 +36,18 @@ type Agent struct {
 	ManagedEnv string
 	// Files are the places the agent reads hooks from, in priority order (see Location).
 	Files []Location
+	// Loads are the folders, beyond Files, whose files the agent itself runs or loads as hooks,
+	// plugins or tools (OpenCode's plugin and tool folders, the Cline CLI's hooks): agenthooks
+	// reads none of them, but a file the agent plants there runs later unguarded, so they are
+	// protected as Files are, whether or not they exist yet. nil for none.
+	Loads []Location
+	// Switches are the settings files of the program that hosts the agent where keys switch its
+	// hooks off or move them (VS Code's settings.json and chat.useHooks), per platform
+	// (runtime.GOOS values); nil for none. SwitchKeys are those keys, or their prefixes: the
+	// agent's file tools may change such a file only when neither its text before nor after the
+	// change names one; a shell command that writes it is judged as for any protected file.
+	Switches   func(goos string) []Location
+	SwitchKeys []string
 	// Settings is what the agent's hooks file in Claude Code's settings shape adds to it.
 	Settings Settings
 	// Dialect returns the agent's hooks dialect; askAs is what an ask becomes where the agent
@@ -259,6 +271,9 @@ const (
 	RootWorkspace
 	// RootHome is the agent's user folder: $HomeEnv, else ~/Dir.
 	RootHome
+	// RootUserHome is the user's home folder itself (~), for a place outside the agent's
+	// folder (the Cline CLI's ~/.cline/hooks beside the extension's ~/Documents/Cline).
+	RootUserHome
 )
 
 // Location is one place an agent reads hooks from.

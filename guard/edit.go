@@ -1,6 +1,10 @@
 package guard
 
 import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/agenthooks/agenthooks/guard/policy"
@@ -71,4 +75,81 @@ func (g *Guard) CheckEdit(tool string, files []string, ctx Context) Verdict {
 		ctx.Project = ctx.Cwd
 	}
 	return policy.CheckEdit(tool, files, ctx)
+}
+
+// maxEditRead bounds the file an edit's result is worked out from: a larger one is not read,
+// and the edit counts as unseen.
+const maxEditRead = 1 << 20
+
+// EditText returns what an agent's file tool call (input in Claude Code's shape, as GuardView
+// gives it) makes of a file: the file's text now (read with read) and after the call. The
+// result is known for a whole-file write (content, file_text, new_text with no command but
+// create) and for string replacements (old_string/new_string and their kin, edits[]), where
+// both the first and every occurrence replaced are given; any other input is unseen.
+func EditText(input map[string]any, read func(string) ([]byte, error)) policy.EditText {
+	return func(file string) (string, string, bool) {
+		data, err := read(file)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) || len(data) > maxEditRead {
+			return "", "", false
+		}
+		before := string(data)
+		if cmd, _ := input["command"].(string); cmd == "" || cmd == "create" {
+			for _, k := range []string{"content", "file_text", "new_text", "text"} {
+				if s, ok := input[k].(string); ok && input["old_text"] == nil && input["insert_line"] == nil {
+					return before, s, true
+				}
+			}
+		}
+		edits := []map[string]any{input}
+		if list, ok := input["edits"].([]any); ok {
+			edits = nil
+			for _, e := range list {
+				m, ok := e.(map[string]any)
+				if !ok {
+					return before, "", false
+				}
+				edits = append(edits, m)
+			}
+		}
+		first, all := before, before
+		for _, e := range edits {
+			old, repl, ok := replacement(e)
+			if !ok {
+				return before, "", false
+			}
+			first, all = strings.Replace(first, old, repl, 1), strings.ReplaceAll(all, old, repl)
+		}
+		return before, first + "\n" + all, true
+	}
+}
+
+// replacement is one string replacement's text before and after, as the agents name them.
+func replacement(m map[string]any) (string, string, bool) {
+	for _, k := range [][2]string{{"old_string", "new_string"}, {"old_str", "new_str"}, {"oldString", "newString"}, {"old_text", "new_text"}} {
+		old, ok1 := m[k[0]].(string)
+		repl, ok2 := m[k[1]].(string)
+		if ok1 && ok2 && old != "" {
+			return old, repl, true
+		}
+	}
+	return "", "", false
+}
+
+// ReadEditTarget reads the file an edit changes, for EditText: at most maxEditRead bytes and
+// one more, so that a larger file counts as unseen without being read whole.
+func ReadEditTarget(file string) ([]byte, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxEditRead+1))
+}
+
+// CheckEditText is CheckEdit knowing what the call writes (see policy.CheckEditText).
+func (g *Guard) CheckEditText(tool string, files []string, text policy.EditText, ctx Context) Verdict {
+	if ctx.Project == "" {
+		ctx.Project = ctx.Cwd
+	}
+	return policy.CheckEditText(tool, files, text, ctx)
 }

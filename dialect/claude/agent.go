@@ -26,6 +26,9 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".claude/settings.json", Format: dialect.FormatSettings},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "settings.json", Format: dialect.FormatSettings},
 	},
+	// Installed plugins (~/.claude/plugins: their hooks/hooks.json, MCP servers and scripts run
+	// once a plugin is enabled), which agenthooks does not read.
+	Loads:        []dialect.Location{{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "plugins"}},
 	Dialect:      func(dialect.AskAs) dialect.Dialect { return Dialect },
 	ToolKind:     ToolKind,
 	HookSwitches: true,

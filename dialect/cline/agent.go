@@ -29,6 +29,9 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".cline/hooks/*", Format: dialect.FormatClineHook},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "Hooks/*", Format: dialect.FormatClineHook},
 	},
+	// The Cline CLI's global hooks folder (~/.cline/hooks, beside its ~/.cline data): agenthooks
+	// does not read it, but Cline runs what is there.
+	Loads:            []dialect.Location{{Scope: dialect.ScopeUser, Root: dialect.RootUserHome, Path: ".cline/hooks"}},
 	Dialect:          DialectFor,
 	ToolKind:         toolKind,
 	Speaks:           dialect.Claude,

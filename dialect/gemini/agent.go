@@ -19,6 +19,12 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".gemini/settings.json", Format: dialect.FormatSettings},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "settings.json", Format: dialect.FormatSettings},
 	},
+	// Extensions (their hooks/hooks.json and MCP servers run at start): ~/.gemini/extensions, and
+	// a workspace's .gemini/extensions, which earlier releases load too. agenthooks reads neither.
+	Loads: []dialect.Location{
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".gemini/extensions"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "extensions"},
+	},
 	Settings: dialect.Settings{TimeoutUnit: time.Millisecond, GroupFields: []string{"sequential"},
 		HandlerFields: []string{"name", "description"}},
 	Dialect:          New,

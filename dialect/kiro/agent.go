@@ -30,6 +30,14 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "hooks/*.json", Format: dialect.FormatKiroHooks},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "agents/*.json", Format: dialect.FormatKiroAgent},
 	},
+	// The folders themselves: the Kiro IDE also runs .kiro.hook files from them, which agenthooks
+	// does not read.
+	Loads: []dialect.Location{
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".kiro/hooks"},
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".kiro/agents"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "hooks"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "agents"},
+	},
 	Dialect:          DialectFor,
 	ToolKind:         toolKind,
 	Speaks:           dialect.Claude,

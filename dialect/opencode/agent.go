@@ -19,6 +19,19 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".opencode/" + PluginFile, Format: dialect.FormatOpenCodePlugin},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: PluginFile, Format: dialect.FormatOpenCodePlugin},
 	},
+	// Every folder OpenCode loads plugins and custom tools from at start, in the project's
+	// .opencode and in ~/.config/opencode (its loader's {plugin,plugins}/*.{js,ts} and
+	// {tool,tools}/*.{js,ts}): a file put there runs inside OpenCode, unguarded.
+	Loads: []dialect.Location{
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".opencode/plugin"},
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".opencode/plugins"},
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".opencode/tool"},
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".opencode/tools"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "plugin"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "plugins"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "tool"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "tools"},
+	},
 	Dialect:          Dialect,
 	ToolKind:         toolKind,
 	Speaks:           dialect.Claude,

@@ -27,6 +27,12 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".github/hooks/*.json", Format: dialect.FormatVSCodeHooks},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "hooks/*.json", Format: dialect.FormatVSCodeHooks},
 	},
+	// VS Code's settings switch its hooks off (chat.useHooks, chat.useClaudeHooks; earlier
+	// releases' chat.useCustomAgentHooks) or move them (chat.hookFilesLocations). They are
+	// window-scoped and restricted (VS Code's source): user, profile and remote settings set
+	// them, and a trusted workspace's settings too.
+	Switches:   settingsFiles,
+	SwitchKeys: []string{"chat.hook", "chat.useHooks", "chat.useClaudeHooks", "chat.useCustomAgentHooks"},
 	Reads: []dialect.Shared{
 		{Agent: dialect.Claude, Setting: "chat.useClaudeHooks"},
 		{Agent: copilot.Name},
@@ -131,4 +137,28 @@ func shellPayload(c, cwd string) map[string]any {
 	return map[string]any{"timestamp": "2026-01-01T00:00:00.000Z", "hookEventName": "PreToolUse", "sessionId": "agenthooks-doctor",
 		"cwd": cwd, "tool_name": "run_in_terminal", "tool_use_id": "agenthooks-doctor",
 		"tool_input": map[string]any{"command": c, "explanation": "agenthooks doctor's canary", "isBackground": false}}
+}
+
+// settingsFiles are the settings files of VS Code, VS Code Insiders and VSCodium on a platform:
+// each workspace's .vscode/settings.json and .code-workspace files, each product's user settings
+// and its profiles' (in the platform's application data folder), and a remote machine's.
+func settingsFiles(goos string) []dialect.Location {
+	user := ".config/"
+	switch goos {
+	case "darwin":
+		user = "Library/Application Support/"
+	case "windows":
+		user = "AppData/Roaming/"
+	}
+	out := []dialect.Location{
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".vscode/settings.json"},
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: "*.code-workspace"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootUserHome, Path: ".vscode-server/data/Machine/settings.json"},
+	}
+	for _, product := range []string{"Code", "Code - Insiders", "VSCodium"} {
+		out = append(out,
+			dialect.Location{Scope: dialect.ScopeUser, Root: dialect.RootUserHome, Path: user + product + "/User/settings.json"},
+			dialect.Location{Scope: dialect.ScopeUser, Root: dialect.RootUserHome, Path: user + product + "/User/profiles/*/settings.json"})
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -32,6 +33,10 @@ type Protected struct {
 	// them off the machine is denied; using them is not), KindAutorun what runs later on its
 	// own (shell startup files, authorized_keys, autostart entries: writing is denied).
 	Kind string `json:"kind,omitempty"`
+	// Keys, when set, are settings keys (or their prefixes) that switch hooks off in this file
+	// (VS Code's chat.useHooks): an agent's file tool may change the file when neither its
+	// text before nor after the change names one; a shell command is judged as for any other.
+	Keys []string `json:"keys,omitempty"`
 }
 
 // The kinds of protected paths besides the guard's own configuration.
@@ -485,6 +490,14 @@ func (pr *protector) hits(inv *shell.Invocation) []hit {
 				}
 			}
 		}
+	case name == "mkdir":
+		// An empty folder runs nothing: making a protected folder itself is fine (mkdir -p
+		// .opencode/plugins), a folder where a protected file or pattern belongs is not.
+		for _, w := range pos {
+			if h, ok := pr.touch(opUse, w, inv); ok && !(h.prot.Dir && h.target == h.prot.Path) {
+				out = append(out, h)
+			}
+		}
 	case readers.has(name) || inv.Function:
 	default:
 		for _, w := range inv.Args[1:] {
@@ -849,8 +862,8 @@ func (pr *protector) relates(op, target string, pattern bool, p *Protected) bool
 	if p.Kind != "" && (op == opUse || op == opLink && p.Kind == KindCredentials) {
 		return false // ssh -i KEY, gpg --import KEY: programs use keys; a link to one reads it
 	}
-	if hasGlob(path.Base(p.Path), true) {
-		return relatesPattern(op, target, pattern, p)
+	if hasGlob(path.Base(p.Path), true) || hasGlob(p.Path, false) {
+		return pr.relatesPattern(op, target, pattern, p)
 	}
 	rel := compare(target, p.Path, pattern)
 	if rel == relNone && p.Prefix && !pattern && path.Dir(target) == path.Dir(p.Path) {
@@ -879,18 +892,19 @@ func (pr *protector) relates(op, target string, pattern bool, p *Protected) bool
 	return false
 }
 
-// relatesPattern relates a target to a protected pattern (~/.ssh/id_*): a static target whose
-// folder is the pattern's and whose name matches it, or the folder itself or above when op
-// removes or replaces it. A .pub key is never a secret.
-func relatesPattern(op, target string, pattern bool, p *Protected) bool {
+// relatesPattern relates a target to a protected pattern (~/.ssh/id_*, PROJECT/.kiro/hooks/*.json):
+// a target whose folder is the pattern's (matching it, where the folder has a "*" too) and whose
+// name matches it, whether or not it exists yet, or the folder itself or above when op removes
+// or replaces it. A .pub key is never a secret.
+func (pr *protector) relatesPattern(op, target string, pattern bool, p *Protected) bool {
 	dir, glob := path.Split(p.Path)
 	dir = path.Clean(dir)
 	if pattern {
 		target = path.Clean(target)
 	}
-	if path.Dir(target) == dir {
+	if rel := comparePattern(path.Dir(target), dir, pattern); rel == relEqual {
 		base := path.Base(target)
-		if strings.HasSuffix(base, ".pub") {
+		if strings.HasSuffix(base, ".pub") && p.Kind == KindCredentials {
 			return false
 		}
 		if ok, _ := path.Match(glob, base); ok {
@@ -903,7 +917,11 @@ func relatesPattern(op, target string, pattern bool, p *Protected) bool {
 		}
 		return false
 	}
-	return (op == opDelete || op == opPlace || op == opTree) && compare(target, dir, pattern) != relNone && compare(target, dir, pattern) != relInside
+	// As for a folder (relates): a filtered delete over a broad folder (find . -name '*.pyc'
+	// -delete in the project) selects some names only; over keys it may select them all.
+	rel := comparePattern(target, dir, pattern)
+	return (op == opDelete || op == opPlace || op == opTree) && (rel == relEqual || rel == relAncestor) &&
+		(!pattern || !pr.broad(target) || p.Kind == KindCredentials)
 }
 
 // recursiveAttrs reports whether a chmod, chown, chgrp or setfacl changes a whole tree (-R).
@@ -921,6 +939,34 @@ func recursiveAttrs(name string, args []shell.Word) bool {
 		}
 	}
 	return false
+}
+
+// comparePattern is compare for a protected path that may have a "*" in its folders (a
+// protected element with a glob matches as path.Match matches it; a dot name only a dot pattern).
+func comparePattern(target, prot string, pattern bool) int {
+	if !strings.ContainsAny(prot, "*?[") {
+		return compare(target, prot, pattern)
+	}
+	t, p := strings.Trim(target, "/"), strings.Trim(prot, "/")
+	nt, np := strings.Count(t, "/")+1, strings.Count(p, "/")+1
+	if target == "/" {
+		nt = 0
+	}
+	for i := 0; i < min(nt, np); i++ {
+		var te, pe string
+		te, t, _ = strings.Cut(t, "/")
+		pe, p, _ = strings.Cut(p, "/")
+		if !elemMatch(te, pe, pattern) && !elemMatch(pe, te, true) {
+			return relNone
+		}
+	}
+	switch {
+	case nt == np:
+		return relEqual
+	case nt > np:
+		return relInside
+	}
+	return relAncestor
 }
 
 // broad folders hold far more than the protected paths: the root, home, the project, the
@@ -1108,6 +1154,17 @@ func realPath(p string) string {
 // ...) writing, editing or deleting files: a change to a protected path is denied, whatever the
 // policy; anything else is allowed.
 func CheckEdit(tool string, files []string, ctx Context) Verdict {
+	return CheckEditText(tool, files, nil, ctx)
+}
+
+// EditText tells what an agent's file tool call makes of one of its files: the file's text
+// before and after the call; false when the call's input does not show it.
+type EditText func(file string) (before, after string, ok bool)
+
+// CheckEditText is CheckEdit that also knows what the call writes (text, when not nil): a file
+// protected only for some keys (Protected.Keys) may be changed when neither its text before
+// nor after the change names one of them.
+func CheckEditText(tool string, files []string, text EditText, ctx Context) Verdict {
 	ctx = BashPaths(ctx)
 	pr := newProtector(ctx)
 	v := Verdict{Decision: Allow, Invocations: []InvocationResult{}}
@@ -1115,6 +1172,11 @@ func CheckEdit(tool string, files []string, ctx Context) Verdict {
 	for _, f := range files {
 		f = toBash(f)
 		if h, ok := pr.touch(opPlace, shell.Word{Value: f, Static: true}, inv); ok {
+			if len(h.prot.Keys) > 0 && text != nil {
+				if before, after, known := text(f); known && !namesKey(before, h.prot.Keys) && !namesKey(after, h.prot.Keys) {
+					continue // an ordinary setting
+				}
+			}
 			h.op = opWrite
 			v.Matches = append(v.Matches, Match{Rule: RuleProtected, Decision: Deny, Subject: tool + " " + tildeHome(f, ctx.Home),
 				Message: describeHit(h, ctx.Home)})
@@ -1127,6 +1189,36 @@ func CheckEdit(tool string, files []string, ctx Context) Verdict {
 		v.Reason = reason(v)
 	}
 	return v
+}
+
+// namesKey reports whether settings text names one of keys (or a key they start), whatever
+// the case, once JSON's \uXXXX escapes are read: "chat.use\u0048ooks" names chat.useHooks.
+func namesKey(text string, keys []string) bool {
+	if strings.Contains(text, `\u`) {
+		text = unescapeJSON(text)
+	}
+	text = strings.ToLower(text)
+	return slices.ContainsFunc(keys, func(k string) bool { return strings.Contains(text, strings.ToLower(k)) })
+}
+
+// unescapeJSON replaces each \uXXXX escape in s with the character it stands for.
+func unescapeJSON(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, `\u`)
+		if i < 0 || i+6 > len(s) {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		if r, err := strconv.ParseUint(s[i+2:i+6], 16, 32); err == nil {
+			b.WriteRune(rune(r))
+			s = s[i+6:]
+		} else {
+			b.WriteString(s[i : i+2])
+			s = s[i+2:]
+		}
+	}
 }
 
 // words is a set of words, sorted (TestWordsSorted): looked up by binary search, with nothing

@@ -280,6 +280,7 @@ type shellCall struct {
 	// the files it changes, judged against the protected paths.
 	tool  string
 	edits []string
+	input map[string]any // the file tool's input, in Claude Code's shape
 }
 
 func runGuardBash(e *env, p guardBashParams) error {
@@ -304,7 +305,12 @@ func runGuardBash(e *env, p guardBashParams) error {
 	if err == nil && call.tool != "" {
 		ctx := guard.Context{Home: e.home(), Cwd: call.cwd, Project: call.project,
 			Protected: protectedPaths(e, e.home(), call.project, call.cwd, p.policyFile(e), auditPath(e, p.audit))}
-		v := guard.Default().CheckEdit(call.tool, call.edits, ctx)
+		v := guard.Default().CheckEditText(call.tool, call.edits, guard.EditText(call.input, func(f string) ([]byte, error) {
+			if !filepath.IsAbs(f) && call.cwd != "" {
+				f = filepath.Join(call.cwd, f)
+			}
+			return guard.ReadEditTarget(f)
+		}), ctx)
 		decision, reason = v.Decision, v.Reason
 		if decision == guard.Allow {
 			return answerShell(e, call.format, dialect.AskAs(p.askAs), decision, "") // unrecorded: not a shell call
@@ -408,7 +414,7 @@ func readShellCall(e *env, forced string) (shellCall, error) {
 		if pl.ToolName != "" && pl.ToolName != "Bash" && pl.ToolName != "Shell" && pl.ToolName != "run_shell_command" {
 			in, ok := pl.ToolInput.(map[string]any)
 			if ok && guard.IsEditTool(pl.ToolName) {
-				call.tool, call.edits = pl.ToolName, guard.EditTargets(pl.ToolName, in)
+				call.tool, call.edits, call.input = pl.ToolName, guard.EditTargets(pl.ToolName, in), in
 				if len(call.edits) == 0 {
 					// a file tool whose input names no file the guard can find (a field it
 					// does not know, a patch in another format): it cannot be judged

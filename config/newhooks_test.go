@@ -1,0 +1,86 @@
+package config
+
+import (
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agenthooks/agenthooks/dialect/agents"
+	"github.com/agenthooks/agenthooks/guard/policy"
+)
+
+// Every place an agent reads hooks from or loads hooks, plugins and tools from is protected
+// whole, not only the files that match it today (none exist in this home): a location with a
+// "*" by its pattern (a "*" alone by its folder), each of Loads as a folder, and VS Code's
+// settings files on each platform, for the keys that switch its hooks.
+func TestProtectedPathsCoverPlacesNotYetThere(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the table is written with POSIX homes")
+	}
+	home, ws := "/home/a", "/work/p"
+	for _, c := range []struct {
+		goos string
+		path string
+		dir  bool
+		keys bool
+	}{
+		{"linux", ws + "/.clinerules/hooks", true, false},
+		{"linux", ws + "/.cline/hooks", true, false},
+		{"linux", home + "/Documents/Cline/Hooks", true, false},
+		{"linux", home + "/.cline/hooks", true, false},
+		{"linux", ws + "/.kiro/hooks/*.json", false, false},
+		{"linux", ws + "/.kiro/hooks", true, false},
+		{"linux", ws + "/.kiro/agents", true, false},
+		{"linux", home + "/.kiro/hooks", true, false},
+		{"linux", home + "/.kiro/agents/*.json", false, false},
+		{"linux", ws + "/.github/hooks/*.json", false, false},
+		{"linux", home + "/.copilot/hooks/*.json", false, false},
+		{"linux", ws + "/.opencode/plugin", true, false},
+		{"linux", ws + "/.opencode/plugins", true, false},
+		{"linux", ws + "/.opencode/tool", true, false},
+		{"linux", ws + "/.opencode/tools", true, false},
+		{"linux", home + "/.config/opencode/plugins", true, false},
+		{"linux", home + "/.config/opencode/tools", true, false},
+		{"linux", home + "/.claude/plugins", true, false},
+		{"linux", home + "/.gemini/extensions", true, false},
+		{"linux", ws + "/.gemini/extensions", true, false},
+		{"linux", ws + "/.vscode/settings.json", false, true},
+		{"linux", home + "/.config/Code/User/settings.json", false, true},
+		{"linux", home + "/.config/Code - Insiders/User/settings.json", false, true},
+		{"linux", home + "/.vscode-server/data/Machine/settings.json", false, true},
+		{"darwin", home + "/Library/Application Support/Code/User/settings.json", false, true},
+		{"darwin", home + "/Library/Application Support/VSCodium/User/settings.json", false, true},
+		{"windows", home + "/AppData/Roaming/Code/User/settings.json", false, true},
+		{"windows", home + "/AppData/Roaming/Code - Insiders/User/settings.json", false, true},
+	} {
+		env := Env{Home: home, Workspaces: []string{ws}, GOOS: c.goos, ClaudeManagedDir: "/etc/claude-code"}
+		got := ProtectedPaths(env, nil, nil)
+		i := slices.IndexFunc(got, func(p policy.Protected) bool { return p.Path == c.path })
+		if i < 0 {
+			t.Errorf("%s: %s is not protected", c.goos, c.path)
+			continue
+		}
+		if p := got[i]; p.Dir != c.dir || (len(p.Keys) > 0) != c.keys {
+			t.Errorf("%s: %s protected as %+v, want dir %v, keys %v", c.goos, c.path, p, c.dir, c.keys)
+		}
+	}
+}
+
+// Loads and Switches are places an agent loads from: a workspace one is under the workspace,
+// a user one under the home; none is a file agenthooks reads hooks from (AgentCandidates).
+func TestLoadsAreNotCandidates(t *testing.T) {
+	env := Env{Home: "/home/a", Workspaces: []string{"/work/p"}}
+	for _, a := range agents.All() {
+		for _, p := range LocationPaths(env, a, a.Loads) {
+			if !strings.HasPrefix(p, "/home/a/") && !strings.HasPrefix(p, "/work/p/") {
+				t.Errorf("%s: a folder it loads from is outside home and workspace: %s", a.Name, p)
+			}
+			for _, c := range AgentCandidates(env, a) {
+				if c.Path == p {
+					t.Errorf("%s: %s is both a hooks file and a folder it loads from", a.Name, p)
+				}
+			}
+		}
+	}
+}
