@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agenthooks/agenthooks/coverage"
@@ -64,6 +65,73 @@ func TestQwenCopilotCoverage(t *testing.T) {
 					}
 					if len(got) != 2 || !(got[0] == "file "+notes && got[1] == "shell "+ordinary || got[1] == "file "+notes && got[0] == "shell "+ordinary) {
 						t.Errorf("unguarded calls: %q", got)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestOpenCodeClineCoverage: OpenCode's SQLite database and the Cline CLI's messages files, as
+// the real agents write them. Without agenthooks, status --coverage reports the session's shell
+// call and file write (OpenCode's write tool, Cline's apply_patch); after agenthooks install
+// --agent opencode (cline), the same session has none unguarded, both matched on the call's id
+// the hook payload carries (OpenCode's callID, Cline's tool_call.id in the session
+// rootSessionId names).
+func TestOpenCodeClineCoverage(t *testing.T) {
+	type run struct {
+		agentRun
+		env  []string
+		exec func()
+	}
+	for _, tc := range []struct {
+		agent   string
+		version string
+		start   func(t *testing.T) run
+	}{
+		{"opencode", openCodeVersion, func(t *testing.T) run {
+			o := newOpenCode(t)
+			return run{o.agentRun, o.env(), func() { o.exec(t, "please run it") }}
+		}},
+		{"cline", clineVersion, func(t *testing.T) run {
+			c := newCline(t)
+			return run{c.agentRun, c.env(), func() { c.exec(t, "please run it") }}
+		}},
+	} {
+		t.Run(tc.agent, func(t *testing.T) {
+			for _, guarded := range []bool{false, true} {
+				r := tc.start(t)
+				notes := filepath.Join(r.ws.dir, "notes.txt")
+				r.model.commands = []string{ordinary, "write:" + notes + "=hi"}
+				if guarded {
+					r.ws.agenthooksEnv(t, r.env, "install", "--agent", tc.agent)
+				}
+				r.exec()
+				if !r.ws.exists("hello.txt") || !r.ws.exists("notes.txt") {
+					t.Fatal("the shell call or the file write did not run: the model stand-in's script is broken")
+				}
+				rep := coverageReport(t, r.ws, r.env)
+				want := 2
+				if guarded {
+					want = 0
+				}
+				if rep.Calls != 2 || rep.Unguarded != want {
+					t.Fatalf("guarded %v: want 2 calls, %d unguarded; got %d, %d: %+v", guarded, want, rep.Calls, rep.Unguarded, rep.Examples)
+				}
+				if len(rep.Agents) != 1 || rep.Agents[0].Agent != tc.agent || rep.Agents[0].Version != tc.version ||
+					rep.Agents[0].Match != coverage.ByID || rep.Agents[0].Transcripts != 1 || rep.Agents[0].Guarded != 2-want {
+					t.Errorf("agents: %+v", rep.Agents)
+				}
+				if !guarded {
+					kinds := map[string]bool{}
+					for _, ex := range rep.Examples {
+						kinds[string(ex.Kind)] = true
+						if ex.Kind == coverage.Shell && ex.Command != ordinary || ex.Kind == coverage.File && !strings.Contains(ex.Command, notes) {
+							t.Errorf("unguarded call: %s %q", ex.Kind, ex.Command)
+						}
+					}
+					if !kinds["shell"] || !kinds["file"] {
+						t.Errorf("unguarded calls: %+v", rep.Examples)
 					}
 				}
 			}

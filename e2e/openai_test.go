@@ -117,6 +117,10 @@ func chatToolCall(tools []string, step string) (string, map[string]any) {
 	}
 	if rest, ok := strings.CutPrefix(step, "write:"); ok {
 		path, content, _ := strings.Cut(rest, "=")
+		if !slices.ContainsFunc(tools, func(n string) bool { return n == "write_file" || n == "create" || n == "write" }) &&
+			slices.Contains(tools, "apply_patch") { // the Cline CLI's only file-writing tool
+			return "apply_patch", map[string]any{"input": "*** Begin Patch\n*** Add File: " + path + "\n+" + content + "\n*** End Patch\n"}
+		}
 		switch name := pick("write_file", "create", "write"); name {
 		case "write": // OpenCode's
 			return name, map[string]any{"filePath": path, "content": content}
