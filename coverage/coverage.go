@@ -93,7 +93,7 @@ type Agent struct {
 
 // Agents are the agents whose transcripts coverage reads.
 func Agents() []Agent {
-	return []Agent{claudeAgent(), codexAgent(), geminiAgent(), qwenAgent(), copilotAgent(), openCodeAgent(), clineAgent()}
+	return []Agent{claudeAgent(), codexAgent(), geminiAgent(), qwenAgent(), copilotAgent(), openCodeAgent(), clineAgent(), droidAgent(), crushAgent()}
 }
 
 // lines calls fn with each line of r (1-based), at most MaxFile bytes of it; a line longer than

@@ -39,9 +39,9 @@ func readSpoken(m map[string]any) (claude, what string, kind Kind, ok bool) {
 	in, _ := m["tool_input"].(map[string]any)
 	kind, field, ok := claudeTool(claude)
 	if !ok {
-		// A patch tool Claude Code has no namesake for (OpenCode's and Cline's apply_patch):
-		// the patch is what the call does.
-		if claude != "apply_patch" && claude != "patch" {
+		// A patch tool Claude Code has no namesake for (OpenCode's and Cline's apply_patch,
+		// Droid's ApplyPatch): the patch is what the call does.
+		if claude != "apply_patch" && claude != "patch" && claude != "ApplyPatch" {
 			return "", "", "", false
 		}
 		for _, f := range []string{"patchText", "input", "patch"} {
