@@ -111,48 +111,60 @@ func parseCrush(file string) ([]Call, []Problem) {
 			probs = append(probs, Problem{File: file, Line: int(rowid), Msg: fmt.Sprintf("message %s is longer than %d bytes: skipped", id, MaxLine)})
 			continue
 		}
-		var ps []crushPart
-		if pr := decodeLine(file, int(rowid), []byte(parts.String), &ps); pr != nil {
-			pr.Msg = "message " + id + ": " + pr.Msg
-			probs = append(probs, *pr)
-			continue
-		}
-		at := time.Unix(created, 0).UTC()
-		if created > 1e11 { // milliseconds, as the schema says
-			at = time.UnixMilli(created).UTC()
-		}
-		var msgCalls []Call
-		for _, p := range ps {
-			if p.Type != "tool_call" {
-				continue
-			}
-			var args map[string]any
-			if p.Data.Input != "" {
-				if err := checkDepth([]byte(p.Data.Input)); err != nil {
-					probs = append(probs, Problem{File: file, Line: int(rowid), Msg: "message " + id + ": tool call " + p.Data.ID + "'s input: " + err.Error()})
-					continue
-				}
-				if err := json.Unmarshal([]byte(p.Data.Input), &args); err != nil {
-					probs = append(probs, Problem{File: file, Line: int(rowid), Msg: "message " + id + ": tool call " + p.Data.ID + "'s input is not a JSON object: " + err.Error()})
-					continue
-				}
-			}
-			_, what, kind, ok := spokenCall(&crush.Agent, p.Data.Name, args)
-			if !ok {
-				continue
-			}
-			c := Call{Agent: string(crush.Name), Session: session, ToolUseID: p.Data.ID, Tool: p.Data.Name, Kind: kind,
-				Command: clipCommand(what), Time: at, File: file, Line: int(rowid)}
-			if parent != "" {
-				c.Subagent = session
-			}
-			msgCalls = append(msgCalls, c)
-		}
-		calls = append(calls, msgCalls...)
+		cs, ps := crushCalls(file, rowid, id, session, created, []byte(parts.String), parent)
+		slices.Reverse(cs) // the whole list is reversed below: oldest message first, its calls in order
+		calls = append(calls, cs...)
+		probs = append(probs, ps...)
 	}
 	if err := rows.Err(); err != nil {
 		probs = append(probs, Problem{File: file, Msg: "read Crush's messages: " + err.Error()})
 	}
 	slices.Reverse(calls)
+	return calls, probs
+}
+
+// crushCalls reads the shell and file-changing calls of one message (its rowid, id, session,
+// creation time and parts, its session's parent), in the order of its parts.
+func crushCalls(file string, rowid int64, id, session string, created int64, parts []byte, parent string) ([]Call, []Problem) {
+	var ps []crushPart
+	if pr := decodeLine(file, int(rowid), parts, &ps); pr != nil {
+		pr.Msg = "message " + id + ": " + pr.Msg
+		return nil, []Problem{*pr}
+	}
+	if session == "" {
+		return nil, []Problem{{File: file, Line: int(rowid), Msg: "message " + id + ": no session_id: skipped"}}
+	}
+	at := time.Unix(created, 0).UTC()
+	if created > 1e11 || created < -1e11 { // milliseconds, as the schema says
+		at = time.UnixMilli(created).UTC()
+	}
+	var calls []Call
+	var probs []Problem
+	for _, p := range ps {
+		if p.Type != "tool_call" {
+			continue
+		}
+		var args map[string]any
+		if p.Data.Input != "" {
+			if err := checkDepth([]byte(p.Data.Input)); err != nil {
+				probs = append(probs, Problem{File: file, Line: int(rowid), Msg: "message " + id + ": tool call " + p.Data.ID + "'s input: " + err.Error()})
+				continue
+			}
+			if err := json.Unmarshal([]byte(p.Data.Input), &args); err != nil {
+				probs = append(probs, Problem{File: file, Line: int(rowid), Msg: "message " + id + ": tool call " + p.Data.ID + "'s input is not a JSON object: " + err.Error()})
+				continue
+			}
+		}
+		_, what, kind, ok := spokenCall(&crush.Agent, p.Data.Name, args)
+		if !ok {
+			continue
+		}
+		c := Call{Agent: string(crush.Name), Session: session, ToolUseID: p.Data.ID, Tool: p.Data.Name, Kind: kind,
+			Command: clipCommand(what), Time: at, File: file, Line: int(rowid)}
+		if parent != "" {
+			c.Subagent = session
+		}
+		calls = append(calls, c)
+	}
 	return calls, probs
 }

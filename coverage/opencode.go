@@ -115,34 +115,45 @@ func parseOpenCode(file string) ([]Call, []Problem) {
 			probs = append(probs, Problem{File: file, Line: int(rowid), Msg: fmt.Sprintf("part %s is longer than %d bytes: skipped", id, MaxLine)})
 			continue
 		}
-		var p openCodePart
-		if pr := decodeLine(file, int(rowid), []byte(data.String), &p); pr != nil {
-			pr.Msg = "part " + id + ": " + pr.Msg
+		c, pr, ok := openCodeCall(file, rowid, id, session, created, []byte(data.String), version, parent)
+		if pr != nil {
 			probs = append(probs, *pr)
-			continue
 		}
-		if p.Type != "tool" {
-			continue
+		if ok {
+			calls = append(calls, c)
 		}
-		_, what, kind, ok := spokenCall(&opencode.Agent, p.Tool, p.State.Input)
-		if !ok {
-			continue
-		}
-		if session == "" {
-			probs = append(probs, Problem{File: file, Line: int(rowid), Msg: "part " + id + ": a tool call with no session_id: skipped"})
-			continue
-		}
-		at := cmp.Or(p.State.Time.Start, created)
-		c := Call{Agent: string(opencode.Name), Version: version, Session: session, ToolUseID: p.CallID, Tool: p.Tool,
-			Kind: kind, Command: clipCommand(what), Time: time.UnixMilli(at).UTC(), File: file, Line: int(rowid)}
-		if parent != "" {
-			c.Subagent = session // a session the task tool started
-		}
-		calls = append(calls, c)
 	}
 	if err := rows.Err(); err != nil {
 		probs = append(probs, Problem{File: file, Msg: "read OpenCode's parts: " + err.Error()})
 	}
 	slices.Reverse(calls)
 	return calls, probs
+}
+
+// openCodeCall reads the call of one part (its rowid, id, session, creation time and data, its
+// session's version and parent): ok is false for a part that is no shell or file-changing call,
+// or one that cannot be read (then a problem says why).
+func openCodeCall(file string, rowid int64, id, session string, created int64, data []byte, version, parent string) (Call, *Problem, bool) {
+	var p openCodePart
+	if pr := decodeLine(file, int(rowid), data, &p); pr != nil {
+		pr.Msg = "part " + id + ": " + pr.Msg
+		return Call{}, pr, false
+	}
+	if p.Type != "tool" {
+		return Call{}, nil, false
+	}
+	_, what, kind, ok := spokenCall(&opencode.Agent, p.Tool, p.State.Input)
+	if !ok {
+		return Call{}, nil, false
+	}
+	if session == "" {
+		return Call{}, &Problem{File: file, Line: int(rowid), Msg: "part " + id + ": a tool call with no session_id: skipped"}, false
+	}
+	at := cmp.Or(p.State.Time.Start, created)
+	c := Call{Agent: string(opencode.Name), Version: version, Session: session, ToolUseID: p.CallID, Tool: p.Tool,
+		Kind: kind, Command: clipCommand(what), Time: time.UnixMilli(at).UTC(), File: file, Line: int(rowid)}
+	if parent != "" {
+		c.Subagent = session // a session the task tool started
+	}
+	return c, nil, true
 }
