@@ -123,16 +123,24 @@ func DecisionOf(r *audit.Record) (Decision, bool) {
 	return d, true
 }
 
-// agentDecisions are the agents' Decision functions by name, gathered on first use.
-var agentDecisions = sync.OnceValue(func() map[string]func([]byte, *Decision) {
-	m := map[string]func([]byte, *Decision){}
-	for _, a := range Agents() {
-		if a.Decision != nil {
-			m[a.Name] = a.Decision
+// agentDecisions are the agents' Decision functions by name, gathered on first use (not when
+// the program starts: agenthooks links this package).
+func agentDecisions() map[string]func([]byte, *Decision) {
+	decisionFuncs.once.Do(func() {
+		decisionFuncs.m = map[string]func([]byte, *Decision){}
+		for _, a := range Agents() {
+			if a.Decision != nil {
+				decisionFuncs.m[a.Name] = a.Decision
+			}
 		}
-	}
-	return m
-})
+	})
+	return decisionFuncs.m
+}
+
+var decisionFuncs struct {
+	once sync.Once
+	m    map[string]func([]byte, *Decision)
+}
 
 // Match says how a call was matched with a decision, or tried to be.
 type Match string
