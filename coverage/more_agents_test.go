@@ -384,3 +384,39 @@ func FuzzCrushMessage(f *testing.F) {
 		}
 	})
 }
+
+// TestSQLitePaths: a database is opened read-only whatever its path holds ("?", "#", "%" would
+// otherwise end or change the URI and open, or create, another file), and one that is missing is
+// reported, not created.
+func TestSQLitePaths(t *testing.T) {
+	src := filepath.Join("testdata", "opencode", "home", ".local", "share", "opencode", "opencode.db")
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a b", "a?b", "a#b", "a%20b"} {
+		dir := filepath.Join(t.TempDir(), name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		db := filepath.Join(dir, "opencode.db")
+		if err := os.WriteFile(db, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		calls, probs := parseOpenCode(db)
+		if len(calls) != 2 || len(probs) != 0 {
+			t.Errorf("%q: %d calls, problems %v", name, len(calls), probs)
+		}
+		entries, _ := os.ReadDir(filepath.Dir(dir))
+		if len(entries) != 1 {
+			t.Errorf("%q: reading it wrote beside it: %v", name, entries)
+		}
+	}
+	missing := filepath.Join(t.TempDir(), "opencode.db")
+	if _, probs := parseOpenCode(missing); len(probs) != 1 {
+		t.Errorf("a missing database: %v", probs)
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Error("reading a missing database created it")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/agenthooks/agenthooks/dialect/opencode"
@@ -67,7 +68,10 @@ func openSQLite(file string) (*sql.DB, error) {
 	if !slices.Contains(sql.Drivers(), sqlDriver) {
 		return nil, fmt.Errorf("this program does not link the SQLite driver (modernc.org/sqlite; agenthooks-admin does): not read")
 	}
-	db, err := sql.Open(sqlDriver, "file:"+file+"?mode=ro&_pragma=busy_timeout(5000)")
+	// A URI, so that it is opened read-only: "%", "?" and "#" in the path are escaped (else
+	// a path holding them would name, and create, another file).
+	path := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(filepath.ToSlash(file))
+	db, err := sql.Open(sqlDriver, "file:"+path+"?mode=ro&_pragma=busy_timeout(5000)")
 	if err != nil {
 		return nil, err
 	}
