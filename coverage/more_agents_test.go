@@ -10,6 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/cline"
+	"github.com/agenthooks/agenthooks/dialect/crush"
+	"github.com/agenthooks/agenthooks/dialect/droid"
+	"github.com/agenthooks/agenthooks/dialect/opencode"
 	_ "modernc.org/sqlite" // the SQLite driver OpenCode's and Crush's databases are read with
 )
 
@@ -418,5 +423,56 @@ func TestSQLitePaths(t *testing.T) {
 	}
 	if _, err := os.Stat(missing); err == nil {
 		t.Error("reading a missing database created it")
+	}
+}
+
+// TestMoreAgentsToolNames: each agent's shell and file-changing tools, read through its
+// descriptor, and a tool that is neither (a read) left out.
+func TestMoreAgentsToolNames(t *testing.T) {
+	for _, tc := range []struct {
+		agent      *dialect.Agent
+		tool       string
+		args       map[string]any
+		kind, what string // kind "": not counted
+	}{
+		{&opencode.Agent, "bash", map[string]any{"command": "ls"}, "shell", "ls"},
+		{&opencode.Agent, "write", map[string]any{"filePath": "/x"}, "file", "/x"},
+		{&opencode.Agent, "edit", map[string]any{"filePath": "/x"}, "file", "/x"},
+		{&opencode.Agent, "multiedit", map[string]any{"filePath": "/x"}, "file", "/x"},
+		{&opencode.Agent, "apply_patch", map[string]any{"patchText": "*** Begin Patch"}, "file", "*** Begin Patch"},
+		{&opencode.Agent, "patch", map[string]any{"patchText": "p"}, "file", "p"},
+		{&opencode.Agent, "read", map[string]any{"filePath": "/x"}, "", ""},
+		{&droid.Agent, "Execute", map[string]any{"command": "ls"}, "shell", "ls"},
+		{&droid.Agent, "Create", map[string]any{"file_path": "/x"}, "file", "/x"},
+		{&droid.Agent, "Edit", map[string]any{"file_path": "/x"}, "file", "/x"},
+		{&droid.Agent, "ApplyPatch", map[string]any{"input": "p"}, "file", "p"},
+		{&droid.Agent, "Read", map[string]any{"file_path": "/x"}, "", ""},
+		{&crush.Agent, "bash", map[string]any{"command": "ls"}, "shell", "ls"},
+		{&crush.Agent, "write", map[string]any{"file_path": "/x"}, "file", "/x"},
+		{&crush.Agent, "edit", map[string]any{"file_path": "/x"}, "file", "/x"},
+		{&crush.Agent, "multiedit", map[string]any{"file_path": "/x"}, "file", "/x"},
+		{&crush.Agent, "view", map[string]any{"file_path": "/x"}, "", ""},
+	} {
+		_, what, kind, ok := spokenCall(tc.agent, tc.tool, tc.args)
+		if ok != (tc.kind != "") || string(kind) != tc.kind || what != tc.what {
+			t.Errorf("%s %s: got %q %q %v, want %q %q", tc.agent.Name, tc.tool, kind, what, ok, tc.kind, tc.what)
+		}
+	}
+	for _, tc := range []struct {
+		tool       string
+		input      map[string]any
+		kind, what string
+	}{
+		{"run_commands", map[string]any{"commands": []any{"ls", "pwd"}}, "shell", "ls\npwd"},
+		{"editor", map[string]any{"path": "/x", "new_text": "hi"}, "file", "/x"},
+		{"editor", map[string]any{"path": "/x", "old_text": "a", "new_text": "b"}, "file", "/x"},
+		{"apply_patch", map[string]any{"input": "p"}, "file", "p"},
+		{"read_files", map[string]any{"file_paths": []any{"/x"}}, "", ""},
+	} {
+		m := map[string]any{"preToolUse": map[string]any{"toolName": tc.tool}, "tool_call": map[string]any{"id": "c", "name": tc.tool, "input": tc.input}}
+		_, what, kind, ok := spokenPayload(&cline.Agent, m)
+		if ok != (tc.kind != "") || string(kind) != tc.kind || what != tc.what {
+			t.Errorf("cline %s: got %q %q %v, want %q %q", tc.tool, kind, what, ok, tc.kind, tc.what)
+		}
 	}
 }
