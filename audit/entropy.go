@@ -24,7 +24,7 @@ import (
 //     stay under 68%.
 //
 // Identifiers the agents themselves put in every payload (Claude's toolu_ and msg_ ids, OpenAI's
-// call_ and chatcmpl- ids, req_ request ids) are random too, but they are not secrets and a
+// call_ and chatcmpl- ids, req_ request ids, OpenCode's ses_ session ids) are random too, but they are not secrets and a
 // record is matched to its agent's transcript by them: a token with one of these prefixes stays.
 //
 // A run that starts with / is read as a path: it is not judged whole, but each of its segments
@@ -238,7 +238,7 @@ func redactHighEntropy(s string) string {
 
 // agentID reports whether t is an id an agent puts in its payloads (see above).
 func agentID(t string) bool {
-	for _, p := range [...]string{"toolu_", "msg_", "req_", "call_", "chatcmpl-"} {
+	for _, p := range [...]string{"toolu_", "msg_", "req_", "call_", "chatcmpl-", "ses_"} {
 		if strings.HasPrefix(t, p) {
 			return true
 		}

@@ -48,6 +48,7 @@ func TestRedactKeepsOrdinaryText(t *testing.T) {
 		`{"session_id":"0f8e5c2a-9b1d-4e7f-a3c6-5d2b8e1f4a7c","conversation_id":"123e4567-e89b-12d3-a456-426614174000"}`,
 		`{"transcript_path":"/Users/alice/.claude/projects/-Users-alice-src-agenthooks/0f8e5c2a-9b1d-4e7f-a3c6-5d2b8e1f4a7c.jsonl"}`,
 		`{"tool_use_id":"toolu_01D7FLrfh4GYq7yT1ULFeyMV","message_id":"msg_01XFDUDYJgAACzvnptvVoYEL"}`,
+		`{"sessionID":"ses_df180a7e2ffeJ4RyRfu0NoB2jj","callID":"call_00"}`, // OpenCode's
 		"cat /home/alice/projects/agenthooks/internal/cli/testdata/script/audit.txtar",
 		"ls /var/folders/zz/zyxvpxvq6csfxvn_n00000gn/T/TestFoo123/001",
 		"cd src/components/UserProfile2Card && npm test",

@@ -78,6 +78,14 @@ type Agent struct {
 	Files func(home string, env func(string) string) []string
 	// Parse reads the calls of one transcript.
 	Parse func(file string, r io.Reader) ([]Call, []Problem)
+	// ParseFile, when set, reads the calls of one transcript that is not read as a stream (a
+	// database): Parse is not used, and the file's time does not say whether it was written
+	// since o.Since (its journal is another file), so its calls are filtered by their time only.
+	ParseFile func(file string) ([]Call, []Problem)
+	// Decision, when set, completes a decision from the agent's own pre-tool payload (raw as
+	// the audit trail stores it) where its fields are not Claude Code's: the session the
+	// transcript names, the call's id, what the call does.
+	Decision func(payload []byte, d *Decision)
 	// HookIDs says whether the agent's hook payloads carry the call's id (tool_use_id), so a
 	// call and a decision are matched by session and id; else by session, command and time.
 	HookIDs bool
@@ -85,7 +93,7 @@ type Agent struct {
 
 // Agents are the agents whose transcripts coverage reads.
 func Agents() []Agent {
-	return []Agent{claudeAgent(), codexAgent(), geminiAgent(), qwenAgent(), copilotAgent()}
+	return []Agent{claudeAgent(), codexAgent(), geminiAgent(), qwenAgent(), copilotAgent(), openCodeAgent(), clineAgent(), droidAgent(), crushAgent()}
 }
 
 // lines calls fn with each line of r (1-based), at most MaxFile bytes of it; a line longer than

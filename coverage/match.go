@@ -117,7 +117,29 @@ func DecisionOf(r *audit.Record) (Decision, bool) {
 			}
 		}
 	}
+	if complete := agentDecisions()[r.Agent]; complete != nil {
+		complete([]byte(r.Payload), &d)
+	}
 	return d, true
+}
+
+// agentDecisions are the agents' Decision functions by name, gathered on first use (not when
+// the program starts: agenthooks links this package).
+func agentDecisions() map[string]func([]byte, *Decision) {
+	decisionFuncs.once.Do(func() {
+		decisionFuncs.m = map[string]func([]byte, *Decision){}
+		for _, a := range Agents() {
+			if a.Decision != nil {
+				decisionFuncs.m[a.Name] = a.Decision
+			}
+		}
+	})
+	return decisionFuncs.m
+}
+
+var decisionFuncs struct {
+	once sync.Once
+	m    map[string]func([]byte, *Decision)
 }
 
 // Match says how a call was matched with a decision, or tried to be.
@@ -195,6 +217,17 @@ func Read(o Options) (calls []Call, transcripts map[string]int, probs []Problem)
 		for _, file := range a.Files(o.Home, o.Getenv) {
 			if len(calls) >= MaxCalls {
 				probs = append(probs, Problem{File: file, Msg: fmt.Sprintf("more than %d calls in the newer transcripts: not read", MaxCalls)})
+				continue
+			}
+			if a.ParseFile != nil {
+				cs, ps := a.ParseFile(file)
+				transcripts[a.Name]++
+				probs = append(probs, ps...)
+				for _, c := range cs {
+					if o.Since.IsZero() || !c.Time.Before(o.Since) {
+						calls = append(calls, c)
+					}
+				}
 				continue
 			}
 			if !o.Since.IsZero() {

@@ -117,8 +117,22 @@ func chatToolCall(tools []string, step string) (string, map[string]any) {
 	}
 	if rest, ok := strings.CutPrefix(step, "write:"); ok {
 		path, content, _ := strings.Cut(rest, "=")
+		if !slices.ContainsFunc(tools, func(n string) bool { return n == "write_file" || n == "create" || n == "write" || n == "Create" }) {
+			// The Cline CLI's only file-writing tool, and Factory Droid's for GPT models.
+			for _, name := range []string{"apply_patch", "ApplyPatch"} {
+				if slices.Contains(tools, name) {
+					return name, map[string]any{"input": "*** Begin Patch\n*** Add File: " + path + "\n+" + content + "\n*** End Patch\n"}
+				}
+			}
+		}
+		if slices.Contains(tools, "Create") { // Factory Droid's
+			return "Create", map[string]any{"file_path": path, "content": content}
+		}
 		switch name := pick("write_file", "create", "write"); name {
-		case "write": // OpenCode's
+		case "write":
+			if slices.Contains(tools, "view") { // Crush's write takes file_path, OpenCode's filePath
+				return name, map[string]any{"file_path": path, "content": content}
+			}
 			return name, map[string]any{"filePath": path, "content": content}
 		case "create":
 			return name, map[string]any{"path": path, "file_text": content}
