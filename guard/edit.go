@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"io/fs"
@@ -43,6 +44,12 @@ func EditTargets(tool string, input map[string]any) []string {
 			continue
 		}
 		if isPatchTool(tool) {
+			if inner, ok := encodedInput(s); ok {
+				// Droid 0.215 hands a custom model's ApplyPatch arguments on JSON-encoded once
+				// more: {"input":"{\"input\":\"*** Begin Patch…\"}"}
+				out = append(out, EditTargets(tool, inner)...)
+				continue
+			}
 			out = append(out, patchFiles(s)...)
 			continue
 		}
@@ -50,6 +57,25 @@ func EditTargets(tool string, input map[string]any) []string {
 		break
 	}
 	return out
+}
+
+// encodedInput decodes a patch field whose text is a JSON object (a tool's arguments encoded a
+// second time), one level deep.
+func encodedInput(s string) (map[string]any, bool) {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "{") {
+		return nil, false
+	}
+	var m map[string]any
+	if json.Unmarshal([]byte(s), &m) != nil {
+		return nil, false
+	}
+	for k, v := range m {
+		if inner, ok := v.(string); ok && strings.HasPrefix(strings.TrimSpace(inner), "{") {
+			delete(m, k) // one level: a patch nested deeper is not read
+		}
+	}
+	return m, true
 }
 
 // patchFiles lists the files an apply_patch patch touches.
