@@ -227,7 +227,35 @@ func (p contentGuardParams) judgeRead(e *env, pl *guardPayload) (guard.Decision,
 			paths[i] = str
 		}
 		file = cmp.Or(paths[0], paths[1], paths[2])
+		if list, set := pl.ToolInput["file_paths"]; set && list != nil {
+			// a read of several files (Cline's read_files, Kiro's fs_read operations): each is
+			// judged, and any secret denies the read
+			items, ok := list.([]any)
+			if !ok {
+				return "", "", fmt.Errorf("payload: field %q must be a list of paths", "tool_input.file_paths")
+			}
+			for i, it := range items {
+				f, ok := it.(string)
+				if !ok {
+					return "", "", fmt.Errorf("payload: field tool_input.file_paths[%d] must be a string", i)
+				}
+				if f == "" || f == file {
+					continue
+				}
+				sub := *pl
+				sub.Content = nil // the payload's content, if any, is the first file's
+				d, r, err := p.judgeFile(e, &sub, f)
+				if err != nil || d != guard.Allow {
+					return d, r, err
+				}
+			}
+		}
 	}
+	return p.judgeFile(e, pl, file)
+}
+
+// judgeFile is the read guard's decision on one file.
+func (p contentGuardParams) judgeFile(e *env, pl *guardPayload, file string) (guard.Decision, string, error) {
 	if file == "" {
 		return guard.Allow, "", nil
 	}
@@ -383,6 +411,8 @@ func (p contentGuardParams) judgeMCP(e *env, pl *guardPayload) (guard.Decision, 
 	case pl.MCPContext != nil && pl.MCPContext.ToolName != "":
 		c := pl.MCPContext
 		servers, tool = []string{c.ServerName, c.URL, c.Command}, c.ToolName
+	case strings.HasPrefix(pl.ToolName, "mcp__") && !strings.Contains(strings.TrimPrefix(pl.ToolName, "mcp__"), "__"):
+		return p.judgeJoinedMCP(e, pl, strings.TrimPrefix(pl.ToolName, "mcp__"))
 	case strings.HasPrefix(pl.ToolName, "mcp__"):
 		parts := strings.SplitN(strings.TrimPrefix(pl.ToolName, "mcp__"), "__", 2)
 		servers, tool = []string{parts[0]}, parts[len(parts)-1]
@@ -404,4 +434,40 @@ func (p contentGuardParams) judgeMCP(e *env, pl *guardPayload) (guard.Decision, 
 		return d, "", nil
 	}
 	return d, fmt.Sprintf("MCP tool %s of %s: %s", tool, cmp.Or(append(servers, "an unnamed server")...), why), nil
+}
+
+// judgeJoinedMCP judges an MCP call whose name joins server and tool with "_" (mcp__NAME, as an
+// agent's GuardView writes OpenCode's SERVER_TOOL and VS Code's mcp_SERVER_TOOL): each way of
+// splitting the name is judged, and the strictest answer stands. A split no rule names gets the
+// policy's default, so an ambiguous name is never allowed unless every reading of it is.
+func (p contentGuardParams) judgeJoinedMCP(e *env, pl *guardPayload, joined string) (guard.Decision, string, error) {
+	if joined == "" {
+		return "", "", fmt.Errorf("payload: the MCP tool %q names no server or tool", pl.ToolName)
+	}
+	pol, err := p.fullPolicy(e, pl.project(e))
+	if err != nil {
+		return "", "", err
+	}
+	rank := map[guard.Decision]int{guard.Allow: 0, guard.Ask: 1, guard.Deny: 2}
+	best, why, server, tool := guard.Decision(""), "", "", joined
+	splits := 0
+	for i := 0; i < len(joined); i++ {
+		if joined[i] != '_' || i == 0 || i == len(joined)-1 {
+			continue
+		}
+		splits++
+		s, t := joined[:i], joined[i+1:]
+		if d, w := pol.MCP.Decide([]string{s}, t); best == "" || rank[d] > rank[best] {
+			best, why, server, tool = d, w, s, t
+		}
+	}
+	if splits == 0 { // no "_" to split at: the server is not known
+		best, why = pol.MCP.Decide([]string{""}, joined)
+		server = ""
+	}
+	if best == guard.Allow {
+		return best, "", nil
+	}
+	return best, fmt.Sprintf("MCP tool %s of %s (the name %s splits into server and tool in %d ways; the strictest reading stands): %s",
+		tool, cmp.Or(server, "an unnamed server"), joined, max(splits, 1), why), nil
 }
