@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/audit"
+	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/dialect/translate"
@@ -323,6 +324,16 @@ Code: {"decision": "block", "reason": ...}. The message names the rule and the l
 
 func runGuardPrompt(e *env, p contentGuardParams) error {
 	return p.run(e, "guard prompt", dialect.PromptSubmit, p.judgePrompt, func(pl *guardPayload, d guard.Decision, r string) error {
+		if d != guard.Allow && p.format == "" && pl.format == string(agents.Fallback().Name) {
+			// Claude Code's shape without --format is not certain to be Claude Code's: Kiro's
+			// hooks file sends it to the letter, and a payload that did not decode shows no
+			// agent. A block on exit 2 with the reason on stderr is one Claude Code and Kiro
+			// both honour (VS Code, Codex and Gemini CLI are answered so by their own
+			// descriptors); Claude Code's {"decision":"block"} on exit 0 Kiro ignores.
+			reply := dialect.GuardByExit2(dialect.PromptSubmit, decide.Deny, r)
+			e.stderr.Write(reply.Stderr)
+			return silentExit{code: reply.ExitCode}
+		}
 		return answerGuard(e, pl.format, dialect.PromptSubmit, dialect.AskAsDeny, d, r)
 	})
 }
