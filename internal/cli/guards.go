@@ -47,6 +47,7 @@ func newContentGuardCmd(e *env, name, short, long string, run func(*env, content
 // guardPayload is what the read, prompt and MCP guards read of both agents' payloads.
 type guardPayload struct {
 	raw            []byte
+	view           []byte // the payload as the guards read it (the agent's GuardView's)
 	format         string
 	HookEventName  string           `json:"hook_event_name"`
 	Event          string           `json:"event"` // Crush's
@@ -85,6 +86,9 @@ func readGuardPayload(e *env, forced string) (*guardPayload, error) {
 		return p, fmt.Errorf("payload is larger than %d bytes", maxGuardPayload*4)
 	}
 	p.raw = data
+	if err := checkObject(data); err != nil {
+		return p, err
+	}
 	if err := json.Unmarshal(data, p); err != nil {
 		return p, dialect.JSONError("payload", data, err)
 	}
@@ -97,6 +101,7 @@ func readGuardPayload(e *env, forced string) (*guardPayload, error) {
 	if err := guardView(p.format, &data, p); err != nil {
 		return p, err
 	}
+	p.view = data
 	if len(p.RawToolInput) > 0 && p.RawToolInput[0] == '{' {
 		if err := json.Unmarshal(p.RawToolInput, &p.ToolInput); err != nil {
 			return p, dialect.JSONError("payload field \"tool_input\"", p.RawToolInput, err)
@@ -208,10 +213,16 @@ func (p contentGuardParams) run(e *env, origin string, kind dialect.Kind, judge 
 
 func (p contentGuardParams) judgeRead(e *env, pl *guardPayload) (guard.Decision, string, error) {
 	file := pl.FilePath
+	switch {
+	case pl.ToolInput == nil && pl.FilePath == "" && (isReadTool(pl.ToolName) || pl.HookEventName == "beforeReadFile" || pl.HookEventName == "beforeTabFileRead"):
+		// a read whose input is missing or null (tool_input, or Cursor's file_path): nothing
+		// the guard can judge, which is an error, never an allow
+		return "", "", fmt.Errorf("payload: the %s call names no file (tool_input or file_path is missing or null)", cmp.Or(pl.ToolName, pl.HookEventName))
+	case pl.ToolInput == nil && len(pl.RawToolInput) > 0 && pl.RawToolInput[0] != 'n' && isReadTool(pl.ToolName):
+		return "", "", fmt.Errorf("payload: field \"tool_input\" must be an object")
+	}
 	if pl.ToolInput != nil {
-		switch pl.ToolName {
-		case "", "Read", "Grep", "Glob", "read_file", "grep_search", "glob":
-		default:
+		if pl.ToolName != "" && !isReadTool(pl.ToolName) {
 			return guard.Allow, "", nil // another tool
 		}
 		var paths [3]string
@@ -228,6 +239,9 @@ func (p contentGuardParams) judgeRead(e *env, pl *guardPayload) (guard.Decision,
 			paths[i] = str
 		}
 		file = cmp.Or(paths[0], paths[1], paths[2])
+		if file == "" && pl.ToolInput["file_paths"] == nil && (pl.ToolName == "Read" || pl.ToolName == "read_file") {
+			return "", "", fmt.Errorf("payload: the %s call names no file (tool_input.file_path is missing or null)", pl.ToolName)
+		}
 		if list, set := pl.ToolInput["file_paths"]; set && list != nil {
 			// a read of several files (Cline's read_files, Kiro's fs_read operations): each is
 			// judged, and any secret denies the read
@@ -346,6 +360,16 @@ func (p contentGuardParams) judgePrompt(e *env, pl *guardPayload) (guard.Decisio
 	pr := pol.Prompt
 	if !pr.Scan {
 		return guard.Allow, "", nil
+	}
+	if pl.Prompt == "" && pl.view != nil {
+		// an empty prompt is one; a missing or null one is a payload the guard cannot judge
+		var keys map[string]json.RawMessage
+		if err := json.Unmarshal(pl.view, &keys); err != nil {
+			return "", "", dialect.JSONError("payload", pl.view, err)
+		}
+		if v, ok := keys["prompt"]; !ok || string(v) == "null" {
+			return "", "", fmt.Errorf("payload: field \"prompt\" is missing or null: the prompt guard has nothing to judge")
+		}
 	}
 	res, err := client.Scan(e.getenv, pl.Prompt, pr.MaxBytes, pr.Budget)
 	if err != nil {
@@ -481,4 +505,13 @@ func (p contentGuardParams) judgeJoinedMCP(e *env, pl *guardPayload, joined stri
 	}
 	return best, fmt.Sprintf("MCP tool %s of %s (the name %s splits into server and tool in %d ways; the strictest reading stands): %s",
 		tool, cmp.Or(server, "an unnamed server"), joined, max(splits, 1), why), nil
+}
+
+// isReadTool reports whether tool is one the read guard judges by its input.
+func isReadTool(tool string) bool {
+	switch tool {
+	case "Read", "Grep", "Glob", "read_file", "grep_search", "glob":
+		return true
+	}
+	return false
 }
