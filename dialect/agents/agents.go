@@ -10,7 +10,6 @@ package agents
 import (
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/antigravity"
@@ -135,7 +134,11 @@ func ReadBy(n dialect.Name) []*dialect.Agent {
 
 // shellTools are the registered agents' shell tools, by their own names (Shell.Tool and the
 // install's shell matcher's alternatives), built on first use.
-var shellTools = sync.OnceValue(func() map[string]bool {
+var shellToolsValue dialect.Lazy[map[string]bool]
+
+func shellTools() map[string]bool { return shellToolsValue.Get(buildShellTools) }
+
+func buildShellTools() map[string]bool {
 	out := map[string]bool{}
 	for _, a := range all {
 		if a.Shell.Tool != "" {
@@ -148,7 +151,7 @@ var shellTools = sync.OnceValue(func() map[string]bool {
 		}
 	}
 	return out
-})
+}
 
 // IsShellTool reports whether tool is some registered agent's shell tool: a payload whose tool
 // is one is a shell command, whichever agent's payload it was taken for.
