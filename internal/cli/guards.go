@@ -102,6 +102,12 @@ func readGuardPayload(e *env, forced string) (*guardPayload, error) {
 		return p, err
 	}
 	p.view = data
+	if p.HookEventName == "" && p.Event == "" && p.HookName == "" && p.HookEventCamel == "" && p.ActionName == "" && p.ToolCall == nil &&
+		p.ToolName == "" && p.ToolNameCamel == "" && p.FilePath == "" && p.Prompt == "" && p.Command == "" && p.URL == "" &&
+		p.MCPContext == nil && p.RawToolInput == nil {
+		// {} or an object of fields no agent sends: nothing to judge, which is an error
+		return p, fmt.Errorf("payload names no event, tool, file or prompt: the guard has nothing to judge")
+	}
 	if len(p.RawToolInput) > 0 && p.RawToolInput[0] == '{' {
 		if err := json.Unmarshal(p.RawToolInput, &p.ToolInput); err != nil {
 			return p, dialect.JSONError("payload field \"tool_input\"", p.RawToolInput, err)
