@@ -294,6 +294,33 @@ func runsAgenthooks(command string) bool {
 	return false
 }
 
+// guardFormat reports whether command calls one of agenthooks' built-in guards (agenthooks
+// guard bash, read, prompt or mcp), and the --format it names ("" for none).
+func guardFormat(command string) (bool, string) {
+	s := shell.Analyze(command, shell.Options{})
+	for _, inv := range s.Invocations {
+		if inv.Name != "agenthooks" || len(inv.Args) < 3 || inv.Args[1].Value != "guard" {
+			continue
+		}
+		switch inv.Args[2].Value {
+		case "bash", "read", "prompt", "mcp":
+		default:
+			continue
+		}
+		format := ""
+		for i := 3; i < len(inv.Args); i++ {
+			a := inv.Args[i].Value
+			if a == "--format" && i+1 < len(inv.Args) {
+				format = inv.Args[i+1].Value
+			} else if v, ok := strings.CutPrefix(a, "--format="); ok {
+				format = v
+			}
+		}
+		return true, format
+	}
+	return false, ""
+}
+
 // dialectField reads an entry's "dialect": the dialect its command speaks, when not its file's.
 func (d *decoder) dialectField(h *Hook, kind dialect.Kind, v *jsonpos.Value) {
 	if _, ok := agents.Lookup(v.Str); v.Kind != jsonpos.String || !ok {

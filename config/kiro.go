@@ -38,6 +38,12 @@ func DecodeKiro(src Source, data []byte, agentFile bool) *File {
 		default:
 			h.SelfRun = runsAgenthooks(h.Command)
 		}
+		if isGuard, format := guardFormat(h.Command); isGuard && format != string(kiro.Name) && kh.Enabled && h.Refused == "" {
+			// Kiro's hooks-file payload is Claude Code's to the letter, and Kiro honours only
+			// exit 2: a guard that takes it for Claude Code's answers a deny Kiro ignores
+			f.Problems.Add(kh.Pos, srcpos.Warning, CodeNoEffect, "this agenthooks guard does not name --format kiro: Kiro's payload reads as Claude Code's "+
+				"(a hooks file's UserPromptSubmit is Claude Code's to the letter), so its deny may come in a form Kiro does not honour (Kiro honours exit 2 alone); add --format kiro")
+		}
 		f.Hooks = append(f.Hooks, h)
 	}
 	f.Usable = !hasStructuralErrors(f.Problems)

@@ -35,9 +35,19 @@ func isPatchTool(tool string) bool {
 func IsEditTool(tool string) bool { _, ok := editTools[tool]; return ok }
 
 // EditTargets returns the files an agent's file tool call writes, edits or deletes, from its
-// tool_input. For a patch (apply_patch, ApplyPatch) they are the files the patch adds, updates, deletes or moves to.
+// tool_input. For a patch (apply_patch, ApplyPatch) they are the files the patch adds, updates,
+// deletes or moves to. A call that changes several files (VS Code's multi_replace_string_in_file,
+// Auggie's remove-files) names every one in file_paths, the neutral field an agent's GuardView
+// fills: each is a target.
 func EditTargets(tool string, input map[string]any) []string {
 	var out []string
+	if list, ok := input["file_paths"].([]any); ok {
+		for _, f := range list {
+			if s, ok := f.(string); ok && s != "" {
+				out = append(out, s)
+			}
+		}
+	}
 	for _, field := range editTools[tool] {
 		s, ok := input[field].(string)
 		if !ok || s == "" {

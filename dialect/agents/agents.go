@@ -10,7 +10,6 @@ package agents
 import (
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/antigravity"
@@ -134,31 +133,29 @@ func ReadBy(n dialect.Name) []*dialect.Agent {
 }
 
 // shellTools are the registered agents' shell tools, by their own names (Shell.Tool and the
-// install's shell matcher's alternatives), built on first use (a zero sync.Once: nothing runs
-// when the package initialises).
-var (
-	shellToolsOnce sync.Once
-	shellTools     map[string]bool
-)
+// install's shell matcher's alternatives), built on first use.
+var shellToolsValue dialect.Lazy[map[string]bool]
+
+func shellTools() map[string]bool { return shellToolsValue.Get(buildShellTools) }
+
+func buildShellTools() map[string]bool {
+	out := map[string]bool{}
+	for _, a := range all {
+		if a.Shell.Tool != "" {
+			out[a.Shell.Tool] = true
+		}
+		for _, alt := range strings.Split(a.Install.ShellMatcher, "|") {
+			if alt = strings.Trim(alt, "^$()"); alt != "" && !strings.ContainsAny(alt, `.*+?[]{}\`) {
+				out[alt] = true
+			}
+		}
+	}
+	return out
+}
 
 // IsShellTool reports whether tool is some registered agent's shell tool: a payload whose tool
 // is one is a shell command, whichever agent's payload it was taken for.
-func IsShellTool(tool string) bool {
-	shellToolsOnce.Do(func() {
-		shellTools = map[string]bool{}
-		for _, a := range all {
-			if a.Shell.Tool != "" {
-				shellTools[a.Shell.Tool] = true
-			}
-			for _, alt := range strings.Split(a.Install.ShellMatcher, "|") {
-				if alt = strings.Trim(alt, "^$()"); alt != "" && !strings.ContainsAny(alt, `.*+?[]{}\`) {
-					shellTools[alt] = true
-				}
-			}
-		}
-	})
-	return shellTools[tool]
-}
+func IsShellTool(tool string) bool { return shellTools()[tool] }
 
 // List names the agents for a message: "a, b, c or d" (or "and", as conj says).
 func List(conj string) string {

@@ -170,6 +170,16 @@ func GuardView(payload []byte) ([]byte, error) {
 		name = "PreToolUse"
 	}
 	RenameToClaude(name, m)
+	if m["tool_name"] == "remove-files" {
+		// remove-files deletes every file it names: Cursor's Delete to the guard, each file in
+		// file_paths (its own field), or a single path
+		m["tool_name"] = "Delete"
+		if in, ok := m["tool_input"].(map[string]any); ok {
+			if err := dialect.StringList(in, "file_paths", "tool_input.file_paths"); err != nil {
+				return nil, err
+			}
+		}
+	}
 	return dialect.Marshal(m)
 }
 

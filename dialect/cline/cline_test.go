@@ -315,8 +315,18 @@ func FuzzPayload(f *testing.F) {
 	f.Add(string(golden(f, "PreToolUse")))
 	f.Add(`{"hookName":"tool_call","preToolUse":{"toolName":"run_commands","parameters":{"commands":"[{\"command\":1}]"}}}`)
 	f.Add(`{"preToolUse":{"toolName":"read_files","parameters":{"files":"[[[\"a\"]]]"}},"tool_call":{"input":{"files":"x"}}}`)
+	f.Add(`{"hookName":"tool_call","tool_call":{"name":"use_mcp_tool","input":{"server_name":"github","tool_name":"delete_repository"}}}`)
+	f.Add(`{"hookName":"tool_call","tool_call":{"name":"use_mcp_tool","input":{"server_name":5}}}`)
 	f.Fuzz(func(t *testing.T, payload string) {
-		_, _ = GuardView([]byte(payload))
+		if v, err := GuardView([]byte(payload)); err == nil {
+			m, err := decodeObject(v)
+			if err != nil {
+				t.Fatalf("GuardView wrote what it cannot read: %s", v)
+			}
+			if m["tool_name"] == "use_mcp_tool" {
+				t.Fatalf("use_mcp_tool left for the MCP guard to miss: %s", v)
+			}
+		}
 		for _, ev := range []string{"PreToolUse", "PostToolUse", "UserPromptSubmit"} {
 			if _, out, _, err := ToClaude(ev, []byte(payload)); err == nil {
 				_, _, _ = FromClaude(ev, out)
@@ -365,6 +375,21 @@ func TestWrapperAnswers(t *testing.T) {
 		}
 		if strings.Contains(c.want, "failed") && !strings.HasPrefix(got, `{"cancel":true`) {
 			t.Errorf("agenthooks printing %q, exit %s: %q is not a cancel", c.out, c.exit, got)
+		}
+	}
+}
+
+// TestGuardViewMCP: Cline calls an MCP tool through use_mcp_tool, which the MCP guard gets as
+// mcp__server__tool; one that names no server or tool is an error.
+func TestGuardViewMCP(t *testing.T) {
+	t.Parallel()
+	b, err := GuardView([]byte(`{"hookName":"tool_call","tool_call":{"id":"c","name":"use_mcp_tool","input":{"server_name":"github","tool_name":"delete_repository","arguments":"{}"}}}`))
+	if err != nil || !strings.Contains(string(b), `"tool_name":"mcp__github__delete_repository"`) {
+		t.Errorf("use_mcp_tool view = %s, %v", b, err)
+	}
+	for _, in := range []string{`{"tool_name":"x"}`, `{"server_name":"github"}`, `{"server_name":"github","tool_name":7}`} {
+		if b, err := GuardView([]byte(`{"hookName":"tool_call","tool_call":{"id":"c","name":"use_mcp_tool","input":` + in + `}}`)); err == nil {
+			t.Errorf("%s viewed as %s", in, b)
 		}
 	}
 }

@@ -427,6 +427,17 @@ func GuardView(payload []byte) ([]byte, error) {
 	}
 	RenameToClaude(name, m)
 	m["hook_event_name"] = name
+	if m["tool_name"] == "use_mcp_tool" {
+		// Cline calls every MCP tool through use_mcp_tool, naming the server and the tool in
+		// its input: the neutral mcp__server__tool for the MCP guard
+		in, _ := m["tool_input"].(map[string]any)
+		server, _ := in["server_name"].(string)
+		tool, _ := in["tool_name"].(string)
+		if server == "" || tool == "" {
+			return nil, fmt.Errorf("payload: use_mcp_tool must name its server and tool (tool_input.server_name, tool_input.tool_name, non-empty strings)")
+		}
+		m["tool_name"] = dialect.MCPTool(server, tool)
+	}
 	return dialect.Marshal(m)
 }
 

@@ -31,6 +31,7 @@ type event struct {
 	claude  string
 	block   bool
 	context bool
+	trigger string // the hooks-file trigger an agent-config event migrates to, when it is its own
 }
 
 var eventsValue dialect.Lazy[map[string]*event]
@@ -67,6 +68,11 @@ func events() map[string]*event {
 		for _, a := range AgentEvents {
 			m[a[0]] = m[a[1]]
 		}
+		// kiro-cli's agent-config hooks block on exit 2 on preToolUse alone (kiro.dev/docs/cli/hooks,
+		// "Hook output"): its userPromptSubmit adds stdout to the context and cannot block, unlike
+		// the hooks file's UserPromptSubmit it migrates to.
+		m["userPromptSubmit"] = &event{Spec: spec("userPromptSubmit", dialect.PromptSubmit, false), claude: "UserPromptSubmit",
+			context: true, trigger: "UserPromptSubmit"}
 		return m
 	})
 }
@@ -75,6 +81,9 @@ func events() map[string]*event {
 // PreToolUse, agentSpawn SessionStart); "" for neither.
 func Trigger(name string) string {
 	if e, ok := events()[name]; ok {
+		if e.trigger != "" {
+			return e.trigger
+		}
 		return e.Name
 	}
 	return ""
@@ -149,7 +158,7 @@ func (impl) Interpret(s *dialect.Spec, exitCode int, stdout, stderr []byte, cut 
 		}
 		out.Errors = append(out.Errors, line+" (Kiro shows a warning and goes on)")
 		if exitCode == 2 {
-			out.Notes = append(out.Notes, "exit status 2 blocks only PreToolUse, UserPromptSubmit and PreTaskExec; on "+e.Name+" Kiro warns")
+			out.Notes = append(out.Notes, "exit status 2 blocks only PreToolUse, a hooks file's UserPromptSubmit and PreTaskExec; on "+e.Name+" Kiro warns")
 		}
 	}
 	return out

@@ -46,9 +46,14 @@ func TestEvents(t *testing.T) {
 		}
 	}
 	for _, a := range AgentEvents {
-		if s := lookup(t, a[0]); s.Name != a[1] || Trigger(a[0]) != a[1] {
+		if s := lookup(t, a[0]); s.Name != a[1] && a[0] != "userPromptSubmit" || Trigger(a[0]) != a[1] {
 			t.Errorf("%s is %s, want %s", a[0], s.Name, a[1])
 		}
+	}
+	// kiro-cli's agent-config userPromptSubmit cannot block (exit 2 blocks preToolUse alone
+	// there), unlike the hooks file's UserPromptSubmit it migrates to.
+	if s := lookup(t, "userPromptSubmit"); s.Gates || s.Kind != dialect.PromptSubmit {
+		t.Errorf("userPromptSubmit: %+v, want a prompt event that cannot block", s)
 	}
 	for _, no := range []string{"pretooluse", "fileEdited", "PermissionRequest", ""} {
 		if _, ok := Dialect.Lookup(no); ok {
@@ -115,7 +120,7 @@ func TestInterpret(t *testing.T) {
 // Kiro adds it.
 func TestEncode(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"PreToolUse", "UserPromptSubmit", "PreTaskExec", "preToolUse", "userPromptSubmit"} {
+	for _, name := range []string{"PreToolUse", "UserPromptSubmit", "PreTaskExec", "preToolUse"} {
 		s := lookup(t, name)
 		d := decide.Decision{Permission: decide.Deny, AgentMessage: "no force pushes", UserMessage: "user text"}
 		r := Dialect.Encode(s, d)
@@ -143,7 +148,7 @@ func TestEncode(t *testing.T) {
 			t.Errorf("%s: halt = %+v", name, r)
 		}
 	}
-	for _, name := range []string{"PostToolUse", "Stop", "PostFileSave", "SessionStart"} {
+	for _, name := range []string{"PostToolUse", "Stop", "PostFileSave", "SessionStart", "userPromptSubmit"} {
 		if r := Dialect.Encode(lookup(t, name), decide.Decision{Permission: decide.Deny, AgentMessage: "x"}); r.ExitCode != 0 || len(r.Stderr) != 0 {
 			t.Errorf("%s cannot block: %+v", name, r)
 		}

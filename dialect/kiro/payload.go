@@ -243,7 +243,12 @@ func GuardView(payload []byte) ([]byte, error) {
 	RenameToClaude("", m)
 	if in, ok := m["tool_input"].(map[string]any); ok && m["tool_name"] == "Read" {
 		if paths := readPaths(in); len(paths) > 1 {
-			return nil, fmt.Errorf("payload: this read names %d files (tool_input.operations); the read guard judges one", len(paths))
+			// fs_read reads several files at once: the read guard judges each (file_paths)
+			list := make([]any, len(paths))
+			for i, p := range paths {
+				list[i] = p
+			}
+			in["file_paths"] = list
 		}
 	}
 	if event != "" {

@@ -2,6 +2,7 @@ package kiro
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -154,7 +155,7 @@ func TestFromClaude(t *testing.T) {
 }
 
 // TestGuardView: the guards read Kiro's shell and write tools in Claude Code's names, keep the
-// event's own name, and refuse a read of several files, which the read guard cannot judge.
+// event's own name, and name every file of a read of several in file_paths.
 func TestGuardView(t *testing.T) {
 	t.Parallel()
 	b, err := GuardView([]byte(`{"hook_event_name":"preToolUse","tool_name":"execute_bash","tool_input":{"command":"rm -rf /"}}`))
@@ -165,8 +166,9 @@ func TestGuardView(t *testing.T) {
 	if m := object(t, b); err != nil || m["tool_name"] != "Write" || m["tool_input"].(map[string]any)["file_path"] != ".kiro/hooks/x.json" {
 		t.Errorf("write view = %s, %v", b, err)
 	}
-	if _, err := GuardView([]byte(`{"hook_event_name":"PreToolUse","tool_name":"read","tool_input":{"operations":[{"path":"a"},{"path":".env"}]}}`)); err == nil {
-		t.Error("a read of two files is judged as one")
+	b, err = GuardView([]byte(`{"hook_event_name":"PreToolUse","tool_name":"read","tool_input":{"operations":[{"path":"a"},{"path":".env"}]}}`))
+	if m := object(t, b); err != nil || fmt.Sprint(m["tool_input"].(map[string]any)["file_paths"]) != "[a .env]" {
+		t.Errorf("a read of two files names both in file_paths for the read guard: %s, %v", b, err)
 	}
 	if _, err := GuardView([]byte(`not json`)); err == nil {
 		t.Error("a payload that is not JSON is viewed")

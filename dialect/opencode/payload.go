@@ -3,6 +3,7 @@ package opencode
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/agenthooks/agenthooks/dialect"
 )
@@ -200,7 +201,41 @@ func GuardView(payload []byte) ([]byte, error) {
 	if err := workdirAsCwd(m); err != nil {
 		return nil, err
 	}
+	if tool, ok := m["tool_name"].(string); ok && isMCPTool(tool) {
+		m["tool_name"] = dialect.MCPJoined(tool)
+	}
 	return dialect.Marshal(m)
+}
+
+// builtinValue are OpenCode 1.18's built-in tools whose names Claude Code does not share.
+var builtinValue dialect.Lazy[map[string]bool]
+
+func builtin() map[string]bool {
+	return builtinValue.Get(func() map[string]bool {
+		m := map[string]bool{}
+		for _, t := range []string{"apply_patch", "patch", "todoread", "codesearch", "lsp", "batch", "question", "plan_enter", "plan_exit", "invalid"} {
+			m[t] = true
+		}
+		return m
+	})
+}
+
+// isMCPTool reports whether tool, as the plugin names it after RenameToClaude, is an MCP
+// server's: OpenCode 1.18 names those SERVER_TOOL (each with its characters outside
+// [A-Za-z0-9_-] made "_"), so any tool that is not a built-in and holds "_" may be one. A
+// custom tool whose name holds "_" is taken for one too: judged by the MCP policy (its default
+// when no rule fits), never passed unjudged.
+func isMCPTool(tool string) bool {
+	if tool == "" || builtin()[tool] || strings.HasPrefix(tool, "mcp__") {
+		return false
+	}
+	if _, ok := claudeTools()[tool]; ok {
+		return false
+	}
+	if OpenCodeTool(tool) != tool { // a Claude Code name RenameToClaude gave a built-in
+		return false
+	}
+	return strings.Contains(tool, "_")
 }
 
 // workdirAsCwd makes the shell tool's workdir, which OpenCode runs the command in (its prompt

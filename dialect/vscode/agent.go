@@ -70,7 +70,7 @@ var Agent = dialect.Agent{
 		Events:      []string{"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionStart"},
 		RunArgs:     "run --agent copilot",
 		EditEvent:   "PreToolUse",
-		EditMatcher: "create_file|replace_string_in_file",
+		EditMatcher: "create_file|replace_string_in_file|multi_replace_string_in_file|insert_edit_into_file|edit_notebook_file|apply_patch",
 		Timeout:     DefaultTimeout,
 		Own:         sharedFile,
 		Note: "note: VS Code reads this file from GitHub Copilot CLI's hooks folder; it is the file install writes for Copilot CLI, " +

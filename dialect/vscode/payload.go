@@ -2,6 +2,7 @@ package vscode
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/agenthooks/agenthooks/dialect"
 )
@@ -165,12 +166,35 @@ func RenameFromClaude(name string, m map[string]any) []string {
 	return notes
 }
 
+// contributed are the names GitHub Copilot Chat's file tools are contributed under (its
+// ContributedToolName), by the names its agent calls them (ToolName).
+var contributedValue dialect.Lazy[map[string]string]
+
+func contributed() map[string]string {
+	return contributedValue.Get(func() map[string]string {
+		return map[string]string{"copilot_createFile": "create_file", "copilot_replaceString": "replace_string_in_file",
+			"copilot_multiReplaceString": "multi_replace_string_in_file", "copilot_insertEdit": "insert_edit_into_file",
+			"copilot_editNotebook": "edit_notebook_file", "copilot_applyPatch": "apply_patch", "copilot_readFile": "read_file"}
+	})
+}
+
 // GuardView rewrites a VS Code payload into Claude Code's field and tool names for the built-in
-// guards (tool_name Bash, tool_input.file_path, hook_event_name).
+// guards (tool_name Bash, tool_input.file_path, hook_event_name). Every tool of GitHub Copilot
+// Chat's (its ToolName enum, vscode-copilot-chat as of 2026-11) that writes files is one the edit
+// guard knows: create_file and replace_string_in_file by their Claude Code namesakes,
+// insert_edit_into_file as Edit, edit_notebook_file as NotebookEdit, apply_patch as it is (its
+// input is a patch that names its files), multi_replace_string_in_file as MultiEdit with every
+// replacements[].filePath in file_paths. An MCP tool, mcp_SERVER_TOOL, is mcp__SERVER_TOOL
+// (dialect.MCPJoined): VS Code joins the two with "_", which both may hold.
 func GuardView(payload []byte) ([]byte, error) {
 	m, err := decodeObject(payload)
 	if err != nil {
 		return nil, err
+	}
+	if name, ok := m["tool_name"].(string); ok {
+		if n, ok := contributed()[name]; ok {
+			m["tool_name"] = n
+		}
 	}
 	if ev, ok := m["hookEventName"].(string); ok && ClaudeEvent(ev) != "" {
 		RenameToClaude(ev, m)
@@ -185,7 +209,47 @@ func GuardView(payload []byte) ([]byte, error) {
 			}
 		}
 	}
+	if err := guardTools(m); err != nil {
+		return nil, err
+	}
 	return dialect.Marshal(m)
+}
+
+// guardTools rewrites, in place, the VS Code tools the guards must understand that have no
+// Claude Code namesake for run --agent: the file tools beyond create_file and
+// replace_string_in_file, and MCP tools.
+func guardTools(m map[string]any) error {
+	name, _ := m["tool_name"].(string)
+	in, _ := m["tool_input"].(map[string]any)
+	switch {
+	case name == "insert_edit_into_file" || name == "edit_notebook_file":
+		m["tool_name"] = map[string]string{"insert_edit_into_file": "Edit", "edit_notebook_file": "NotebookEdit"}[name]
+		if in != nil {
+			renameKeys(in, map[string]string{"filePath": "file_path"})
+		}
+	case name == "multi_replace_string_in_file":
+		m["tool_name"] = "MultiEdit"
+		if in == nil {
+			return nil // the edit guard says the call names no file
+		}
+		list, ok := in["replacements"].([]any)
+		if !ok {
+			return fmt.Errorf("payload: field \"tool_input.replacements\" must be a list")
+		}
+		files := make([]any, 0, len(list))
+		for i, r := range list {
+			o, _ := r.(map[string]any)
+			f, ok := o["filePath"].(string)
+			if !ok || f == "" {
+				return fmt.Errorf("payload: field tool_input.replacements[%d].filePath must be a path (a non-empty string)", i)
+			}
+			files = append(files, f)
+		}
+		in["file_paths"] = files
+	case strings.HasPrefix(name, "mcp_") && !strings.HasPrefix(name, "mcp__"):
+		m["tool_name"] = dialect.MCPJoined(strings.TrimPrefix(name, "mcp_"))
+	}
+	return nil
 }
 
 // renameKeys renames m's keys as renames says, leaving a key alone whose new name is taken.

@@ -185,6 +185,12 @@ func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Na
 				inProject = true
 			}
 			args, _ := ourArgs(hookCommand(h))
+			if desc.Install.GuardFormat && strings.HasPrefix(args, "guard ") && !namesFormat(args, string(a)) {
+				// the agent's payload reads as another's (Kiro's as Claude Code's): a guard that
+				// does not name the agent's format may answer a deny the agent does not honour
+				add("warn", f.Source.File, fmt.Sprintf("agenthooks %s on %s does not name --format %s: its deny may come in another agent's form, which %s does not honour (agenthooks install --agent %s writes it)",
+					args, h.Event, a, desc.Title, a))
+			}
 			key := h.Event + "\x00" + h.Matcher + "\x00" + args
 			if first, dup := seen[key]; dup {
 				add("warn", f.Source.File, fmt.Sprintf("duplicate: agenthooks %s on %s (matcher %q) is also registered at %s", args, h.Event, h.Matcher, first))
@@ -431,4 +437,15 @@ func runCanaryHook(ctx context.Context, command string, shell, environ []string,
 		return 0, nil, nil, res.Duration, ctx.Err()
 	}
 	return res.ExitCode, res.Stdout, res.Stderr, res.Duration, nil
+}
+
+// namesFormat reports whether a guard's arguments name --format format.
+func namesFormat(args, format string) bool {
+	f := strings.Fields(args)
+	for i, w := range f {
+		if w == "--format="+format || w == "--format" && i+1 < len(f) && f[i+1] == format {
+			return true
+		}
+	}
+	return false
 }

@@ -390,6 +390,9 @@ func readShellCall(e *env, forced string) (shellCall, error) {
 		return call, fmt.Errorf("payload is larger than %d bytes", maxGuardPayload)
 	}
 	call.payload = data
+	if err := checkObject(data); err != nil {
+		return call, err
+	}
 	var pl shellPayload
 	if err := json.Unmarshal(data, &pl); err != nil {
 		return call, dialect.JSONError("payload", data, err)
@@ -409,11 +412,20 @@ func readShellCall(e *env, forced string) (shellCall, error) {
 	if call.project == "" {
 		call.project = call.cwd
 	}
+	shellTool := pl.ToolName == "" || pl.ToolName == "Bash" || pl.ToolName == "Shell" || pl.ToolName == "run_shell_command" || agents.IsShellTool(pl.ToolName)
+	if pl.ToolInput == nil && pl.Command == nil {
+		// nothing to judge: a payload of another event, or a call whose input is missing or
+		// null, which for a shell or file tool is an error, never "no command"
+		return call, noCommand(data, pl, shellTool)
+	}
 	command := pl.Command
 	if pl.ToolInput != nil {
-		if pl.ToolName != "" && pl.ToolName != "Bash" && pl.ToolName != "Shell" && pl.ToolName != "run_shell_command" {
+		if !shellTool {
 			in, ok := pl.ToolInput.(map[string]any)
-			if ok && guard.IsEditTool(pl.ToolName) {
+			if guard.IsEditTool(pl.ToolName) {
+				if !ok {
+					return call, fmt.Errorf("payload: field \"tool_input\" of the %s call must be an object", pl.ToolName)
+				}
 				call.tool, call.edits, call.input = pl.ToolName, guard.EditTargets(pl.ToolName, in), in
 				if len(call.edits) == 0 {
 					// a file tool whose input names no file the guard can find (a field it
@@ -422,27 +434,62 @@ func readShellCall(e *env, forced string) (shellCall, error) {
 				}
 				return call, nil
 			}
-			if !agents.IsShellTool(pl.ToolName) {
-				call.skip = true // another tool: registered too widely, not this guard's business
-				return call, nil
-			}
-			// another agent's shell tool in a payload not recognised as that agent's (a field it
-			// added since): judged by its command, never skipped
+			call.skip = true // another tool: registered too widely, not this guard's business
+			return call, nil
 		}
+		// a shell tool, this agent's or another's in a payload not recognised as that agent's
+		// (a field it added since): judged by its command, never skipped
 		in, ok := pl.ToolInput.(map[string]any)
 		if !ok {
 			return call, fmt.Errorf("payload: field \"tool_input\" must be an object")
 		}
 		command = in["command"]
-	}
-	if command != nil {
-		s, ok := command.(string)
-		if !ok {
-			return call, fmt.Errorf("payload: field %q must be a string", map[bool]string{true: "tool_input.command", false: "command"}[pl.ToolInput != nil])
+		if command == nil {
+			return call, fmt.Errorf("payload: the %s call has no command (tool_input.command is missing or null)", cmp.Or(pl.ToolName, "shell"))
 		}
-		call.command = s
 	}
+	s, ok := command.(string)
+	if !ok {
+		return call, fmt.Errorf("payload: field %q must be a string", map[bool]string{true: "tool_input.command", false: "command"}[pl.ToolInput != nil])
+	}
+	call.command = s
 	return call, nil
+}
+
+// noCommand is the error, or nil, of a shell payload with neither tool_input nor command: a
+// shell or file tool whose input is missing or null, a command that is null, or an object that
+// names no event, tool or command, cannot be judged; another tool's or another event's payload
+// is not this guard's business (nil).
+func noCommand(data []byte, pl shellPayload, shellTool bool) error {
+	var keys map[string]json.RawMessage // only on this rare path: which fields are there, null or not
+	if err := json.Unmarshal(data, &keys); err != nil {
+		return dialect.JSONError("payload", data, err)
+	}
+	_, hasCommand := keys["command"]
+	_, hasInput := keys["tool_input"]
+	switch {
+	case hasCommand:
+		return fmt.Errorf("payload: field \"command\" is null; a shell call needs its command")
+	case pl.ToolName != "" && (shellTool || guard.IsEditTool(pl.ToolName)):
+		return fmt.Errorf("payload: the %s call has no input (tool_input is missing or null)", pl.ToolName)
+	case pl.ToolName == "" && hasInput:
+		return fmt.Errorf("payload: field \"tool_input\" is null and the payload names no tool")
+	case pl.ToolName == "" && pl.HookEventName == "" && pl.Event == "" && pl.HookName == "" && pl.HookEventCamel == "" && pl.ActionName == "" && pl.ToolCall == nil:
+		return fmt.Errorf("payload names no event, tool or command: the guard has nothing to judge")
+	}
+	return nil
+}
+
+// checkObject refuses a payload that is not a JSON object (null, a list, a string): no agent
+// sends one, and decoded into a struct it would read as an empty payload.
+func checkObject(data []byte) error {
+	t := strings.TrimLeft(string(data[:min(len(data), 64)]), " \t\r\n")
+	if t == "" || t[0] != '{' {
+		if t != "" && (t[0] == '[' || t[0] == 'n' || t[0] == '"' || t[0] == 't' || t[0] == 'f' || t[0] == '-' || t[0] >= '0' && t[0] <= '9') {
+			return fmt.Errorf("payload must be a JSON object")
+		}
+	}
+	return nil
 }
 
 // checkFormat checks the --format and --ask-as flags of the guards.

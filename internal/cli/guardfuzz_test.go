@@ -26,6 +26,8 @@ func FuzzGuardBash(f *testing.F) {
 		`{"tool_name":"Bash","tool_input":{"command":5}}`,
 		`{"tool_name":"Bash","tool_input":"rm -rf /"}`,
 		`{"tool_input":null,"command":null}`,
+		`{}`, `{"tool_name":"Bash","tool_input":null}`, `{"tool_name":"Bash","tool_input":{"command":null}}`,
+		`{"hookEventName":"PreToolUse","tool_name":"multi_replace_string_in_file","tool_input":{"replacements":[{"filePath":"/a"},{}]}}`,
 		`[1,2]`, `null`, `{`, ``,
 	} {
 		f.Add(seed)

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/audit"
+	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/dialect/translate"
@@ -46,6 +47,7 @@ func newContentGuardCmd(e *env, name, short, long string, run func(*env, content
 // guardPayload is what the read, prompt and MCP guards read of both agents' payloads.
 type guardPayload struct {
 	raw            []byte
+	view           []byte // the payload as the guards read it (the agent's GuardView's)
 	format         string
 	HookEventName  string           `json:"hook_event_name"`
 	Event          string           `json:"event"` // Crush's
@@ -84,6 +86,9 @@ func readGuardPayload(e *env, forced string) (*guardPayload, error) {
 		return p, fmt.Errorf("payload is larger than %d bytes", maxGuardPayload*4)
 	}
 	p.raw = data
+	if err := checkObject(data); err != nil {
+		return p, err
+	}
 	if err := json.Unmarshal(data, p); err != nil {
 		return p, dialect.JSONError("payload", data, err)
 	}
@@ -95,6 +100,13 @@ func readGuardPayload(e *env, forced string) (*guardPayload, error) {
 	}
 	if err := guardView(p.format, &data, p); err != nil {
 		return p, err
+	}
+	p.view = data
+	if p.HookEventName == "" && p.Event == "" && p.HookName == "" && p.HookEventCamel == "" && p.ActionName == "" && p.ToolCall == nil &&
+		p.ToolName == "" && p.ToolNameCamel == "" && p.FilePath == "" && p.Prompt == "" && p.Command == "" && p.URL == "" &&
+		p.MCPContext == nil && p.RawToolInput == nil {
+		// {} or an object of fields no agent sends: nothing to judge, which is an error
+		return p, fmt.Errorf("payload names no event, tool, file or prompt: the guard has nothing to judge")
 	}
 	if len(p.RawToolInput) > 0 && p.RawToolInput[0] == '{' {
 		if err := json.Unmarshal(p.RawToolInput, &p.ToolInput); err != nil {
@@ -207,10 +219,16 @@ func (p contentGuardParams) run(e *env, origin string, kind dialect.Kind, judge 
 
 func (p contentGuardParams) judgeRead(e *env, pl *guardPayload) (guard.Decision, string, error) {
 	file := pl.FilePath
+	switch {
+	case pl.ToolInput == nil && pl.FilePath == "" && (isReadTool(pl.ToolName) || pl.HookEventName == "beforeReadFile" || pl.HookEventName == "beforeTabFileRead"):
+		// a read whose input is missing or null (tool_input, or Cursor's file_path): nothing
+		// the guard can judge, which is an error, never an allow
+		return "", "", fmt.Errorf("payload: the %s call names no file (tool_input or file_path is missing or null)", cmp.Or(pl.ToolName, pl.HookEventName))
+	case pl.ToolInput == nil && len(pl.RawToolInput) > 0 && pl.RawToolInput[0] != 'n' && isReadTool(pl.ToolName):
+		return "", "", fmt.Errorf("payload: field \"tool_input\" must be an object")
+	}
 	if pl.ToolInput != nil {
-		switch pl.ToolName {
-		case "", "Read", "Grep", "Glob", "read_file", "grep_search", "glob":
-		default:
+		if pl.ToolName != "" && !isReadTool(pl.ToolName) {
 			return guard.Allow, "", nil // another tool
 		}
 		var paths [3]string
@@ -227,7 +245,38 @@ func (p contentGuardParams) judgeRead(e *env, pl *guardPayload) (guard.Decision,
 			paths[i] = str
 		}
 		file = cmp.Or(paths[0], paths[1], paths[2])
+		if file == "" && pl.ToolInput["file_paths"] == nil && (pl.ToolName == "Read" || pl.ToolName == "read_file") {
+			return "", "", fmt.Errorf("payload: the %s call names no file (tool_input.file_path is missing or null)", pl.ToolName)
+		}
+		if list, set := pl.ToolInput["file_paths"]; set && list != nil {
+			// a read of several files (Cline's read_files, Kiro's fs_read operations): each is
+			// judged, and any secret denies the read
+			items, ok := list.([]any)
+			if !ok {
+				return "", "", fmt.Errorf("payload: field %q must be a list of paths", "tool_input.file_paths")
+			}
+			for i, it := range items {
+				f, ok := it.(string)
+				if !ok {
+					return "", "", fmt.Errorf("payload: field tool_input.file_paths[%d] must be a string", i)
+				}
+				if f == "" || f == file {
+					continue
+				}
+				sub := *pl
+				sub.Content = nil // the payload's content, if any, is the first file's
+				d, r, err := p.judgeFile(e, &sub, f)
+				if err != nil || d != guard.Allow {
+					return d, r, err
+				}
+			}
+		}
 	}
+	return p.judgeFile(e, pl, file)
+}
+
+// judgeFile is the read guard's decision on one file.
+func (p contentGuardParams) judgeFile(e *env, pl *guardPayload, file string) (guard.Decision, string, error) {
 	if file == "" {
 		return guard.Allow, "", nil
 	}
@@ -295,6 +344,16 @@ Code: {"decision": "block", "reason": ...}. The message names the rule and the l
 
 func runGuardPrompt(e *env, p contentGuardParams) error {
 	return p.run(e, "guard prompt", dialect.PromptSubmit, p.judgePrompt, func(pl *guardPayload, d guard.Decision, r string) error {
+		if d != guard.Allow && p.format == "" && pl.format == string(agents.Fallback().Name) {
+			// Claude Code's shape without --format is not certain to be Claude Code's: Kiro's
+			// hooks file sends it to the letter, and a payload that did not decode shows no
+			// agent. A block on exit 2 with the reason on stderr is one Claude Code and Kiro
+			// both honour (VS Code, Codex and Gemini CLI are answered so by their own
+			// descriptors); Claude Code's {"decision":"block"} on exit 0 Kiro ignores.
+			reply := dialect.GuardByExit2(dialect.PromptSubmit, decide.Deny, r)
+			e.stderr.Write(reply.Stderr)
+			return silentExit{code: reply.ExitCode}
+		}
 		return answerGuard(e, pl.format, dialect.PromptSubmit, dialect.AskAsDeny, d, r)
 	})
 }
@@ -307,6 +366,16 @@ func (p contentGuardParams) judgePrompt(e *env, pl *guardPayload) (guard.Decisio
 	pr := pol.Prompt
 	if !pr.Scan {
 		return guard.Allow, "", nil
+	}
+	if pl.Prompt == "" && pl.view != nil {
+		// an empty prompt is one; a missing or null one is a payload the guard cannot judge
+		var keys map[string]json.RawMessage
+		if err := json.Unmarshal(pl.view, &keys); err != nil {
+			return "", "", dialect.JSONError("payload", pl.view, err)
+		}
+		if v, ok := keys["prompt"]; !ok || string(v) == "null" {
+			return "", "", fmt.Errorf("payload: field \"prompt\" is missing or null: the prompt guard has nothing to judge")
+		}
 	}
 	res, err := client.Scan(e.getenv, pl.Prompt, pr.MaxBytes, pr.Budget)
 	if err != nil {
@@ -383,6 +452,8 @@ func (p contentGuardParams) judgeMCP(e *env, pl *guardPayload) (guard.Decision, 
 	case pl.MCPContext != nil && pl.MCPContext.ToolName != "":
 		c := pl.MCPContext
 		servers, tool = []string{c.ServerName, c.URL, c.Command}, c.ToolName
+	case strings.HasPrefix(pl.ToolName, "mcp__") && !strings.Contains(strings.TrimPrefix(pl.ToolName, "mcp__"), "__"):
+		return p.judgeJoinedMCP(e, pl, strings.TrimPrefix(pl.ToolName, "mcp__"))
 	case strings.HasPrefix(pl.ToolName, "mcp__"):
 		parts := strings.SplitN(strings.TrimPrefix(pl.ToolName, "mcp__"), "__", 2)
 		servers, tool = []string{parts[0]}, parts[len(parts)-1]
@@ -404,4 +475,49 @@ func (p contentGuardParams) judgeMCP(e *env, pl *guardPayload) (guard.Decision, 
 		return d, "", nil
 	}
 	return d, fmt.Sprintf("MCP tool %s of %s: %s", tool, cmp.Or(append(servers, "an unnamed server")...), why), nil
+}
+
+// judgeJoinedMCP judges an MCP call whose name joins server and tool with "_" (mcp__NAME, as an
+// agent's GuardView writes OpenCode's SERVER_TOOL and VS Code's mcp_SERVER_TOOL): each way of
+// splitting the name is judged, and the strictest answer stands. A split no rule names gets the
+// policy's default, so an ambiguous name is never allowed unless every reading of it is.
+func (p contentGuardParams) judgeJoinedMCP(e *env, pl *guardPayload, joined string) (guard.Decision, string, error) {
+	if joined == "" {
+		return "", "", fmt.Errorf("payload: the MCP tool %q names no server or tool", pl.ToolName)
+	}
+	pol, err := p.fullPolicy(e, pl.project(e))
+	if err != nil {
+		return "", "", err
+	}
+	rank := map[guard.Decision]int{guard.Allow: 0, guard.Ask: 1, guard.Deny: 2}
+	best, why, server, tool := guard.Decision(""), "", "", joined
+	splits := 0
+	for i := 0; i < len(joined); i++ {
+		if joined[i] != '_' || i == 0 || i == len(joined)-1 {
+			continue
+		}
+		splits++
+		s, t := joined[:i], joined[i+1:]
+		if d, w := pol.MCP.Decide([]string{s}, t); best == "" || rank[d] > rank[best] {
+			best, why, server, tool = d, w, s, t
+		}
+	}
+	if splits == 0 { // no "_" to split at: the server is not known
+		best, why = pol.MCP.Decide([]string{""}, joined)
+		server = ""
+	}
+	if best == guard.Allow {
+		return best, "", nil
+	}
+	return best, fmt.Sprintf("MCP tool %s of %s (the name %s splits into server and tool in %d ways; the strictest reading stands): %s",
+		tool, cmp.Or(server, "an unnamed server"), joined, max(splits, 1), why), nil
+}
+
+// isReadTool reports whether tool is one the read guard judges by its input.
+func isReadTool(tool string) bool {
+	switch tool {
+	case "Read", "Grep", "Glob", "read_file", "grep_search", "glob":
+		return true
+	}
+	return false
 }
