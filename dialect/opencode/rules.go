@@ -105,8 +105,9 @@ func permissionRules(where string, raw json.RawMessage) ([]Rule, error) {
 
 // configFiles are the OpenCode config files that may hold permission rules for a command run in
 // q.Cwd: the global ones ($XDG_CONFIG_HOME/opencode or ~/.config/opencode), /etc/opencode,
-// $OPENCODE_CONFIG, and opencode.json(c) and .opencode/opencode.json(c) in q.Cwd and each folder
-// above it (OpenCode stops at the worktree's root; going on errs toward a match).
+// $OPENCODE_CONFIG, and opencode.json(c) and .opencode/opencode.json(c) in q.Cwd, the project
+// and each folder above them (OpenCode stops at the worktree's root; going on errs toward a
+// match).
 func configFiles(q dialect.RulesQuery) []string {
 	getenv := q.Getenv
 	if getenv == nil {
@@ -126,19 +127,14 @@ func configFiles(q dialect.RulesQuery) []string {
 	if f := getenv("OPENCODE_CONFIG"); f != "" {
 		files = append(files, f)
 	}
-	dir := q.Cwd
-	if dir == "" {
-		dir = q.Project
-	}
-	for dir != "" && filepath.IsAbs(dir) {
-		for _, n := range []string{"opencode.json", "opencode.jsonc", ".opencode/opencode.json", ".opencode/opencode.jsonc"} {
-			files = append(files, filepath.Join(dir, filepath.FromSlash(n)))
+	seen := map[string]bool{}
+	for _, dir := range []string{q.Cwd, q.Project} {
+		for ; filepath.IsAbs(dir) && !seen[dir]; dir = filepath.Dir(dir) {
+			seen[dir] = true
+			for _, n := range []string{"opencode.json", "opencode.jsonc", ".opencode/opencode.json", ".opencode/opencode.jsonc"} {
+				files = append(files, filepath.Join(dir, filepath.FromSlash(n)))
+			}
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
 	}
 	return files
 }
