@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -147,4 +148,36 @@ func lineCol(data []byte, off int64) (line, col int) {
 	line = bytes.Count(before, []byte("\n")) + 1
 	col = int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
 	return line, col
+}
+
+// StripJSONComments blanks // and /* */ comments outside strings, as JSONC settings files (Gemini
+// CLI's, Factory Droid's) may have them. Offsets are kept, so a decode error's offset is the file's.
+func StripJSONComments(data []byte) []byte {
+	out := slices.Clone(data)
+	inString := false
+	for i := 0; i < len(out); i++ {
+		c := out[i]
+		switch {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case !inString && c == '/' && i+1 < len(out) && out[i+1] == '/':
+			for ; i < len(out) && out[i] != '\n'; i++ {
+				out[i] = ' '
+			}
+		case !inString && c == '/' && i+1 < len(out) && out[i+1] == '*':
+			out[i], out[i+1] = ' ', ' '
+			for i += 2; i < len(out) && !(out[i] == '*' && i+1 < len(out) && out[i+1] == '/'); i++ {
+				if out[i] != '\n' {
+					out[i] = ' '
+				}
+			}
+			if i+1 < len(out) {
+				out[i], out[i+1] = ' ', ' '
+				i++
+			}
+		}
+	}
+	return out
 }

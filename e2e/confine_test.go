@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -187,6 +188,144 @@ func TestGeminiConfineRunner(t *testing.T) {
 		t.Errorf("the model never saw why the write outside failed")
 	}
 	if !g.ws.exists("hello.txt") {
+		t.Error("the ordinary command did not run")
+	}
+}
+
+// TestDroidConfine: the same in the real Factory Droid, with the guard as agenthooks install
+// --agent droid registers it: PreToolUse's allow with updatedInput runs the confined command.
+func TestDroidConfine(t *testing.T) {
+	if abi := confine.ABI(); abi < 1 {
+		t.Skip("this kernel has no Landlock: the guard keeps its answer instead of confining")
+	}
+	d := newDroid(t, askedScript, ordinary)
+	script := "#!/bin/sh\ntouch inside-ran\ntouch \"$HOME/canary-outside\"\n"
+	if err := os.WriteFile(filepath.Join(d.ws.dir, "x.sh"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d.ws.agenthooksEnv(t, d.env(), "install", "--agent", "droid")
+	d.exec(t, "please run it")
+	if !d.ws.exists("inside-ran") {
+		t.Errorf("./x.sh did not run (its write in the project is missing); requests:\n%s", strings.Join(d.model.sent(), "\n---\n"))
+	}
+	if _, err := os.Stat(filepath.Join(d.ws.home, "canary-outside")); !os.IsNotExist(err) {
+		t.Errorf("the confined command wrote outside the project: %v", err)
+	}
+	if !d.model.anySent("canary-outside") || !d.model.anySent("Permission denied") {
+		t.Errorf("the model never saw why the write outside failed; requests:\n%s", strings.Join(d.model.sent(), "\n---\n"))
+	}
+	if !d.ws.exists("hello.txt") {
+		t.Error("the ordinary command did not run")
+	}
+	log := d.ws.agenthooks(t, "log", "--audit", d.ws.audit, "--agent", "droid", "--json")
+	if !strings.Contains(log, "runs confined") {
+		t.Errorf("the audit trail does not say the command ran confined:\n%s", log)
+	}
+}
+
+// TestDroidConfineOwnRules: an entry of Droid's own commandDenylist (~/.factory/settings.json)
+// that names a command in the call keeps the guard from rewriting it: the rewrite, an allow,
+// would skip the question Droid asks for it. The guard keeps its answer (Droid cannot be asked
+// from a hook: a deny that names the entry), and ./x.sh does not run, confined or not.
+func TestDroidConfineOwnRules(t *testing.T) {
+	if abi := confine.ABI(); abi < 1 {
+		t.Skip("this kernel has no Landlock: the guard keeps its answer instead of confining")
+	}
+	d := newDroid(t, askedScript, ordinary)
+	script := "#!/bin/sh\ntouch inside-ran\n"
+	if err := os.WriteFile(filepath.Join(d.ws.dir, "x.sh"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d.ws.agenthooksEnv(t, d.env(), "install", "--agent", "droid")
+	settings := filepath.Join(d.ws.home, ".factory", "settings.json")
+	data, err := os.ReadFile(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s map[string]any
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	s["commandDenylist"] = []any{"ls"}
+	writeJSONFile(t, settings, s)
+	d.exec(t, "please run it")
+	if d.ws.exists("inside-ran") {
+		t.Errorf("./x.sh ran although Droid's commandDenylist names a command in the call")
+	}
+	if !d.model.anySent("not confined: Droid's own commandDenylist entry") {
+		t.Errorf("the model never saw why; requests:\n%s", strings.Join(d.model.sent(), "\n---\n"))
+	}
+	if !d.ws.exists("hello.txt") {
+		t.Error("the ordinary command did not run")
+	}
+}
+
+// TestOpenCodeConfine: the same in the real OpenCode, with the plugin agenthooks install --agent
+// opencode writes: the plugin puts the guard's "args" in place of the bash tool's arguments, and
+// OpenCode runs the confined command.
+func TestOpenCodeConfine(t *testing.T) {
+	if abi := confine.ABI(); abi < 1 {
+		t.Skip("this kernel has no Landlock: the guard keeps its answer instead of confining")
+	}
+	o := newOpenCode(t, askedScript, ordinary)
+	script := "#!/bin/sh\ntouch inside-ran\ntouch \"$HOME/canary-outside\"\n"
+	if err := os.WriteFile(filepath.Join(o.ws.dir, "x.sh"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	o.ws.agenthooksEnv(t, o.env(), "install", "--agent", "opencode")
+	o.exec(t, "please run it")
+	if !o.ws.exists("inside-ran") {
+		t.Errorf("./x.sh did not run (its write in the project is missing); requests:\n%s", strings.Join(o.model.sent(), "\n---\n"))
+	}
+	if _, err := os.Stat(filepath.Join(o.ws.home, "canary-outside")); !os.IsNotExist(err) {
+		t.Errorf("the confined command wrote outside the project: %v", err)
+	}
+	if !o.model.anySent("canary-outside") || !o.model.anySent("Permission denied") {
+		t.Errorf("the model never saw why the write outside failed; requests:\n%s", strings.Join(o.model.sent(), "\n---\n"))
+	}
+	if !o.ws.exists("hello.txt") {
+		t.Error("the ordinary command did not run")
+	}
+	log := o.ws.agenthooks(t, "log", "--audit", o.ws.audit, "--agent", "opencode", "--json")
+	if !strings.Contains(log, "runs confined") {
+		t.Errorf("the audit trail does not say the command ran confined:\n%s", log)
+	}
+}
+
+// TestOpenCodeConfineOwnRules: an ask rule of OpenCode's own (permission.bash in
+// ~/.config/opencode/opencode.json) that names a command in the call keeps the guard from
+// rewriting it: OpenCode applies its rules to the command it runs, which a rewrite would no
+// longer match. The guard keeps its answer (the plugin cannot ask: a deny that names the rule),
+// and ./x.sh does not run, confined or not.
+func TestOpenCodeConfineOwnRules(t *testing.T) {
+	if abi := confine.ABI(); abi < 1 {
+		t.Skip("this kernel has no Landlock: the guard keeps its answer instead of confining")
+	}
+	o := newOpenCode(t, askedScript, ordinary)
+	script := "#!/bin/sh\ntouch inside-ran\n"
+	if err := os.WriteFile(filepath.Join(o.ws.dir, "x.sh"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	o.ws.agenthooksEnv(t, o.env(), "install", "--agent", "opencode")
+	config := filepath.Join(o.ws.home, ".config", "opencode", "opencode.json")
+	data, err := os.ReadFile(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c map[string]any
+	if err := json.Unmarshal(data, &c); err != nil {
+		t.Fatal(err)
+	}
+	c["permission"] = map[string]any{"bash": map[string]any{"*": "allow", "ls *": "ask"}}
+	writeJSONFile(t, config, c)
+	o.exec(t, "please run it")
+	if o.ws.exists("inside-ran") {
+		t.Errorf("./x.sh ran although OpenCode's own permission rule names a command in the call")
+	}
+	if !o.model.anySent("not confined: OpenCode's own permission rule") {
+		t.Errorf("the model never saw why; requests:\n%s", strings.Join(o.model.sent(), "\n---\n"))
+	}
+	if !o.ws.exists("hello.txt") {
 		t.Error("the ordinary command did not run")
 	}
 }

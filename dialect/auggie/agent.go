@@ -34,7 +34,8 @@ var Agent = dialect.Agent{
 	FromSpokenTool:   AuggieTool,
 	GuardView:        GuardView,
 	// Auggie runs the hooks of its own settings files; a PreToolUse allow's updatedInput replaces
-	// the tool's input.
+	// the tool's input, which its toolPermissions rules then judge. No OwnRules (they are not
+	// read, and Auggie cannot run here), so no confined rewrite (docs/agents/auggie.md).
 	Answer: dialect.Answer{RunsOwnHooks: true, Loses: loses, Guard: guardReply, Rewrite: rewriteReply},
 	Shell:  dialect.Shell{Event: "PreToolUse", Tool: "launch-process", Payload: shellPayload},
 	Install: dialect.Install{

@@ -34,7 +34,9 @@ var Agent = dialect.Agent{
 	FromSpokenTool:   CrushTool,
 	GuardView:        GuardView,
 	// Crush runs the hooks of its own crush.json files, in the working directory, and applies a
-	// hook's updated_input (merged key by key into the tool's input).
+	// hook's updated_input (merged key by key into the tool's input). No OwnRules, so no confined
+	// rewrite: its bash tool blocks banned commands in its in-process shell as they run, which a
+	// rewritten bash -c no longer passes through (docs/agents/crush.md).
 	HookCwd: true,
 	Answer:  dialect.Answer{RunsOwnHooks: true, Loses: loses, Guard: guardReply, Rewrite: rewriteReply},
 	Shell:   dialect.Shell{Event: "PreToolUse", Tool: "bash", Payload: shellPayload},

@@ -37,9 +37,12 @@ var Agent = dialect.Agent{
 	FromSpokenTool:   DroidTool,
 	GuardView:        GuardView,
 	// Droid runs the hooks of its own files; a PreToolUse allow's updatedInput is merged into the
-	// tool's input.
-	Answer: dialect.Answer{RunsOwnHooks: true, Loses: loses, Guard: guardReply, Rewrite: rewriteReply},
-	Shell:  dialect.Shell{Event: "PreToolUse", Tool: "Execute", Payload: shellPayload},
+	// tool's input, and the allow skips Droid's own questions (autonomy level, commandDenylist);
+	// only its commandBlocklist is applied to the rewritten command. So the confined rewrite
+	// reads Droid's lists first (OwnRules).
+	OwnRules: ownRules,
+	Answer:   dialect.Answer{RunsOwnHooks: true, Loses: loses, Guard: guardReply, Rewrite: rewriteReply},
+	Shell:    dialect.Shell{Event: "PreToolUse", Tool: "Execute", Payload: shellPayload},
 	Install: dialect.Install{
 		File:         "settings.json",
 		ShellMatcher: "Execute",
@@ -52,7 +55,8 @@ var Agent = dialect.Agent{
 	Trust:          "runs a project's .factory hooks without asking",
 	DefaultTimeout: DefaultTimeout,
 	Detect:         detect,
-	Proven:         []dialect.Proof{{Event: "PreToolUse", Can: dialect.CapBlock, Test: "TestDroidShellGuard"}},
+	Proven: []dialect.Proof{{Event: "PreToolUse", Can: dialect.CapBlock, Test: "TestDroidShellGuard"},
+		{Event: "PreToolUse", Can: dialect.CapRewrite, Test: "TestDroidConfine"}},
 }
 
 // ManagedDir returns the folder of Droid's system settings.json on a platform.

@@ -6,6 +6,8 @@
 //
 // Droid reads hooks from the "hooks" of .factory/settings.json and ~/.factory/settings.json and
 // from .factory/hooks.json and ~/.factory/hooks.json, a bare map of events (whose events replace
-// settings.json's of the same name), in Claude Code's matcher-group shape. It imports decide,
-// dialect and dialect/claude.
+// settings.json's of the same name), in Claude Code's matcher-group shape. Before the guard's
+// confined rewrite (an allow, which skips Droid's own questions) it reads Droid's own command
+// lists (commandDenylist, commandBlocklist) from its settings files. It imports decide, dialect,
+// dialect/claude and internal/regfile.
 package droid

@@ -91,7 +91,7 @@ func excludeFor(file string, texts []string) string {
 		} `json:"tools"`
 		ExcludeTools []any `json:"excludeTools"`
 	}
-	if err := json.Unmarshal(stripJSONComments(data), &s); err != nil {
+	if err := json.Unmarshal(dialect.StripJSONComments(data), &s); err != nil {
 		return dialect.Unreadable("Gemini CLI", "settings file "+file, err)
 	}
 	for _, x := range append(s.Tools.Exclude, s.ExcludeTools...) {
@@ -221,36 +221,4 @@ func stringsOf(v any) []string {
 		return out
 	}
 	return nil
-}
-
-// stripJSONComments blanks // and /* */ comments outside strings: Gemini CLI's settings files
-// may have them. Offsets are kept.
-func stripJSONComments(data []byte) []byte {
-	out := slices.Clone(data)
-	inString := false
-	for i := 0; i < len(out); i++ {
-		c := out[i]
-		switch {
-		case inString && c == '\\':
-			i++
-		case c == '"':
-			inString = !inString
-		case !inString && c == '/' && i+1 < len(out) && out[i+1] == '/':
-			for ; i < len(out) && out[i] != '\n'; i++ {
-				out[i] = ' '
-			}
-		case !inString && c == '/' && i+1 < len(out) && out[i+1] == '*':
-			out[i], out[i+1] = ' ', ' '
-			for i += 2; i < len(out) && !(out[i] == '*' && i+1 < len(out) && out[i+1] == '/'); i++ {
-				if out[i] != '\n' {
-					out[i] = ' '
-				}
-			}
-			if i+1 < len(out) {
-				out[i], out[i+1] = ' ', ' '
-				i++
-			}
-		}
-	}
-	return out
 }

@@ -2,8 +2,9 @@ package gemini
 
 import (
 	"os"
-	"strings"
 	"testing"
+
+	"github.com/agenthooks/agenthooks/dialect"
 )
 
 // TestGeminiPrefix: a command prefix names a whole word, as Gemini CLI matches it.
@@ -18,17 +19,6 @@ func TestGeminiPrefix(t *testing.T) {
 		if got := commandPrefix(c.text, c.prefix); got != c.want {
 			t.Errorf("commandPrefix(%q, %q) = %v", c.text, c.prefix, got)
 		}
-	}
-}
-
-// TestStripJSONComments: comments go, strings that look like them stay, offsets are kept.
-func TestStripJSONComments(t *testing.T) {
-	in := `{"a": "http://x/*y*/", // c
-/* multi
-line */ "b": "\"//"}`
-	out := string(stripJSONComments([]byte(in)))
-	if len(out) != len(in) || !strings.Contains(out, `"http://x/*y*/"`) || strings.Contains(out, "// c") || strings.Contains(out, "multi") || !strings.Contains(out, `"\"//"`) {
-		t.Errorf("got %q", out)
 	}
 }
 
@@ -57,7 +47,7 @@ func FuzzGeminiRules(f *testing.F) {
 			t.Fatal(err)
 		}
 		_ = excludeFor(settings, texts)
-		if len(stripJSONComments(data)) != len(data) {
+		if len(dialect.StripJSONComments(data)) != len(data) {
 			t.Fatal("stripJSONComments changed the length")
 		}
 	})

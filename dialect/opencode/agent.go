@@ -44,10 +44,13 @@ var Agent = dialect.Agent{
 	GuardView:        GuardView,
 	HookCwd:          true, // the plugin runs agenthooks in the project's folder
 	// The plugin is OpenCode's only hook: it runs the entries of its own settings. A rewrite of
-	// the tool's arguments is applied, but OpenCode's own permission rules (opencode.json's
-	// "permission") are not read, so no confined rewrite.
-	Answer: dialect.Answer{RunsOwnHooks: true, Loses: loses, Guard: guardReply},
-	Shell:  dialect.Shell{Event: BeforeTool, Tool: "bash", Payload: shellPayload},
+	// the tool's arguments ({"decision":"allow","args":...}) replaces, in place, the very object
+	// OpenCode 1.18.33 then runs the tool with; its bash tool applies OpenCode's permission rules
+	// after the plugin, to the rewritten command, so the confined rewrite reads them first
+	// against the original (OwnRules).
+	OwnRules: ownRules,
+	Answer:   dialect.Answer{RunsOwnHooks: true, Loses: loses, Guard: guardReply, Rewrite: rewriteReply},
+	Shell:    dialect.Shell{Event: BeforeTool, Tool: "bash", Payload: shellPayload},
 	Install: dialect.Install{
 		File:         PluginFile,
 		ProjectFile:  ".opencode/" + PluginFile,
@@ -66,7 +69,8 @@ var Agent = dialect.Agent{
 	Trust:          "loads a project's .opencode plugins without asking",
 	DefaultTimeout: DefaultTimeout,
 	Detect:         detect,
-	Proven:         []dialect.Proof{{Event: BeforeTool, Can: dialect.CapBlock, Test: "TestOpenCodeShellGuard"}},
+	Proven: []dialect.Proof{{Event: BeforeTool, Can: dialect.CapBlock, Test: "TestOpenCodeShellGuard"},
+		{Event: BeforeTool, Can: dialect.CapRewrite, Test: "TestOpenCodeConfine"}},
 }
 
 // detect: the plugin names its event with OpenCode's dotted hook names, which no other agent
@@ -87,6 +91,13 @@ func guardReply(_ dialect.Kind, perm decide.Permission, reason string) dialect.R
 	d := Dialect(dialect.AskAsDeny)
 	spec, _ := d.Lookup(BeforeTool)
 	return d.Encode(spec, decide.Decision{Permission: decide.Deny, UserMessage: msg, AgentMessage: msg})
+}
+
+// rewriteReply is an allow that runs the tool with input instead: "args", which the plugin puts
+// in place of the tool's arguments.
+func rewriteReply(input map[string]any, reason string) dialect.Reply {
+	b, _ := dialect.Marshal(map[string]any{"decision": "allow", "reason": reason, "args": input})
+	return dialect.Reply{Stdout: append(b, '\n')}
 }
 
 func loses(ev *dialect.Spec, d decide.Decision) []string {

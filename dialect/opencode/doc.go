@@ -5,5 +5,6 @@
 // tool.execute.after hooks pass each call to agenthooks as JSON on stdin and throw, which stops
 // the call, when agenthooks blocks it or cannot answer (the plugin fails closed). This package
 // renders that plugin, reads it back as a hooks file, and defines the payload it sends and the
-// answers it honours. It imports dialect, decide, dialect/claude and internal packages only.
+// answers it honours, and reads OpenCode's own permission rules for its bash tool before the
+// guard's confined rewrite. It imports dialect, decide, dialect/claude and internal packages only.
 package opencode

@@ -290,7 +290,16 @@ func confineRewrite(e *env, pol *policy.Policy, call shellCall, d guard.Decision
 	var pl struct {
 		ToolInput map[string]any `json:"tool_input"`
 	}
-	if json.Unmarshal(call.payload, &pl) != nil || pl.ToolInput == nil {
+	data := call.payload
+	// Read in Claude Code's names where the agent has its own (OpenCode's args): the command is
+	// "command" in each agent's shell tool.
+	if json.Unmarshal(data, &pl) != nil {
+		return nil, ""
+	}
+	if pl.ToolInput == nil && guardView(call.format, &data, &pl) != nil {
+		return nil, ""
+	}
+	if pl.ToolInput == nil {
 		return nil, ""
 	}
 	updated := make(map[string]any, len(pl.ToolInput))
