@@ -38,14 +38,45 @@ func isSecretFile(p string) bool {
 		strings.HasSuffix(base, ".pfx") || strings.HasSuffix(base, ".keystore") || strings.HasSuffix(base, ".jks"):
 		return true
 	case base == "credentials" || base == "credentials.json" || base == "secrets.yaml" || base == "secrets.yml" ||
-		base == "service-account.json" || base == ".htpasswd" || base == "id_rsa" || base == "id_ed25519" || base == "id_ecdsa":
+		base == "service-account.json" || base == ".htpasswd" || base == "id_rsa" || base == "id_ed25519" || base == "id_ecdsa",
+		// tools' tokens and passwords in their own dotfiles
+		base == ".npmrc" || base == ".pypirc" || base == ".netrc" || base == "_netrc" || base == ".git-credentials" || base == ".pgpass":
 		return true
+	}
+	return browserSecret(p)
+}
+
+// browserSecret reports whether p is a browser profile's store of cookies, saved passwords or
+// the key that opens them (Chrome and its kin, Firefox, Safari).
+func browserSecret(p string) bool {
+	switch path.Base(p) {
+	case "Cookies", "Login Data", "Login Data For Account", "Web Data", "Local State",
+		"cookies.sqlite", "logins.json", "key4.db", "key3.db", "Cookies.binarycookies":
+	default:
+		return false
+	}
+	l := strings.ToLower(p)
+	for _, b := range [...]string{"chrom", "brave", "edge", "vivaldi", "opera", "firefox", "mozilla", "safari", "librewolf", "arc/"} {
+		if strings.Contains(l, b) {
+			return true
+		}
 	}
 	return false
 }
 
 // exfiltration finds a command line that both reads a secret and sends data away.
 func (pr *protector) exfiltration(s *shell.Script) (Match, bool) {
+	// what leaves the machine as text (a token variable, a command's output) and what the
+	// line sends or unpacks as a whole (the repository, an archive over home)
+	if m, ok := pr.secretValueSent(s); ok {
+		return m, true
+	}
+	if m, ok := pr.repositorySent(s); ok {
+		return m, true
+	}
+	if m, ok := pr.downloadUnpacked(s); ok {
+		return m, true
+	}
 	var secret, sender string
 	var pos shell.Pos
 	// The first sender, then the first secret read: nothing leaves without a sender, so the
