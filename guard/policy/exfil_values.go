@@ -201,29 +201,6 @@ func stdinSender(inv *shell.Invocation) bool {
 	return false
 }
 
-// authOption reports whether the word at i is the value of an option that authenticates the
-// request (a header, a user, a bearer token) rather than data it sends.
-func authOption(args []shell.Word, i int) bool {
-	v := args[i].Raw
-	if v == "" {
-		v = args[i].Value
-	}
-	if strings.HasPrefix(v, "-H") || strings.HasPrefix(v, "--header=") || strings.HasPrefix(v, "--oauth2-bearer=") || strings.HasPrefix(v, "-u") && len(v) > 2 && v[2] != '-' {
-		return true
-	}
-	if i > 1 {
-		switch args[i-1].Value {
-		case "-H", "--header", "-u", "--user", "--oauth2-bearer", "--proxy-user", "--auth":
-			return true
-		}
-	}
-	// httpie and xh: Header:value items
-	if h, _, ok := strings.Cut(strings.Trim(v, `"'`), ":"); ok && !strings.Contains(h, "/") && strings.EqualFold(h, "authorization") {
-		return true
-	}
-	return false
-}
-
 // senderHosts are the hosts a sender's arguments name, and whether some destination could not be
 // read (a URL in a variable).
 func senderHosts(inv *shell.Invocation) (hosts []string, unknown bool) {
@@ -307,9 +284,9 @@ func belongsTo(host, service string) bool {
 	case "aws":
 		domains = []string{"amazonaws.com", "aws.amazon.com"}
 	case "gcp":
-		domains = []string{"googleapis.com", "google.com", "gcr.io", "pkg.dev"}
+		domains = []string{"googleapis.com", "google.com", "gcr.io", "pkg.dev", "run.app", "cloudfunctions.net", "appspot.com"}
 	case "azure":
-		domains = []string{"azure.com", "windows.net", "microsoft.com", "azurecr.io", "microsoftonline.com"}
+		domains = []string{"azure.com", "windows.net", "microsoft.com", "azurecr.io", "microsoftonline.com", "azurewebsites.net", "azure-api.net"}
 	case "npm":
 		domains = []string{"npmjs.org", "npmjs.com", "npm.pkg.github.com"}
 	case "openai":
@@ -339,27 +316,19 @@ func (pr *protector) secretValueSent(s *shell.Script) (Match, bool) {
 	if len(senders) == 0 {
 		return Match{}, false
 	}
-	// elsewhere reports whether some sender on the line that could be sending v sends it
-	// outside its service.
-	elsewhere := func(v secretValue, only func(*shell.Invocation) bool) (int, bool) {
-		for _, i := range senders {
-			inv := &s.Invocations[i]
-			if only != nil && !only(inv) {
-				continue
-			}
-			hosts, _ := senderHosts(inv)
-			for _, h := range hosts {
-				if !belongsTo(h, v.service) {
-					return i, true
-				}
-			}
-		}
-		return 0, false
-	}
 	deny := func(i int, v secretValue) (Match, bool) {
 		inv := &s.Invocations[i]
 		return Match{Rule: RuleExfiltration, Decision: Deny, Pos: inv.Pos, Subject: strings.Join(argv(inv, pr.ctx.Home), " "),
 			Message: "sends " + v.what + " off the machine"}, true
+	}
+	// piped reports a sender on the line that sends its stdin to a host outside v's service.
+	piped := func(v secretValue) (int, bool) {
+		for _, i := range senders {
+			if inv := &s.Invocations[i]; stdinSender(inv) && !toService(inv, v) {
+				return i, true
+			}
+		}
+		return 0, false
 	}
 	for i := range s.Invocations {
 		inv := &s.Invocations[i]
@@ -367,9 +336,13 @@ func (pr *protector) secretValueSent(s *shell.Script) (Match, bool) {
 			continue
 		}
 		if v, ok := credentialOutput(inv); ok {
-			// in a sender's arguments, as $(…): judged where it goes; elsewhere on the line (a
-			// pipe): sent by the senders that send their stdin or build their words at run time
-			if j, ok := elsewhere(v, func(x *shell.Invocation) bool { return stdinSender(x) || dynamicArgs(x) }); ok {
+			// as $(…) in a sender's words: judged where it stands; else (a pipe) sent by a
+			// sender that sends its stdin
+			if j, k, ok := substitutedInto(s, senders, inv); ok {
+				if sentAway(&s.Invocations[j], k, v) {
+					return deny(j, v)
+				}
+			} else if j, ok := piped(v); ok {
 				return deny(j, v)
 			}
 		}
@@ -378,37 +351,21 @@ func (pr *protector) secretValueSent(s *shell.Script) (Match, bool) {
 		if !sender && !printer {
 			continue
 		}
-		for k, w := range inv.Args[1:] {
-			if w.Static {
+		for k, w := range inv.Args {
+			if k == 0 || w.Static {
 				continue
 			}
 			for _, name := range variablesIn(w.Raw) {
 				v, ok := secretVariable(name)
-				if !ok {
-					continue
-				}
 				switch {
+				case !ok:
 				case printer:
 					// its value printed into a sender that sends what it reads
-					if j, ok := elsewhere(v, stdinSender); ok {
+					if j, ok := piped(v); ok {
 						return deny(j, v)
 					}
-				case nameSender(inv.Name):
+				case sentAway(inv, k, v):
 					return deny(i, v)
-				case v.service == "" && authOption(inv.Args, k+1):
-					// a token of a service the guard does not know, in the header that
-					// authenticates to it: ordinary API use
-				case v.service == "":
-					if h := sendHost(w.Raw); h != "" && strings.Contains(h, "$") {
-						return deny(i, v) // in the host name: out through DNS
-					}
-				default:
-					hosts, _ := senderHosts(inv)
-					for _, h := range hosts {
-						if !belongsTo(h, v.service) {
-							return deny(i, v)
-						}
-					}
 				}
 			}
 		}
@@ -416,14 +373,47 @@ func (pr *protector) secretValueSent(s *shell.Script) (Match, bool) {
 	return Match{}, false
 }
 
-// dynamicArgs reports whether some argument of inv is built when it runs ($(…)).
-func dynamicArgs(inv *shell.Invocation) bool {
-	for _, w := range inv.Args[1:] {
-		if !w.Static && strings.Contains(w.Raw, "$(") {
-			return true
+// sentAway reports whether secret v, in the word at k of sender inv, leaves for a place it does
+// not belong: in a name looked up or reached (nslookup "$TOKEN.host", a host name built from
+// it), or in a request to a host outside its service. A token of a service the guard does not
+// know is sent to whatever host the request names, in the header that authenticates to it or
+// in the request itself: ordinary API use.
+func sentAway(inv *shell.Invocation, k int, v secretValue) bool {
+	if nameSender(inv.Name) {
+		return true
+	}
+	if h := sendHost(inv.Args[k].Raw); h != "" && strings.Contains(h, "$") {
+		return true // in the host name: out through DNS before any request
+	}
+	return v.service != "" && !toService(inv, v)
+}
+
+// toService reports whether every host a sender names belongs to v's service (a sender whose
+// host is not known until it runs is given the benefit of the doubt).
+func toService(inv *shell.Invocation, v secretValue) bool {
+	hosts, _ := senderHosts(inv)
+	for _, h := range hosts {
+		if !belongsTo(h, v.service) {
+			return false
 		}
 	}
-	return false
+	return true
+}
+
+// substitutedInto finds the sender whose word holds inv as a command substitution
+// (curl -H "Authorization: token $(gh auth token)" URL): the sender and the word's index.
+func substitutedInto(s *shell.Script, senders []int, inv *shell.Invocation) (int, int, bool) {
+	if !inv.Under("$(…)") && !inv.Under("`…`") {
+		return 0, 0, false
+	}
+	for _, j := range senders {
+		for k, w := range s.Invocations[j].Args {
+			if k > 0 && !w.Static && (strings.Contains(w.Raw, "$("+inv.Name+" ") || strings.Contains(w.Raw, "`"+inv.Name+" ")) {
+				return j, k, true
+			}
+		}
+	}
+	return 0, 0, false
 }
 
 // isAddress reports whether host is an IP address rather than a name.
