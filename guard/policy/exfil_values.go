@@ -57,8 +57,8 @@ func secretVariable(name string) (secretValue, bool) {
 // by the tools that keep them, secrets read out of a secret store or a cluster.
 func credentialOutput(inv *shell.Invocation) (secretValue, bool) {
 	a := make([]string, 0, 8)
-	for _, w := range inv.Args[1:] {
-		if !strings.HasPrefix(w.Value, "-") {
+	for i, w := range inv.Args[1:] {
+		if !strings.HasPrefix(w.Value, "-") && (i == 0 || !valueFlag(inv.Args[i].Value)) {
 			a = append(a, w.Value)
 		}
 		if len(a) == 4 {
@@ -419,4 +419,15 @@ func substitutedInto(s *shell.Script, senders []int, inv *shell.Invocation) (int
 // isAddress reports whether host is an IP address rather than a name.
 func isAddress(host string) bool {
 	return strings.Contains(host, ":") || strings.Trim(host, "0123456789.") == ""
+}
+
+// valueFlag is an option of the clouds' and clusters' CLIs whose value is the next word, so
+// that the subcommand is found after it (kubectl -n prod get secret, aws --profile p sts ...).
+func valueFlag(v string) bool {
+	switch v {
+	case "-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-l", "--selector", "-o", "--output",
+		"--region", "--profile", "--project", "--format", "--query", "--subscription", "--endpoint-url", "-R", "--repo", "--hostname":
+		return true
+	}
+	return false
 }
