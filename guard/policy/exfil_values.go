@@ -23,19 +23,14 @@ func secretVariable(name string) (secretValue, bool) {
 		return secretValue{}, false // secrets are named in capitals; $token is a script's own
 	}
 	v := secretValue{what: "$" + name}
+	// the tokens tied to one service wherever they are used; the others (NPM_TOKEN for a private
+	// registry, OPENAI_API_KEY for a compatible endpoint, CI_JOB_TOKEN on a company's GitLab) go
+	// to hosts the guard cannot know
 	switch name {
-	case "GITHUB_TOKEN", "GH_TOKEN", "GITHUB_PAT", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN":
+	case "GITHUB_TOKEN", "GH_TOKEN", "GITHUB_PAT":
 		v.service = "github"
-	case "GITLAB_TOKEN", "GITLAB_PRIVATE_TOKEN", "CI_JOB_TOKEN", "GL_TOKEN":
-		v.service = "gitlab"
 	case "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN":
 		v.service = "aws"
-	case "NPM_TOKEN", "NODE_AUTH_TOKEN":
-		v.service = "npm"
-	case "OPENAI_API_KEY":
-		v.service = "openai"
-	case "ANTHROPIC_API_KEY":
-		v.service = "anthropic"
 	}
 	if v.service != "" {
 		return v, true
@@ -287,12 +282,6 @@ func belongsTo(host, service string) bool {
 		domains = []string{"googleapis.com", "google.com", "gcr.io", "pkg.dev", "run.app", "cloudfunctions.net", "appspot.com"}
 	case "azure":
 		domains = []string{"azure.com", "windows.net", "microsoft.com", "azurecr.io", "microsoftonline.com", "azurewebsites.net", "azure-api.net"}
-	case "npm":
-		domains = []string{"npmjs.org", "npmjs.com", "npm.pkg.github.com"}
-	case "openai":
-		domains = []string{"openai.com"}
-	case "anthropic":
-		domains = []string{"anthropic.com"}
 	}
 	for _, d := range domains {
 		if host == d || strings.HasSuffix(host, "."+d) {
@@ -382,10 +371,30 @@ func sentAway(inv *shell.Invocation, k int, v secretValue) bool {
 	if nameSender(inv.Name) {
 		return true
 	}
-	if h := sendHost(inv.Args[k].Raw); h != "" && strings.Contains(h, "$") {
+	if raw := inv.Args[k].Raw; strings.Contains(raw, "://") && strings.Contains(sendHost(raw), "$") {
 		return true // in the host name: out through DNS before any request
 	}
+	if secretStore(inv) || inv.Name == "curl" && signsOnly(inv, k) {
+		return false
+	}
 	return v.service != "" && !toService(inv, v)
+}
+
+// secretStore reports a sender that stores a secret in the repository's own secret store, which
+// is what the secret is handed to it for (gh secret set NAME --body "$AWS_SECRET_ACCESS_KEY").
+func secretStore(inv *shell.Invocation) bool {
+	return (inv.Name == "gh" || inv.Name == "glab") && len(inv.Args) > 2 &&
+		(inv.Args[1].Value == "secret" || inv.Args[1].Value == "variable") && inv.Args[2].Value == "set"
+}
+
+// signsOnly reports curl's --aws-sigv4 with the word at k as its --user: the secret signs the
+// request and is not sent.
+func signsOnly(inv *shell.Invocation, k int) bool {
+	sigv4 := false
+	for _, w := range inv.Args[1:] {
+		sigv4 = sigv4 || w.Value == "--aws-sigv4" || strings.HasPrefix(w.Value, "--aws-sigv4=")
+	}
+	return sigv4 && k > 1 && (inv.Args[k-1].Value == "-u" || inv.Args[k-1].Value == "--user")
 }
 
 // toService reports whether every host a sender names belongs to v's service (a sender whose

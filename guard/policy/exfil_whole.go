@@ -8,8 +8,9 @@ import (
 )
 
 // RuleDownloadRuns denies code fetched from the network run with every permission, or an
-// archive fetched from the network unpacked over the home folder, a data folder in it, the
-// root or a .git folder (dotfiles, keys and hooks replaced by whatever the server sends).
+// archive fetched from the network unpacked over the home folder, ~/.config, ~/.ssh, the root or
+// a .git folder: dotfiles, autostart entries, keys and hooks replaced by whatever the server
+// sends. A tool unpacked into ~/.local, /usr/local or /opt is an install, and allowed.
 const RuleDownloadRuns = "download-runs"
 
 // repositorySent finds a push of every branch (--all, --mirror, a wildcard refspec) to a
@@ -62,7 +63,7 @@ func (pr *protector) repositorySent(s *shell.Script) (Match, bool) {
 }
 
 // downloadUnpacked finds code from the network run with every permission (deno run -A URL) and
-// an archive from the network unpacked over home, a data folder in it, the root or .git.
+// an archive from the network unpacked over home, ~/.config, ~/.ssh, the root or .git.
 func (pr *protector) downloadUnpacked(s *shell.Script) (Match, bool) {
 	var downloads []string // files the line downloads to; "-" for stdout
 	for i := range s.Invocations {
@@ -101,8 +102,11 @@ func (pr *protector) downloadUnpacked(s *shell.Script) (Match, bool) {
 		if !ok {
 			continue
 		}
-		switch class := c.place(path.Clean(abs)); class {
-		case TargetRoot, TargetHome, TargetHomeData, TargetGit:
+		abs = path.Clean(abs)
+		class := c.place(abs)
+		switch {
+		case class == TargetRoot, class == TargetHome, class == TargetGit,
+			pr.ctx.Home != "" && (abs == path.Join(pr.ctx.Home, ".config") || abs == path.Join(pr.ctx.Home, ".ssh")):
 			return Match{Rule: RuleDownloadRuns, Decision: Deny, Pos: inv.Pos, Subject: strings.Join(argv(inv, pr.ctx.Home), " "),
 				Message: "unpacks a download over " + tildeHome(abs, pr.ctx.Home) + " (" + class + ")"}, true
 		}
