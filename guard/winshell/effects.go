@@ -65,7 +65,21 @@ func Effects(c Command, home string) []Effect {
 			e.add(KindWrite, r.Target, func(x *Effect) { x.Detail = "redirection " + r.Op })
 		}
 	}
+	for _, x := range e.out {
+		if x.Kind == KindWrite && x.TargetClass != ClassDynamic && ProfileScript(x.Target) {
+			e.addAbout(KindExec, x.Target, ClassHomeSub, func(y *Effect) {
+				y.Persist, y.Detail = true, "a PowerShell profile, run at every start"
+			})
+		}
+	}
 	return e.out
+}
+
+// ProfileScript reports whether p names a PowerShell profile script, which PowerShell runs at
+// every start of a host: profile.ps1, Microsoft.PowerShell_profile.ps1, Microsoft.VSCode_profile.ps1.
+func ProfileScript(p string) bool {
+	base := strings.ToLower(p[strings.LastIndexAny(p, `/\`)+1:])
+	return base == "profile.ps1" || strings.HasPrefix(base, "microsoft.") && strings.HasSuffix(base, "_profile.ps1")
 }
 
 type effector struct {
@@ -76,7 +90,7 @@ type effector struct {
 
 // add appends an effect on target, classified; opts adjust it.
 func (e *effector) add(kind string, target Arg, opts ...func(*Effect)) {
-	x := Effect{Kind: kind, Target: target.Value, TargetClass: ClassDynamic}
+	x := Effect{Kind: kind, Target: PosixHome(target.Value, e.home), TargetClass: ClassDynamic}
 	if target.Static {
 		x.TargetClass = Classify(target.Value, e.home)
 	}
@@ -902,4 +916,24 @@ func hasGitPart(v string) bool {
 		}
 	}
 	return false
+}
+
+// PosixHome writes a path below a POSIX home folder with the separators that home uses:
+// %USERPROFILE%\.ssh\id_rsa with a home of /home/me is /home/me/.ssh/id_rsa (pwsh on Linux and
+// macOS takes either separator), so that what a delete or a write reaches below home is seen by
+// what it is. A path below a Windows home (C:\Users\me) is left as it is.
+func PosixHome(v, home string) string {
+	if home == "" {
+		home = "~"
+	}
+	if !strings.HasPrefix(home, "/") && home != "~" {
+		return v
+	}
+	if strings.HasPrefix(v, "~\\") && home != "~" {
+		v = home + v[1:]
+	}
+	if len(v) > len(home) && strings.HasPrefix(v, home) && v[len(home)] == '\\' {
+		return home + strings.ReplaceAll(v[len(home):], `\`, "/")
+	}
+	return v
 }

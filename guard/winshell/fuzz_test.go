@@ -39,6 +39,19 @@ func checkScript(t *testing.T, text string, sc *winshell.Script, took time.Durat
 	}
 }
 
+// checkPosixHome holds for a reading with a POSIX home: no delete or write is left written with
+// backslashes below that home, where the bash side would not know it for the home's.
+func checkPosixHome(t *testing.T, sc *winshell.Script) {
+	t.Helper()
+	for _, c := range sc.AllCommands() {
+		for _, e := range winshell.Effects(*c, "/home/me") {
+			if strings.HasPrefix(e.Target, `/home/me\`) {
+				t.Fatalf("effect %+v of %q below the home with backslashes", e, c.Raw)
+			}
+		}
+	}
+}
+
 func seeds(f *testing.F, shell string) {
 	for _, tc := range cases {
 		if tc.shell == shell {
@@ -60,6 +73,8 @@ func FuzzParsePowerShell(f *testing.F) {
 		start = time.Now()
 		sc, _ = winshell.Options{}.ParseArgs([]string{"powershell", "-NoProfile", "-Command", text})
 		checkScript(t, text, sc, time.Since(start))
+		sc, _ = winshell.Options{Home: "/home/me"}.ParsePowerShell(text)
+		checkPosixHome(t, sc)
 	})
 }
 
@@ -72,6 +87,8 @@ func FuzzParseCmd(f *testing.F) {
 		start = time.Now()
 		sc, _ = winshell.Options{}.ParseArgs([]string{"cmd.exe", "/c", text})
 		checkScript(t, text, sc, time.Since(start))
+		sc, _ = winshell.Options{Home: "/home/me"}.ParseCmd(text)
+		checkPosixHome(t, sc)
 	})
 }
 

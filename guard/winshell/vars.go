@@ -50,7 +50,7 @@ func (r *reader) envVar(name string) (string, bool) {
 	return "", false
 }
 
-// psVar is the value of a PowerShell variable this package knows: $HOME, $PWD, $true, $false,
+// psVar is the value of a PowerShell variable this package knows: $HOME, $PROFILE, $PWD, $true, $false,
 // $null and the environment variables of envVar ($env:USERPROFILE). name is without the $ and
 // braces, scope prefixes allowed ($global:HOME).
 func (r *reader) psVar(name string) (string, bool) {
@@ -64,6 +64,13 @@ func (r *reader) psVar(name string) (string, bool) {
 	switch l {
 	case "home":
 		return r.home, true
+	case "profile":
+		// the current user's profile script of the current host, which PowerShell runs at
+		// every start: under Documents on Windows, under ~/.config on Linux and macOS
+		if hasDrive(r.home) {
+			return r.home + `\Documents\PowerShell\Microsoft.PowerShell_profile.ps1`, true
+		}
+		return r.home + "/.config/powershell/Microsoft.PowerShell_profile.ps1", true
 	case "pwd":
 		return ".", true
 	case "true":

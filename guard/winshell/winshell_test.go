@@ -179,7 +179,7 @@ var cases = []tcase{
 	{"ps json", "ps", `Get-Content package.json | ConvertFrom-Json | Select-Object -ExpandProperty scripts`, nil, nil},
 	{"ps test-path remove", "ps", `if (Test-Path .\out) { Remove-Item .\out -Recurse -Force }`, []string{"delete:project:RF"}, nil},
 	// --- PowerShell: writes
-	{"ps set-content profile", "ps", `Set-Content -Path $PROFILE -Value 'x'`, []string{"write:dynamic"}, nil},
+	{"ps set-content profile", "ps", `Set-Content -Path $PROFILE -Value 'x'`, []string{"write:home-sub", "exec:home-sub:P"}, nil}, // runs at every start
 	{"ps set-content windows", "ps", `sc C:\Windows\System32\drivers\etc\hosts '127.0.0.1 x'`, []string{"write:system"}, nil},
 	{"ps out-file", "ps", `Get-Date | Out-File -FilePath .\date.txt`, []string{"write:project"}, nil},
 	{"ps redirect", "ps", `Get-Process > C:\Windows\procs.txt`, []string{"write:system"}, nil},
@@ -271,7 +271,7 @@ var cases = []tcase{
 	{"cmd if else", "cmd", `if exist build (rd /s /q build) else (rd /s /q %USERPROFILE%)`, []string{"delete:home:RF", "delete:project:RF"}, nil},
 	{"cmd if compare", "cmd", `if "%OS%"=="Windows_NT" rd /s /q C:\`, []string{"delete:root:RF"}, nil},
 	{"cmd if not equ", "cmd", `if not %ERRORLEVEL% equ 0 del /q C:\Windows\*.log`, []string{"delete:system:FL"}, nil},
-	{"cmd for do", "cmd", `for /d %i in (C:\Users\*) do rd /s /q "%i"`, []string{"delete:dynamic:RF"}, nil},
+	{"cmd for do", "cmd", `for /d %i in (C:\Users\*) do rd /s /q "%i"`, []string{"delete:dynamic:RF", "delete:system:RF"}, nil}, // every user's folder
 	{"cmd for f command", "cmd", `for /f "delims=" %i in ('rd /s /q C:\Windows') do echo %i`, []string{"delete:system:RF"}, nil},
 	{"cmd for f usebackq", "cmd", "for /f \"usebackq\" %i in (`del /s /q C:\\*`) do echo %i", []string{"delete:root:RF"}, nil},
 	{"cmd start", "cmd", `start "" cmd /c rd /s /q C:\`, []string{"delete:root:RF"}, nil},
