@@ -2,8 +2,6 @@
 
 package policy
 
-import "regexp"
-
 var defaultStatic = Policy{
 	Name:    DefaultName,
 	Unknown: "allow",
@@ -54,12 +52,10 @@ var defaultStatic = Policy{
 		{ID: "system-kernel-settings", Pack: "system", Decision: "ask", Message: "changes a kernel setting", Commands: []string{"sysctl", "modprobe"}, Flags: [][]string{[]string{"-w", "--write", "-r", "--remove"}}},
 		{ID: "scheduled-commands", Pack: "persistence", Decision: "ask", Message: "schedules commands that run later on their own", Commands: []string{"at", "batch"}},
 		{ID: "crontab-install", Pack: "persistence", Decision: "deny", Message: "installs a crontab, which runs commands later on its own", Commands: []string{"crontab"}, ArgsAny: []string{"-", "*"}, Unless: []string{"-l", "-e", "-r", "--list", "--edit", "--remove"}},
-		{ID: "systemd-run-timer", Pack: "persistence", Decision: "deny", Message: "schedules a command with a transient timer, which runs later on its own"},
 		{ID: "package-install-script-download", Pack: "persistence", Decision: "deny", Message: "sets a package's install script to one that downloads or runs remote code, which runs on every install", Commands: []string{"npm", "pnpm", "yarn", "bun"}, Subcommands: [][]string{[]string{"pkg", "set"}}, argLazy: &lazyRegexp{expr: "^scripts\\.(pre|post)?(install|prepare|prepublish|prepack|postpack|uninstall|preuninstall|postuninstall)=.*(curl|wget|https?://|[^a-z]nc |base64|\\| *(ba|z|da)?sh)"}},
 		{ID: "launch-agent-load", Pack: "persistence", Decision: "deny", Message: "loads a launch agent or user service, which runs commands on its own", Commands: []string{"launchctl"}, Subcommands: [][]string{[]string{"load"}, []string{"bootstrap"}, []string{"enable"}, []string{"submit"}}},
 		{ID: "systemd-user-enable", Pack: "persistence", Decision: "ask", Message: "enables a service that starts on its own", Commands: []string{"systemctl"}, Subcommands: [][]string{[]string{"enable"}, []string{"link"}}},
 		{ID: "kill-init", Pack: "system", Decision: "deny", Message: "signals init, which takes the whole machine down", Commands: []string{"kill"}, Args: []string{"1"}},
-		{ID: "partition-fed-answers", Pack: "disks", Decision: "deny", Message: "changes a disk's partition table with answers fed on stdin, without asking"},
 		{ID: "partition-scripted", Pack: "disks", Decision: "deny", Message: "changes a disk's partition table without asking", Commands: []string{"parted", "sfdisk", "sgdisk", "gdisk"}, ArgsAny: []string{"-s", "--script", "--delete", "--zap-all", "-Z", "-o", "--clear"}},
 		{ID: "crontab-change", Pack: "persistence", Decision: "ask", Message: "changes the user's crontab, which runs commands on its own", Commands: []string{"crontab"}, Flags: [][]string{[]string{"-e", "-", "--edit"}}},
 		{ID: "terraform-apply", Pack: "terraform", Decision: "ask", Message: "changes the managed infrastructure, which may replace or destroy resources", Commands: []string{"terraform", "tofu", "terragrunt"}, Subcommands: [][]string{[]string{"apply"}}},
@@ -129,7 +125,5 @@ var defaultStatic = Policy{
 
 func defaultCompiled() *Policy {
 	p := &defaultStatic
-	p.Rules[45].Pattern = regexp.MustCompile("(^|[\\s;&|(])systemd-run\\s[^;&|\\n]*--on-(calendar|active|boot|startup|unit-active|unit-inactive|clock-change|timezone-change)\\b")
-	p.Rules[50].Pattern = regexp.MustCompile("(^|[\\s;&|(])(fdisk|gdisk|cfdisk|sfdisk)\\s[^;&|\\n]*/dev/[^;&|\\n]*<<|\\|\\s*(sudo\\s+|doas\\s+)?(fdisk|gdisk|sfdisk)\\s[^;&|\\n]*/dev/")
 	return p
 }

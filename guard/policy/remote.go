@@ -44,6 +44,10 @@ func remoteJudgement(v *view, s *shell.Script, idx int) (Match, bool) {
 			return Match{}, false
 		}
 	}
+	if v.inv.Under("systemd-run") && timerInText(s) {
+		return Match{Rule: RuleRunsLater, Decision: Deny, Pos: v.inv.Pos, Subject: "systemd-run",
+			Message: "schedules a command with a transient timer, which runs later on its own"}, true
+	}
 	if m, ok := publishJudgement(v); ok {
 		return m, true
 	}
@@ -486,4 +490,32 @@ func registryOverHTTP(v *view) (Match, bool) {
 		}
 	}
 	return Match{}, false
+}
+
+// RuleRunsLater is the pseudo-rule id of systemd-run's timers.
+const RuleRunsLater = "systemd-run-timer"
+
+// timerInText reports whether a systemd-run in the command's text (quoted text and heredoc
+// bodies blanked) has a timer option (--on-calendar, --on-active, ...): the shell guard reads
+// systemd-run as a wrapper of the command it runs and keeps none of its options.
+func timerInText(s *shell.Script) bool {
+	for _, text := range s.Masked {
+		for rest := text; ; {
+			i := strings.Index(rest, "systemd-run")
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len("systemd-run"):]
+			segment := rest
+			if end := strings.IndexAny(segment, ";&|\n"); end >= 0 {
+				segment = segment[:end]
+			}
+			for _, f := range strings.Fields(segment) {
+				if strings.HasPrefix(f, "--on-") {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
