@@ -83,6 +83,9 @@ type Rule struct {
 	// Unless: none of these flags may be present (git rm --cached touches only the index).
 	Unless     []string
 	Under      []string // the invocation must be inside one of these wrappers
+	// Except are forms the rule does not apply to, each a program, its subcommand words and
+	// flags that must all be present (systemctl status, fdisk -l).
+	Except     [][]string
 	ArgPattern *regexp.Regexp
 	// MaxArgs, when set, is one more than the most positional arguments that may follow the
 	// subcommand (git push --force-with-lease with no branch named: max_args 1, the remote).
@@ -234,6 +237,25 @@ func (v *view) isProgram(pattern string) bool {
 	return globMatch(pattern, v.name)
 }
 
+// isForm reports whether the invocation is of a rule's except form: the program, then
+// subcommand words in order and flags that must be present (fdisk -l, apt-get install).
+func (v *view) isForm(form []string) bool {
+	if len(form) == 0 || !v.isProgram(form[0]) {
+		return false
+	}
+	var sub []string
+	for _, w := range form[1:] {
+		if strings.HasPrefix(w, "-") {
+			if !v.flags[w] {
+				return false
+			}
+			continue
+		}
+		sub = append(sub, w)
+	}
+	return v.hasSub(sub)
+}
+
 // hasArg reports whether one of the arguments is exactly one of words (-h, not a letter of
 // -chdir=x).
 func (v *view) hasArg(words ...string) bool {
@@ -281,6 +303,9 @@ func (r *Rule) matchInvocation(v *view, c *classifier) (ok bool, arg, class stri
 		return false, "", ""
 	}
 	if len(r.Under) > 0 && !slices.ContainsFunc(r.Under, v.inv.Under) {
+		return false, "", ""
+	}
+	if slices.ContainsFunc(r.Except, v.isForm) {
 		return false, "", ""
 	}
 	args := v.inv.Args[1:]

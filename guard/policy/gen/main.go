@@ -45,6 +45,9 @@ func main() {
 		field("Destination", r.Destination)
 		field("Unless", r.Unless)
 		field("Under", r.Under)
+		if len(r.Except) > 0 {
+			fmt.Fprintf(&b, " Except: %#v,", r.Except)
+		}
 		field("Findings", r.Findings)
 		if r.MaxArgs > 0 {
 			fmt.Fprintf(&b, " MaxArgs: %d,", r.MaxArgs)
