@@ -81,8 +81,8 @@ type Rule struct {
 	// Destination: a copying or moving program's destination must be of one of these classes.
 	Destination []string
 	// Unless: none of these flags may be present (git rm --cached touches only the index).
-	Unless     []string
-	Under      []string // the invocation must be inside one of these wrappers
+	Unless []string
+	Under  []string // the invocation must be inside one of these wrappers
 	// Except are forms the rule does not apply to, each a program, its subcommand words and
 	// flags that must all be present (systemctl status, fdisk -l).
 	Except     [][]string
