@@ -127,6 +127,7 @@ type rawRule struct {
 	ArgPattern any   `yaml:"arg_pattern"`
 	MaxArgs    any   `yaml:"max_args"`
 	ArgsUnk    any   `yaml:"args_unknown"`
+	StdinFed   any   `yaml:"stdin_fed"`
 	Finding    any   `yaml:"finding"`
 	Pattern    any   `yaml:"pattern"`
 }
@@ -391,7 +392,14 @@ func (c *compiler) rule(at string, raw *rawRule) *Rule {
 	default:
 		c.errorf(at+".args_unknown", "rule", "args_unknown must be true or false")
 	}
-	if len(r.Commands) == 0 && (len(r.Subcommands)+len(r.Flags)+len(r.Args)+len(r.ArgsAny)+len(r.Under)+len(r.Targets)+len(r.Destination)+len(r.Unless)+len(r.Except)+r.MaxArgs > 0 || r.ArgPattern != nil || r.ArgsUnknown) {
+	switch b := raw.StdinFed.(type) {
+	case nil:
+	case bool:
+		r.StdinFed = b
+	default:
+		c.errorf(at+".stdin_fed", "rule", "stdin_fed must be true or false")
+	}
+	if len(r.Commands) == 0 && (len(r.Subcommands)+len(r.Flags)+len(r.Args)+len(r.ArgsAny)+len(r.Under)+len(r.Targets)+len(r.Destination)+len(r.Unless)+len(r.Except)+r.MaxArgs > 0 || r.ArgPattern != nil || r.ArgsUnknown || r.StdinFed) {
 		c.errorf(at, "rule", "subcommand, flags, unless, except, args, args_any, targets, destination, under, arg_pattern, max_args and args_unknown apply only to command rules")
 	}
 	if len(c.problems) > before {

@@ -92,8 +92,11 @@ type Rule struct {
 	MaxArgs int
 	// ArgsUnknown: some argument must be one not known until the command runs.
 	ArgsUnknown bool
-	Findings    []string
-	Pattern     *regexp.Regexp
+	// StdinFed: its standard input must be a heredoc, a here-string or a file (answers fed to
+	// a tool that would otherwise ask: fdisk /dev/sda <<< $'o\nw').
+	StdinFed bool
+	Findings []string
+	Pattern  *regexp.Regexp
 
 	// argLazy stands for ArgPattern in the generated default policy: compiled on first use, so
 	// that a guard process whose command no such rule reaches never compiles it.
@@ -323,6 +326,11 @@ func (r *Rule) matchInvocation(v *view, c *classifier) (ok bool, arg, class stri
 		return false, "", ""
 	}
 	if r.ArgsUnknown && !slices.ContainsFunc(args, func(w shell.Word) bool { return !w.Static }) {
+		return false, "", ""
+	}
+	if r.StdinFed && !slices.ContainsFunc(v.inv.Redirects, func(rd shell.Redirect) bool {
+		return rd.Op == "<" || rd.Op == "<<" || rd.Op == "<<-" || rd.Op == "<<<"
+	}) {
 		return false, "", ""
 	}
 	if r.MaxArgs > 0 {

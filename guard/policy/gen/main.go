@@ -55,6 +55,9 @@ func main() {
 		if r.ArgsUnknown {
 			b.WriteString(" ArgsUnknown: true,")
 		}
+		if r.StdinFed {
+			b.WriteString(" StdinFed: true,")
+		}
 		if r.ArgPattern != nil {
 			fmt.Fprintf(&b, " argLazy: &lazyRegexp{expr: %q},", r.ArgPattern.String())
 		}
