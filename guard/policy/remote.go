@@ -379,7 +379,10 @@ func publishCommand(v *view) (registryOpts []string, ok bool) {
 	case "npm", "pnpm", "bun":
 		return []string{"--registry"}, has("publish")
 	case "yarn":
-		return []string{"--registry"}, has("publish", "npm publish")
+		// yarn workspaces foreach -A npm publish: every workspace
+		return []string{"--registry"}, has("publish", "npm publish") || strings.Contains(" "+sub+" ", " npm publish ")
+	case "lerna", "changeset":
+		return []string{"--registry"}, has("publish")
 	case "cargo":
 		return []string{"--registry", "--index"}, has("publish")
 	case "gem":
