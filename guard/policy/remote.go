@@ -366,7 +366,11 @@ const RulePublish = "package-publish"
 // publishCommand says whether an invocation publishes a package, and which of its options name
 // the registry (a URL or a configured name).
 func publishCommand(v *view) (registryOpts []string, ok bool) {
-	sub := strings.Join(v.sub, " ")
+	words := v.sub
+	for len(words) > 0 && !isWordlike(words[0]) {
+		words = words[1:] // a global option's value: npm --registry URL publish
+	}
+	sub := strings.Join(words, " ")
 	has := func(prefixes ...string) bool {
 		for _, p := range prefixes {
 			if sub == p || strings.HasPrefix(sub, p+" ") {
