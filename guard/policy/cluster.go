@@ -2,6 +2,8 @@ package policy
 
 import (
 	"strings"
+
+	"github.com/agenthooks/agenthooks/guard/shell"
 )
 
 // clusterTarget raises a destructive verb the vocabulary only asks about to a deny when what it
@@ -53,6 +55,11 @@ func clusterTarget(v *view, m Match) (Match, bool) {
 				what = "context"
 			}
 			return deny("a destructive subcommand aimed at a " + class + " " + what + " (" + value + ")")
+		}
+	}
+	if v.name != "helm" && len(v.sub) > 0 && v.sub[0] == "delete" {
+		if why := manifestUnknown(args); why != "" {
+			return deny(why)
 		}
 	}
 	if v.name != "helm" && len(v.sub) > 0 && v.sub[0] == "delete" && !v.flags["-f"] && !v.flags["--filename"] && !v.flags["-k"] && !v.flags["--kustomize"] {
@@ -123,4 +130,34 @@ func prefixedForce(t *verbTables, f string) bool {
 	}
 	prefix, rest, ok := strings.Cut(name, "-")
 	return ok && rest != "" && prefix != "no" && prefix != "skip" && prefix != "without" && t.force["--"+rest]
+}
+
+// manifestUnknown says why the manifests a kubectl delete -f/-k reads make it a delete of what
+// cannot be seen or of production: read from stdin (kustomize build ... | kubectl delete -f -),
+// named at run time, or a production overlay or folder (-k overlays/prod); "" otherwise.
+func manifestUnknown(args []shell.Word) string {
+	for i, w := range args {
+		name, value, inline := strings.Cut(w.Value, "=")
+		switch name {
+		case "-f", "--filename", "-k", "--kustomize":
+		default:
+			continue
+		}
+		static := w.Static
+		if !inline {
+			if i+1 >= len(args) {
+				continue
+			}
+			value, static = args[i+1].Value, args[i+1].Static
+		}
+		switch {
+		case !static:
+			return "deletes what manifests named at run time hold, which can be namespaces"
+		case value == "-" || value == "/dev/stdin":
+			return "deletes what manifests read from stdin hold, which the guard cannot see (they can be namespaces)"
+		case environmentClass(value) == "production":
+			return "deletes what a production overlay's manifests hold (" + value + ")"
+		}
+	}
+	return ""
 }

@@ -123,9 +123,11 @@ type rawRule struct {
 	Dest       []any `yaml:"destination"`
 	Unless     []any `yaml:"unless"`
 	Under      []any `yaml:"under"`
+	Except     []any `yaml:"except"`
 	ArgPattern any   `yaml:"arg_pattern"`
 	MaxArgs    any   `yaml:"max_args"`
 	ArgsUnk    any   `yaml:"args_unknown"`
+	StdinFed   any   `yaml:"stdin_fed"`
 	Finding    any   `yaml:"finding"`
 	Pattern    any   `yaml:"pattern"`
 }
@@ -355,6 +357,9 @@ func (c *compiler) rule(at string, raw *rawRule) *Rule {
 	r.Args = c.list(at+".args", raw.Args)
 	r.ArgsAny = c.list(at+".args_any", raw.ArgsAny)
 	r.Under = c.list(at+".under", raw.Under)
+	for _, form := range c.list(at+".except", raw.Except) {
+		r.Except = append(r.Except, strings.Fields(form))
+	}
 	r.Targets = c.list(at+".targets", raw.Targets)
 	for i, t := range r.Targets {
 		if !slices.Contains(TargetClasses, t) {
@@ -387,8 +392,15 @@ func (c *compiler) rule(at string, raw *rawRule) *Rule {
 	default:
 		c.errorf(at+".args_unknown", "rule", "args_unknown must be true or false")
 	}
-	if len(r.Commands) == 0 && (len(r.Subcommands)+len(r.Flags)+len(r.Args)+len(r.ArgsAny)+len(r.Under)+len(r.Targets)+len(r.Destination)+len(r.Unless)+r.MaxArgs > 0 || r.ArgPattern != nil || r.ArgsUnknown) {
-		c.errorf(at, "rule", "subcommand, flags, unless, args, args_any, targets, destination, under, arg_pattern, max_args and args_unknown apply only to command rules")
+	switch b := raw.StdinFed.(type) {
+	case nil:
+	case bool:
+		r.StdinFed = b
+	default:
+		c.errorf(at+".stdin_fed", "rule", "stdin_fed must be true or false")
+	}
+	if len(r.Commands) == 0 && (len(r.Subcommands)+len(r.Flags)+len(r.Args)+len(r.ArgsAny)+len(r.Under)+len(r.Targets)+len(r.Destination)+len(r.Unless)+len(r.Except)+r.MaxArgs > 0 || r.ArgPattern != nil || r.ArgsUnknown || r.StdinFed) {
+		c.errorf(at, "rule", "subcommand, flags, unless, except, args, args_any, targets, destination, under, arg_pattern, max_args and args_unknown apply only to command rules")
 	}
 	if len(c.problems) > before {
 		return nil

@@ -81,16 +81,22 @@ type Rule struct {
 	// Destination: a copying or moving program's destination must be of one of these classes.
 	Destination []string
 	// Unless: none of these flags may be present (git rm --cached touches only the index).
-	Unless     []string
-	Under      []string // the invocation must be inside one of these wrappers
+	Unless []string
+	Under  []string // the invocation must be inside one of these wrappers
+	// Except are forms the rule does not apply to, each a program, its subcommand words and
+	// flags that must all be present (systemctl status, fdisk -l).
+	Except     [][]string
 	ArgPattern *regexp.Regexp
 	// MaxArgs, when set, is one more than the most positional arguments that may follow the
 	// subcommand (git push --force-with-lease with no branch named: max_args 1, the remote).
 	MaxArgs int
 	// ArgsUnknown: some argument must be one not known until the command runs.
 	ArgsUnknown bool
-	Findings    []string
-	Pattern     *regexp.Regexp
+	// StdinFed: its standard input must be a heredoc, a here-string or a file (answers fed to
+	// a tool that would otherwise ask: fdisk /dev/sda <<< $'o\nw').
+	StdinFed bool
+	Findings []string
+	Pattern  *regexp.Regexp
 
 	// argLazy stands for ArgPattern in the generated default policy: compiled on first use, so
 	// that a guard process whose command no such rule reaches never compiles it.
@@ -234,6 +240,25 @@ func (v *view) isProgram(pattern string) bool {
 	return globMatch(pattern, v.name)
 }
 
+// isForm reports whether the invocation is of a rule's except form: the program, then
+// subcommand words in order and flags that must be present (fdisk -l, apt-get install).
+func (v *view) isForm(form []string) bool {
+	if len(form) == 0 || !v.isProgram(form[0]) {
+		return false
+	}
+	var sub []string
+	for _, w := range form[1:] {
+		if strings.HasPrefix(w, "-") {
+			if !v.flags[w] {
+				return false
+			}
+			continue
+		}
+		sub = append(sub, w)
+	}
+	return v.hasSub(sub)
+}
+
 // hasArg reports whether one of the arguments is exactly one of words (-h, not a letter of
 // -chdir=x).
 func (v *view) hasArg(words ...string) bool {
@@ -283,6 +308,9 @@ func (r *Rule) matchInvocation(v *view, c *classifier) (ok bool, arg, class stri
 	if len(r.Under) > 0 && !slices.ContainsFunc(r.Under, v.inv.Under) {
 		return false, "", ""
 	}
+	if slices.ContainsFunc(r.Except, v.isForm) {
+		return false, "", ""
+	}
 	args := v.inv.Args[1:]
 	for _, p := range r.Args {
 		if !slices.ContainsFunc(args, func(w shell.Word) bool { return w.Static && globMatch(p, w.Value) }) {
@@ -298,6 +326,11 @@ func (r *Rule) matchInvocation(v *view, c *classifier) (ok bool, arg, class stri
 		return false, "", ""
 	}
 	if r.ArgsUnknown && !slices.ContainsFunc(args, func(w shell.Word) bool { return !w.Static }) {
+		return false, "", ""
+	}
+	if r.StdinFed && !slices.ContainsFunc(v.inv.Redirects, func(rd shell.Redirect) bool {
+		return rd.Op == "<" || rd.Op == "<<" || rd.Op == "<<-" || rd.Op == "<<<"
+	}) {
 		return false, "", ""
 	}
 	if r.MaxArgs > 0 {

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/agenthooks/agenthooks/guard/shell"
@@ -42,6 +43,16 @@ func remoteJudgement(v *view, s *shell.Script, idx int) (Match, bool) {
 		if w.Static && (w.Value == "--help" || w.Value == "-h" || w.Value == "--dry-run" || w.Value == "--dryrun" || w.Value == "-n" && v.name == "rclone") {
 			return Match{}, false
 		}
+	}
+	if v.inv.Under("systemd-run") && timerInText(s) {
+		return Match{Rule: RuleRunsLater, Decision: Deny, Pos: v.inv.Pos, Subject: "systemd-run",
+			Message: "schedules a command with a transient timer, which runs later on its own"}, true
+	}
+	if m, ok := publishJudgement(v); ok {
+		return m, true
+	}
+	if m, ok := registryOverHTTP(v); ok {
+		return m, true
 	}
 	switch v.name {
 	case "curl", "wget", "http", "https", "xh", "xhs", "gh":
@@ -255,6 +266,8 @@ func syncFromEmpty(v *view, s *shell.Script, idx int) (Match, bool) {
 		why = "a new, empty folder mktemp made"
 	case madeEmpty(s, idx, v.inv, src.Value):
 		why = "a folder made empty earlier in the same command"
+	case inScratch(src.Value):
+		why = "a folder in scratch space, which no build of the project fills (often an empty one)"
 	default:
 		return Match{}, false
 	}
@@ -334,4 +347,182 @@ func bucketRemoval(v *view) (Match, bool) {
 	}
 	return Match{Rule: RuleBucketWipe, Decision: Allow, Pos: v.inv.Pos, Subject: v.name + " rm",
 		Message: "deletes named objects, as rm deletes named files"}, true
+}
+
+// inScratch reports whether an absolute path is in the machine's temporary folders.
+func inScratch(p string) bool {
+	p = path.Clean(p)
+	for _, dir := range []string{"/tmp", "/var/tmp", "/private/tmp", "/dev/shm"} {
+		if strings.HasPrefix(p, dir+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// RulePublish is the pseudo-rule id of the judgement of package publishing.
+const RulePublish = "package-publish"
+
+// publishCommand says whether an invocation publishes a package, and which of its options name
+// the registry (a URL or a configured name).
+func publishCommand(v *view) (registryOpts []string, ok bool) {
+	words := v.sub
+	for len(words) > 0 && !isWordlike(words[0]) {
+		words = words[1:] // a global option's value: npm --registry URL publish
+	}
+	sub := strings.Join(words, " ")
+	has := func(prefixes ...string) bool {
+		for _, p := range prefixes {
+			if sub == p || strings.HasPrefix(sub, p+" ") {
+				return true
+			}
+		}
+		return false
+	}
+	switch v.name {
+	case "npm", "pnpm", "bun":
+		return []string{"--registry"}, has("publish")
+	case "yarn":
+		// yarn workspaces foreach -A npm publish: every workspace
+		return []string{"--registry"}, has("publish", "npm publish") || strings.Contains(" "+sub+" ", " npm publish ")
+	case "lerna", "changeset":
+		return []string{"--registry"}, has("publish")
+	case "cargo":
+		return []string{"--registry", "--index"}, has("publish")
+	case "gem":
+		return []string{"--host"}, has("push")
+	case "twine":
+		return []string{"--repository-url", "--repository", "-r"}, has("upload")
+	case "poetry", "pdm", "flit":
+		return []string{"--repository", "-r", "--repository-url"}, has("publish")
+	case "uv":
+		return []string{"--publish-url", "--index"}, has("publish")
+	case "hatch":
+		return []string{"--repo", "-r"}, has("publish")
+	case "dotnet":
+		return []string{"--source", "-s"}, has("nuget push")
+	case "nuget":
+		return []string{"-Source", "-source", "--source"}, has("push")
+	}
+	return nil, false
+}
+
+// publicRegistries are the hosts and configured names of the public package registries.
+var publicRegistries = lazySet("registry.npmjs.org", "registry.yarnpkg.com", "registry.npmmirror.com", "crates.io",
+	"rubygems.org", "upload.pypi.org", "pypi.org", "pypi", "api.nuget.org", "nuget.org", "crates-io", "npmjs", "npm")
+
+// publishJudgement judges publishing a package: to the public registry (none named, or the
+// public one by name or URL) it reaches everyone who installs the package and a version once
+// published cannot be taken back or reused: denied; to a registry on this machine (a verdaccio
+// for tests) it is allowed; to any other registry it is asked about. --dry-run forms return
+// before this (remoteJudgement).
+func publishJudgement(v *view) (Match, bool) {
+	opts, ok := publishCommand(v)
+	if !ok {
+		return Match{}, false
+	}
+	for _, w := range v.inv.Args[1:] {
+		if w.Static && (w.Value == "--dry-run" || w.Value == "-n" && v.name == "cargo" || w.Value == "--help" || w.Value == "-h") {
+			return Match{}, false
+		}
+	}
+	subject := v.name + " " + strings.Join(v.sub, " ")
+	registry, named := "", false
+	args := v.inv.Args[1:]
+	for i, w := range args {
+		name, value, inline := strings.Cut(w.Value, "=")
+		if !w.Static || !slices.Contains(opts, name) {
+			continue
+		}
+		if !inline {
+			if i+1 >= len(args) {
+				continue
+			}
+			if !args[i+1].Static {
+				return Match{Rule: RulePublish, Decision: Ask, Pos: v.inv.Pos, Subject: subject,
+					Message: "publishes a package to a registry not known until it runs"}, true
+			}
+			value = args[i+1].Value
+		}
+		registry, named = value, true
+	}
+	if named {
+		host := strings.ToLower(registry)
+		if strings.Contains(registry, "://") || looksLikeHost(registry) {
+			host, _ = urlHost(registry)
+		}
+		switch {
+		case isLocalHost(host):
+			return Match{Rule: RulePublish, Decision: Allow, Pos: v.inv.Pos, Subject: subject,
+				Message: "publishes to a registry on this machine"}, true
+		case !publicRegistries()[host]:
+			return Match{Rule: RulePublish, Decision: Ask, Pos: v.inv.Pos, Subject: subject,
+				Message: "publishes a package to " + Plain(registry) + ", for everyone who installs from it"}, true
+		}
+	}
+	return Match{Rule: RulePublish, Decision: Deny, Pos: v.inv.Pos, Subject: subject,
+		Message: "publishes a package to the public registry, for everyone who installs it; a published version cannot be taken back or reused"}, true
+}
+
+// RuleRegistryHTTP is the pseudo-rule id of the judgement of package indexes over plain HTTP.
+const RuleRegistryHTTP = "registry-plain-http"
+
+// registryOverHTTP judges pointing a package manager's index or registry at a plain-HTTP URL on
+// another machine (pip config set global.index-url http://..., npm config set registry http://...):
+// every later install takes its packages, and the code they run, from a host anyone on the path
+// can impersonate. A registry on this machine is not judged.
+func registryOverHTTP(v *view) (Match, bool) {
+	switch v.name {
+	case "pip", "pip3", "npm", "pnpm", "yarn", "bun", "uv", "poetry", "pdm", "gem", "conda", "cargo":
+	default:
+		return Match{}, false
+	}
+	if len(v.sub) == 0 || v.sub[0] != "config" && !(v.name == "poetry" && v.sub[0] == "source") && !(v.name == "gem" && v.sub[0] == "sources") {
+		return Match{}, false
+	}
+	for _, w := range v.inv.Args[1:] {
+		if !w.Static {
+			continue
+		}
+		_, u, inline := strings.Cut(w.Value, "=")
+		if !inline || !strings.HasPrefix(strings.ToLower(u), "http://") {
+			u = w.Value
+		}
+		if !strings.HasPrefix(strings.ToLower(u), "http://") {
+			continue
+		}
+		if host, _ := urlHost(u); !isLocalHost(host) {
+			return Match{Rule: RuleRegistryHTTP, Decision: Deny, Pos: v.inv.Pos, Subject: v.name + " " + strings.Join(v.sub, " "),
+				Message: "points the package index at a plain-HTTP host (" + Plain(u) + "): every later install runs code anyone on the way can swap"}, true
+		}
+	}
+	return Match{}, false
+}
+
+// RuleRunsLater is the pseudo-rule id of systemd-run's timers.
+const RuleRunsLater = "systemd-run-timer"
+
+// timerInText reports whether a systemd-run in the command's text (quoted text and heredoc
+// bodies blanked) has a timer option (--on-calendar, --on-active, ...): the shell guard reads
+// systemd-run as a wrapper of the command it runs and keeps none of its options.
+func timerInText(s *shell.Script) bool {
+	for _, text := range s.Masked {
+		for rest := text; ; {
+			i := strings.Index(rest, "systemd-run")
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len("systemd-run"):]
+			segment := rest
+			if end := strings.IndexAny(segment, ";&|\n"); end >= 0 {
+				segment = segment[:end]
+			}
+			for _, f := range strings.Fields(segment) {
+				if strings.HasPrefix(f, "--on-") {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

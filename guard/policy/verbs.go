@@ -40,6 +40,11 @@ type toolEntry struct {
 	forcedDeny map[string]bool
 	// onlyWith are verbs that destroy only with a flag (docker system prune --volumes).
 	onlyWith map[string]string
+	// forceAlso are the tool's own short spellings of "do not ask" (gcloud -q).
+	forceAlso map[string]bool
+	// wholesale are verbs allowed on named things that are denied, forced, on everything a
+	// listing by the same tool names (docker rm -f $(docker ps -aq): running ones too).
+	wholesale map[string]bool
 }
 
 var verbs = sync.OnceValue(func() *verbTables {
@@ -94,6 +99,7 @@ var verbCatalogue = sync.OnceValue(func() map[string]toolEntry {
 	containers.forcedDeny = set("volume rm", "volume prune", "system prune", "system reset") // data, with its confirmation off
 	containers.onlyWith = map[string]string{"system prune": "--volumes"}
 	containers.verbs["secret rm"] = Ask
+	containers.wholesale = set("rm", "container rm")
 	for _, c := range []string{"docker", "podman", "nerdctl", "finch"} {
 		t.catalogue[c] = containers
 	}
@@ -117,6 +123,17 @@ var verbCatalogue = sync.OnceValue(func() map[string]toolEntry {
 	t.catalogue["redis-cli"] = toolEntry{fallback: Ask, verbs: allow("del", "unlink")} // one key; FLUSHALL is sqlc's
 	t.catalogue["pm2"] = toolEntry{fallback: Allow}                                    // a process list entry
 	t.catalogue["aws"] = toolEntry{noPrompt: true, verbs: map[string]Decision{"s3 rm": Ask, "s3 rb": Ask}}
+	// gcloud asks before it deletes, unless --quiet or -q turns every prompt off.
+	t.catalogue["gcloud"] = toolEntry{forceAlso: set("-q")}
+	// az's storage commands never ask; a batch delete removes every blob or file of a
+	// container or share that its --pattern (if any) selects.
+	t.catalogue["az"] = toolEntry{verbs: map[string]Decision{"storage blob delete-batch": Deny, "storage file delete-batch": Deny,
+		"storage container delete": Deny, "storage share delete": Deny}}
+	// The Serverless Framework removes a whole deployed stack (its tables and buckets with it)
+	// without asking.
+	sls := toolEntry{noPrompt: true, verbs: allow("plugin uninstall", "plugin remove")} // a plugin: package.json
+	t.catalogue["serverless"] = sls
+	t.catalogue["sls"] = sls
 	return t.catalogue
 })
 
@@ -177,7 +194,7 @@ func verbJudgement(v *view) (Match, bool) {
 	}
 	forced := entry.noPrompt
 	for f := range v.flags {
-		if t.force[f] || (f == "-f" && entry.forceF) || prefixedForce(t, f) {
+		if t.force[f] || (f == "-f" && entry.forceF) || entry.forceAlso[f] || prefixedForce(t, f) {
 			forced = true
 		}
 	}
@@ -192,6 +209,14 @@ func verbJudgement(v *view) (Match, bool) {
 		decision = Ask
 		if forced {
 			decision = Deny
+		}
+	}
+	if decision == Allow && forced && entry.wholesale[strings.Join(path, " ")] {
+		for _, w := range v.positional {
+			if !w.Static && listsEverything(v.name, w.Raw) && !strings.Contains(w.Raw, " -f") && !strings.Contains(w.Raw, "--filter") {
+				return Match{Rule: RuleClusterTarget, Decision: Deny, Pos: v.inv.Pos, Subject: v.name + " " + strings.Join(path, " "),
+					Message: "forcibly removes everything a listing names, running ones too"}, true
+			}
 		}
 	}
 	if decision == Allow {

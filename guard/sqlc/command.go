@@ -127,7 +127,36 @@ func FromCommand(name string, args []string, stdin string, stdinKnown bool, read
 		}
 		from = to
 	}
+	if cl.dialect == SQLite && scratchDatabase(p.operands) {
+		return texts, SQLiteScratch, ok
+	}
 	return texts, cl.dialect, ok
+}
+
+// SQLiteScratch is the dialect FromCommand reports for a SQLite (or DuckDB) database that is
+// scratch: in memory, or a file in the machine's temporary folders. What its statements destroy
+// is scratch too: ClassifyTexts reports them as writes, unless a text attaches another database.
+const SQLiteScratch = "sqlite-scratch"
+
+// scratchDatabase reports whether a sqlite3 command line's database operand (the first) is in
+// memory (none, "", :memory:) or a file in /tmp, /var/tmp or /dev/shm.
+func scratchDatabase(operands []string) bool {
+	if len(operands) == 0 {
+		return true
+	}
+	db := operands[0]
+	if db == "" || db == ":memory:" {
+		return true
+	}
+	if strings.Contains(db, Dynamic) || strings.Contains(db, "..") || strings.HasPrefix(db, "file:") {
+		return false
+	}
+	for _, dir := range []string{"/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/"} {
+		if strings.HasPrefix(db, dir) {
+			return true
+		}
+	}
+	return false
 }
 
 // ClassifyCommand is FromCommand followed by Classify of each text: the statements the
@@ -144,11 +173,24 @@ func ClassifyCommand(name string, args []string, stdin string, stdinKnown bool, 
 // is FromCommand's, false too when the statements pass the bound. A caller that bounds its own
 // work calls FromCommand, weighs the texts, then this.
 func ClassifyTexts(dialect string, texts []Text, ok bool) (stmts []Statement, _ bool) {
+	scratch := dialect == SQLiteScratch
+	if scratch {
+		dialect = SQLite
+		for _, t := range texts {
+			if strings.Contains(strings.ToLower(t.Text), "attach") {
+				scratch = false // another database's tables can be reached
+			}
+		}
+	}
 	for _, t := range texts {
 		for _, st := range Classify(dialect, t.Text) {
 			if st.Include != "" && ok {
 				st.Effect, st.Kind = Read, "include"
 				st.Reason = "its statements are listed after it"
+			}
+			if scratch && st.Destructive {
+				st.Effect, st.Destructive = Write, false
+				st.Reason = "in a scratch database (in memory or in a temporary folder)"
 			}
 			stmts = append(stmts, st)
 			if len(stmts) >= 2*MaxStatements {

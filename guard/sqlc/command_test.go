@@ -80,7 +80,14 @@ var commandCases = []commandCase{
 	{"sqlite3 app.db", "", false, SQLite, false, "", ""},
 	{"sqlite3 -cmd .shell~ls app.db .tables", "", true, SQLite, true, Shell, "sqlite-shell"},
 	{"sqlite3 -init init.sql app.db", "", true, SQLite, true, Shell, "sqlite-shell"},
-	{"duckdb -c DROP~TABLE~t", "", true, SQLite, true, Destroy, "drop-table"},
+	{"duckdb warehouse.duckdb -c DROP~TABLE~t", "", true, SQLite, true, Destroy, "drop-table"},
+	// a scratch database: in memory or in a temporary folder; what it destroys is scratch too
+	{"duckdb -c DROP~TABLE~t", "", true, SQLiteScratch, true, Write, "drop-table"},
+	{"sqlite3 /tmp/scratch.db DROP~TABLE~IF~EXISTS~t", "", true, SQLiteScratch, true, Write, "drop-table"},
+	{"sqlite3 :memory: DELETE~FROM~t", "", true, SQLiteScratch, true, Write, "delete-all"},
+	{"sqlite3 /tmp/x.db ATTACH~'/home/dev/project/app.db'~AS~a;~DROP~TABLE~a.users", "", true, SQLiteScratch, true, Destroy, "drop-table"},
+	{"sqlite3 /tmp/../home/dev/app.db DROP~TABLE~t", "", true, SQLite, true, Destroy, "drop-table"},
+	{"sqlite3 /tmp/x.db .shell~ls", "", true, SQLiteScratch, true, Shell, "sqlite-shell"},
 	// mongosh / mongo
 	{"mongosh --eval db.users.find()", "", true, Mongo, true, Read, "mongo-read"},
 	{"mongosh mongodb://h/app --quiet --eval db.dropDatabase()", "", true, Mongo, true, Destroy, "mongo-drop-database"},

@@ -45,12 +45,18 @@ func main() {
 		field("Destination", r.Destination)
 		field("Unless", r.Unless)
 		field("Under", r.Under)
+		if len(r.Except) > 0 {
+			fmt.Fprintf(&b, " Except: %#v,", r.Except)
+		}
 		field("Findings", r.Findings)
 		if r.MaxArgs > 0 {
 			fmt.Fprintf(&b, " MaxArgs: %d,", r.MaxArgs)
 		}
 		if r.ArgsUnknown {
 			b.WriteString(" ArgsUnknown: true,")
+		}
+		if r.StdinFed {
+			b.WriteString(" StdinFed: true,")
 		}
 		if r.ArgPattern != nil {
 			fmt.Fprintf(&b, " argLazy: &lazyRegexp{expr: %q},", r.ArgPattern.String())
