@@ -232,6 +232,10 @@ func (pr *protector) invocation(inv *shell.Invocation, denied bool) []Match {
 		out = append(out, Match{Rule: RuleSelf, Decision: Deny, Pos: inv.Pos, Subject: subject(),
 			Message: "agenthooks " + cmd + " changes what the guard trusts or where it runs; " + personMust})
 	}
+	if cmd := selfRemoval(inv); cmd != "" {
+		out = append(out, Match{Rule: RuleSelf, Decision: Deny, Pos: inv.Pos, Subject: subject(),
+			Message: cmd + " removes agenthooks, and with it the guard; " + personMust})
+	}
 	if cmd := agentConfigCommand(inv); cmd != "" {
 		out = append(out, Match{Rule: RuleProtected, Decision: Deny, Pos: inv.Pos, Subject: subject(),
 			Message: "protected: " + cmd + " changes the agent's own settings, where its hooks live; " + personMust})
@@ -363,6 +367,72 @@ func (pr *protector) selfCommand(inv *shell.Invocation) string {
 	return ""
 }
 
+// packageRemovers are the package managers and the subcommands with which they remove an
+// installed package: npm uninstall -g agenthooks takes the guard away as surely as deleting its
+// binary.
+func packageRemoval(name string) words {
+	switch strings.TrimSuffix(name, ".exe") {
+	case "npm", "pnpm", "bun":
+		return words{"r", "remove", "rm", "un", "uninstall", "unlink"}
+	case "yarn":
+		return words{"remove"}
+	case "brew", "port", "apk", "apt", "apt-get", "aptitude", "dnf", "yum", "zypper", "pacman", "nix-env", "snap", "flatpak":
+		return words{"-R", "-e", "erase", "purge", "remove", "rm", "uninstall", "zap"}
+	case "scoop", "winget", "choco", "pip", "pip3", "pipx", "uv", "cargo", "gem", "go":
+		return words{"remove", "uninstall"}
+	}
+	return nil
+}
+
+// selfRemoval returns "PROGRAM VERB PACKAGE" when an invocation uninstalls agenthooks through
+// a package manager (npm uninstall -g agenthooks, brew uninstall agenthooks, scoop uninstall
+// agenthooks, pipx uninstall agenthooks, uv tool uninstall agenthooks), or "".
+func selfRemoval(inv *shell.Invocation) string {
+	verbs := packageRemoval(inv.Name)
+	if verbs == nil {
+		return ""
+	}
+	pos := positional(inv.Args[1:])
+	if inv.Name == "pacman" && hasRemoveFlag(inv.Args[1:]) {
+		pos = append([]shell.Word{{Value: "-R", Static: true}}, pos...) // pacman -R agenthooks: the verb is an option
+	}
+	for len(pos) > 0 && (pos[0].Value == "tool" || pos[0].Value == "global") {
+		pos = pos[1:] // uv tool uninstall, yarn global remove
+	}
+	if len(pos) < 2 || !verbs.has(pos[0].Value) {
+		return ""
+	}
+	for _, p := range pos[1:] {
+		if agenthooksPackage(p.Value) {
+			return inv.Name + " " + pos[0].Value + " " + p.Value
+		}
+	}
+	return ""
+}
+
+func hasRemoveFlag(args []shell.Word) bool {
+	for _, w := range args {
+		if strings.HasPrefix(w.Value, "-R") || w.Value == "--remove" {
+			return true
+		}
+	}
+	return false
+}
+
+// agenthooksPackage reports whether a package name names agenthooks: agenthooks,
+// agenthooks@1.2.0, @agenthooks/cli, agenthooks/tap/agenthooks, github.com/agenthooks/agenthooks.
+func agenthooksPackage(v string) bool {
+	v = strings.ToLower(v)
+	if at := strings.LastIndex(v, "@"); at > 0 {
+		v = v[:at] // a version
+	}
+	if strings.HasPrefix(v, "@agenthooks/") {
+		return true
+	}
+	v, _, _ = strings.Cut(v, "==")
+	return isAgenthooksName(path.Base(v))
+}
+
 // agentConfigCommand returns "NAME NOUN VERB" when an invocation runs an agent's CLI command that
 // changes its settings or hooks, or "".
 func agentConfigCommand(inv *shell.Invocation) string {
@@ -485,6 +555,11 @@ func (pr *protector) hits(inv *shell.Invocation) []hit {
 				}
 			}
 		}
+	case name == "sort" || name == "uniq":
+		// sort -o FILE and uniq IN OUT write their output to a file they name
+		if w, ok := textOutput(name, inv.Args[1:]); ok {
+			add(opWrite, w)
+		}
 	case readers.has(name) || inv.Function:
 	default:
 		for _, w := range inv.Args[1:] {
@@ -509,6 +584,45 @@ func (pr *protector) hits(inv *shell.Invocation) []hit {
 		}
 	}
 	return out
+}
+
+// textOutput returns the file sort (-o FILE, --output=FILE) or uniq (its second operand)
+// writes its output to.
+func textOutput(name string, args []shell.Word) (shell.Word, bool) {
+	var ops []shell.Word
+	end := false
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		v := w.Value
+		switch {
+		case end || !w.Static || v == "-" || !strings.HasPrefix(v, "-"):
+			ops = append(ops, w)
+		case v == "--":
+			end = true
+		case name == "sort" && (v == "-o" || v == "--output") && i+1 < len(args):
+			return args[i+1], true
+		case name == "sort" && strings.HasPrefix(v, "--output="):
+			w.Value = strings.TrimPrefix(v, "--output=")
+			return w, true
+		case name == "sort" && !strings.HasPrefix(v, "--") && strings.IndexAny(v, "ktST") < 0 && strings.Contains(v, "o"):
+			// a cluster ending in o takes the next word (-uo FILE); -oFILE holds it
+			j := strings.IndexByte(v, 'o')
+			if j == len(v)-1 && i+1 < len(args) {
+				return args[i+1], true
+			}
+			w.Value = v[j+1:]
+			return w, true
+		case name == "sort" && (v == "-k" || v == "-t" || v == "-S" || v == "-T" || v == "--key" || v == "--field-separator" ||
+			v == "--buffer-size" || v == "--temporary-directory" || v == "--parallel" || v == "--batch-size" || v == "--files0-from"):
+			i++
+		case name == "uniq" && (v == "-f" || v == "-s" || v == "-w" || v == "--skip-fields" || v == "--skip-chars" || v == "--check-chars"):
+			i++
+		}
+	}
+	if name == "uniq" && len(ops) >= 2 {
+		return ops[1], true
+	}
+	return shell.Word{}, false
 }
 
 // positional returns the arguments that are not options (a "--" ends the options).
