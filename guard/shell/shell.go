@@ -441,9 +441,15 @@ func (a *analyzer) stmt(s *syntax.Stmt, f *frame, stdin *stdinSource) {
 			a.stmts(cl.Then, f)
 		}
 	case *syntax.WhileClause:
+		if endless(c.Cond, c.Until) && spawnsUnpaced(c.Do) {
+			a.find(FindingForkBomb, f.pos(c.Pos()), -1, "fork bomb: an endless loop starts a process in the background each time round, without waiting")
+		}
 		a.stmts(c.Cond, f)
 		a.stmts(c.Do, f)
 	case *syntax.ForClause:
+		if l, ok := c.Loop.(*syntax.CStyleLoop); ok && l.Cond == nil && spawnsUnpaced(c.Do) {
+			a.find(FindingForkBomb, f.pos(c.Pos()), -1, "fork bomb: an endless loop starts a process in the background each time round, without waiting")
+		}
 		a.forClause(c, f)
 	case *syntax.CaseClause:
 		a.nestedInWord(c.Word, f)
@@ -612,6 +618,53 @@ func callsItself(fn *syntax.FuncDecl) bool {
 		return !found
 	})
 	return found
+}
+
+// endless reports whether a while (or until) condition never ends the loop: true, :, [ 1 ],
+// (( 1 )) (false for until).
+func endless(cond []*syntax.Stmt, until bool) bool {
+	if len(cond) != 1 || cond[0].Negated {
+		return false
+	}
+	switch c := cond[0].Cmd.(type) {
+	case *syntax.CallExpr:
+		if len(c.Assigns) > 0 || len(c.Args) == 0 {
+			return false
+		}
+		name := c.Args[0].Lit()
+		if until {
+			return name == "false" && len(c.Args) == 1
+		}
+		return (name == "true" || name == ":") && len(c.Args) == 1 || name == "[" && len(c.Args) == 3 && c.Args[1].Lit() == "1"
+	case *syntax.ArithmCmd:
+		w, ok := c.X.(*syntax.Word)
+		return ok && !until && w.Lit() != "" && strings.Trim(w.Lit(), "0123456789") == "" && strings.Trim(w.Lit(), "0") != ""
+	}
+	return false
+}
+
+// spawnsUnpaced reports whether a loop body starts a command in the background and has nothing
+// that ends the loop or waits between rounds (break, exit, return, wait, sleep, read): each
+// round adds a process, as fast as the machine can fork.
+func spawnsUnpaced(body []*syntax.Stmt) bool {
+	background, paced := false, false
+	for _, st := range body {
+		syntax.Walk(st, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.Stmt:
+				background = background || n.Background || n.Coprocess
+			case *syntax.CallExpr:
+				if len(n.Args) > 0 {
+					switch path.Base(n.Args[0].Lit()) {
+					case "break", "exit", "return", "wait", "sleep", "read", "usleep", "inotifywait", "timeout":
+						paced = true
+					}
+				}
+			}
+			return !paced
+		})
+	}
+	return background && !paced
 }
 
 func isCallTo(s *syntax.Stmt, name string) bool {
