@@ -166,6 +166,23 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 			a.find(FindingDynamicName, ctx.pos, i, "the command name "+args[0].Display()+" is not known until it runs")
 			return
 		}
+		if prog, dir, ok := a.shadowed(args[0].Value); ok {
+			if prog == "" {
+				i := a.record(args, "", f, ctx)
+				a.find(FindingDynamicName, ctx.pos, i, "the command name "+args[0].Value+" runs a program the command line put in "+dir+", which PATH searches first")
+				return
+			}
+			w := args[0]
+			w.Value, w.Raw = prog, args[0].Value
+			args, f = append([]Word{w}, args[1:]...), f.with("PATH "+dir+": "+args[0].Value)
+			if path.Dir(prog) == dir {
+				// a file the command line wrote there: what it holds is what runs
+				i := a.record(args, path.Base(prog), f, ctx)
+				a.runScript(w, "", f, ctx, i, true)
+				return
+			}
+			continue
+		}
 		name := path.Base(args[0].Value)
 		rest := args[1:]
 		switch {
@@ -885,6 +902,13 @@ func (a *analyzer) record(args []Word, name string, f *frame, ctx *callCtx) int 
 	}
 	if name == "ln" {
 		a.rememberLink(args)
+	}
+	switch name {
+	case "cp", "ln", "install", "mv", "gcp", "gmv":
+		a.rememberPlaced(name, args)
+	}
+	if len(ctx.redirs) > 0 {
+		a.rememberWrittenProgram(ctx.redirs)
 	}
 	inv := Invocation{Args: args, Name: name, Wrappers: f.wrappers, Pos: ctx.pos, Depth: f.depth,
 		Cwd: a.cwd, Redirects: ctx.redirs, Filtered: ctx.filtered, Function: name != "" && a.funcs[name]}

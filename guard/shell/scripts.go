@@ -113,6 +113,15 @@ func (a *analyzer) remember(name string, args []Word, ctx *callCtx) {
 	a.written[target] = text
 }
 
+// wrote reports whether the command line itself wrote the file p.
+func (a *analyzer) wrote(p string) bool {
+	if !path.IsAbs(p) && a.cwd != "" {
+		p = path.Join(a.cwd, p)
+	}
+	_, ok := a.written[path.Clean(p)]
+	return ok
+}
+
 // shebang returns the program a script's #! line names ("bash", "python3"), or "".
 func shebang(text string) string {
 	if !strings.HasPrefix(text, "#!") {
@@ -154,7 +163,8 @@ func (a *analyzer) runScript(file Word, shellKind string, f *frame, ctx *callCtx
 	}
 	prog := shebang(text)
 	switch {
-	case shellKind != "" || shells[prog] || (prog == "" && strings.HasSuffix(file.Value, ".sh")):
+	case shellKind != "" || shells[prog] || (prog == "" && (strings.HasSuffix(file.Value, ".sh") || a.wrote(file.Value))):
+		// a file with no #! line that the command line wrote is run by the shell as a script
 		a.nested(text, f.with("script "+file.Display()), ctx)
 	case interpreter(prog) != "":
 		a.scanCode(prog, text, f.with("script "+file.Display()), ctx)

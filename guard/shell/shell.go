@@ -198,6 +198,9 @@ type analyzer struct {
 	gitAliases map[string]Word
 	// links are the symbolic links the command line made, by absolute path, to their targets.
 	links map[string]string
+	// placed are the files cp, install, ln and mv put in place, by absolute path, with the
+	// program copied there ("" when not known): a command name they shadow in PATH runs it.
+	placed map[string]string
 	// substDepth bounds command substitutions computed inside each other.
 	substDepth int
 	// params are the positional parameters ($1, "$@") where they are known: the arguments of
