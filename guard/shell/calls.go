@@ -299,6 +299,8 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 				a.readBuiltin(args[1:], ctx, name != "read")
 			case name == "printf" && len(args) > 3 && args[1].Value == "-v":
 				a.printfVar(args[2:])
+			case name == "truncate":
+				a.truncation(args, f, ctx)
 			default:
 				a.database(name, args, f, ctx, idx)
 			}
@@ -839,6 +841,10 @@ func (a *analyzer) findCmd(args []Word, f *frame, ctx *callCtx) {
 			}
 			continue
 		}
+		if pruned(rest, i) {
+			i += 3 // -path ./node_modules -prune -o: a folder left out, the rest all selected
+			continue
+		}
 		if findFilters[v] {
 			if i+1 < len(rest) && findEveryName(v, rest[i+1]) {
 				i++
@@ -871,6 +877,61 @@ func (a *analyzer) findCmd(args []Word, f *frame, ctx *callCtx) {
 			}
 		}
 	}
+}
+
+// pruned reports whether find's expression at i leaves a folder out and goes on with the rest:
+// TEST PATTERN -prune -o. What follows selects from everything else, as if alone.
+func pruned(args []Word, i int) bool {
+	if i+3 >= len(args) {
+		return false
+	}
+	switch args[i].Value {
+	case "-path", "-ipath", "-name", "-iname", "-wholename", "-iwholename":
+	default:
+		return false
+	}
+	return args[i+2].Value == "-prune" && (args[i+3].Value == "-o" || args[i+3].Value == "-or")
+}
+
+// truncation records truncate to size 0 as the delete it amounts to: the files stay, what they
+// held is gone. Under find -exec, the path stands for every file find selects below it.
+func (a *analyzer) truncation(args []Word, f *frame, ctx *callCtx) {
+	zero := false
+	var paths []Word
+	for i := 1; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case (v == "-s" || v == "--size") && i+1 < len(args):
+			zero = args[i+1].Value == "0"
+			i++
+		case v == "-s0" || v == "--size=0":
+			zero = true
+		case strings.HasPrefix(v, "-s") || strings.HasPrefix(v, "--size="):
+			zero = false
+		case v == "-r" || v == "--reference" || strings.HasPrefix(v, "--reference="):
+			return // the size of another file
+		case strings.HasPrefix(v, "-") && args[i].Static:
+		default:
+			paths = append(paths, args[i])
+		}
+	}
+	if !zero || len(paths) == 0 {
+		return
+	}
+	del := []Word{{Value: "rm", Static: true, Raw: "truncate -s 0", Source: "truncate"}}
+	if n := len(f.wrappers); n > 0 && strings.HasPrefix(f.wrappers[n-1], "find -") || anyFrom(paths, sourceEvery) {
+		del = append(del, Word{Value: "-r", Static: true, Source: "truncate"})
+	}
+	a.record(append(del, paths...), "rm", f.with("truncate -s 0"), ctx)
+}
+
+func anyFrom(words []Word, source string) bool {
+	for _, w := range words {
+		if w.Source == source {
+			return true
+		}
+	}
+	return false
 }
 
 // cd follows a change of directory when its target is static; otherwise the directory is unknown.
@@ -909,6 +970,13 @@ func (a *analyzer) record(args []Word, name string, f *frame, ctx *callCtx) int 
 	}
 	if len(ctx.redirs) > 0 {
 		a.rememberWrittenProgram(ctx.redirs)
+		for _, r := range ctx.redirs {
+			if (r.Op == ">" || r.Op == ">|") && r.Target.Glob && r.Target.Static && name != "rm" {
+				// : > "$f" for each f in DIR/*: every file the pattern matches is emptied
+				del := []Word{{Value: "rm", Static: true, Raw: r.Op + " " + r.Target.Display(), Source: "truncate"}, r.Target}
+				a.record(del, "rm", f.with("> "+r.Target.Display()), &callCtx{stmt: ctx.stmt, pos: ctx.pos, filtered: ctx.filtered})
+			}
+		}
 	}
 	inv := Invocation{Args: args, Name: name, Wrappers: f.wrappers, Pos: ctx.pos, Depth: f.depth,
 		Cwd: a.cwd, Redirects: ctx.redirs, Filtered: ctx.filtered, Function: name != "" && a.funcs[name]}

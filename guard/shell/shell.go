@@ -201,6 +201,8 @@ type analyzer struct {
 	// placed are the files cp, install, ln and mv put in place, by absolute path, with the
 	// program copied there ("" when not known): a command name they shadow in PATH runs it.
 	placed map[string]string
+	// globVals are the values a for loop gave its variable from a glob: each is a pattern.
+	globVals map[string]bool
 	// substDepth bounds command substitutions computed inside each other.
 	substDepth int
 	// params are the positional parameters ($1, "$@") where they are known: the arguments of
@@ -564,9 +566,16 @@ func (a *analyzer) forClause(c *syntax.ForClause, f *frame) {
 			a.stmts(c.Do, f)
 			return
 		}
-		// Each value the loop variable takes is followed through the body.
+		// Each value the loop variable takes is followed through the body. A glob stands for
+		// each name it matches: "$f" in the body is a pattern too (for f in src/*; do : > "$f").
 		for _, it := range items {
 			a.vars[loop.Name.Value] = it.Value
+			if it.Glob && it.Static {
+				if a.globVals == nil {
+					a.globVals = map[string]bool{}
+				}
+				a.globVals[it.Value] = true
+			}
 			a.stmts(c.Do, f)
 		}
 	case *syntax.CStyleLoop:

@@ -209,7 +209,7 @@ func (a *analyzer) fields(words []*syntax.Word) []Word {
 			if strings.HasPrefix(v, Dyn) {
 				v = a.tildeForm(raw, v)
 			}
-			out = append(out, Word{Value: v, Static: !strings.Contains(v, Dyn), Glob: glob, Raw: raw})
+			out = append(out, Word{Value: v, Static: !strings.Contains(v, Dyn), Glob: glob || a.globVals[v], Raw: raw})
 		}
 	}
 	return out
@@ -244,7 +244,7 @@ func (a *analyzer) literal(w *syntax.Word) Word {
 	if err != nil {
 		return Word{Value: Dyn, Raw: raw}
 	}
-	return Word{Value: v, Static: !strings.Contains(v, Dyn), Glob: hasGlob(w), Raw: raw}
+	return Word{Value: v, Static: !strings.Contains(v, Dyn), Glob: hasGlob(w) || a.globVals[v], Raw: raw}
 }
 
 // document resolves a heredoc body (expanded unless its delimiter was quoted).
