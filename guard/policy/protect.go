@@ -806,6 +806,9 @@ func (pr *protector) touch(op string, w shell.Word, inv *shell.Invocation) (hit,
 
 // withEnv expands a word as written with the variables of the environment the command inherits
 // (ctx.Getenv); false when the word has anything else that is not known before it runs.
+//
+// A variable with a default (${CODEX_HOME:-$HOME/.codex}) is its value when the environment
+// sets it, else its default: the path the agent itself reads.
 func (pr *protector) withEnv(raw string) (string, bool, bool) {
 	if pr.ctx.Getenv == nil || raw == "" || !strings.Contains(raw, "$") || len(raw) > 4096 {
 		return "", false, false
@@ -825,10 +828,12 @@ func (pr *protector) withEnv(raw string) (string, bool, bool) {
 		case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp:
 			known = false
 		case *syntax.ParamExp:
-			if n.Param == nil || n.Exp != nil || n.Repl != nil || n.Slice != nil || n.Index != nil || n.Excl || n.Length {
+			withDefault := n.Exp != nil && (n.Exp.Op == syntax.DefaultUnsetOrNull || n.Exp.Op == syntax.DefaultUnset ||
+				n.Exp.Op == syntax.AssignUnsetOrNull || n.Exp.Op == syntax.AssignUnset)
+			if n.Param == nil || n.Exp != nil && !withDefault || n.Repl != nil || n.Slice != nil || n.Index != nil || n.Excl || n.Length {
 				known = false
-			} else if pr.ctx.Getenv(n.Param.Value) == "" {
-				known = false
+			} else if pr.ctx.Getenv(n.Param.Value) == "" && !withDefault {
+				known = false // ${CODEX_HOME:-$HOME/.codex}: unset, its default is the path
 			}
 		}
 		return known

@@ -921,8 +921,19 @@ func (a *analyzer) truncation(args []Word, f *frame, ctx *callCtx) {
 	del := []Word{{Value: "rm", Static: true, Raw: "truncate -s 0", Source: "truncate"}}
 	if n := len(f.wrappers); n > 0 && strings.HasPrefix(f.wrappers[n-1], "find -") || anyFrom(paths, sourceEvery) {
 		del = append(del, Word{Value: "-r", Static: true, Source: "truncate"})
+	} else if !anyGlob(paths) {
+		return // one file emptied: judged as the write it is
 	}
 	a.record(append(del, paths...), "rm", f.with("truncate -s 0"), ctx)
+}
+
+func anyGlob(words []Word) bool {
+	for _, w := range words {
+		if w.Glob {
+			return true
+		}
+	}
+	return false
 }
 
 func anyFrom(words []Word, source string) bool {
