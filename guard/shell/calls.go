@@ -301,6 +301,8 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 				a.printfVar(args[2:])
 			case name == "truncate":
 				a.truncation(args, f, ctx)
+			case len(ctx.redirs) > 0 && (name == "echo" || name == "printf" || name == "cat" || name == "tee"):
+				a.vimStartup(name, args, f, ctx)
 			default:
 				a.database(name, args, f, ctx, idx)
 			}

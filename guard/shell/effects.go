@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"path"
 	"strings"
 )
 
@@ -28,6 +29,8 @@ func (a *analyzer) effects(name string, args []Word, f *frame, ctx *callCtx) boo
 		return a.osascript(args, f, ctx)
 	case name == "emacs" || name == "emacsclient":
 		return a.emacsEval(name, args, f, ctx)
+	case name == "direnv":
+		return a.direnvAllow(args, f, ctx)
 	}
 	return false
 }
@@ -360,4 +363,88 @@ func tildeQuote(p string) string {
 		return p
 	}
 	return Quote(p)
+}
+
+// direnv allow [DIR|FILE]: direnv runs the folder's .envrc, now and at every cd into it; the
+// .envrc is read as the script it is.
+func (a *analyzer) direnvAllow(args []Word, f *frame, ctx *callCtx) bool {
+	if len(args) < 2 || args[1].Value != "allow" && args[1].Value != "permit" && args[1].Value != "grant" {
+		return false
+	}
+	i := a.record(args, "direnv", f, ctx)
+	file := Word{Value: ".envrc", Static: true}
+	if len(args) > 2 {
+		file = args[2]
+		if file.Static && path.Base(file.Value) != ".envrc" && path.Base(file.Value) != ".env" {
+			file.Value = path.Join(file.Value, ".envrc")
+		}
+	}
+	a.runScript(file, "bash", f.with("direnv allow"), ctx, i, false)
+	return true
+}
+
+// vimStartup reads the ex commands a command line writes into Vim's startup files (~/.vimrc,
+// .exrc, init.vim): a :!CMD or system('CMD') there runs CMD every time Vim starts.
+func (a *analyzer) vimStartup(name string, args []Word, f *frame, ctx *callCtx) {
+	for _, r := range ctx.redirs {
+		if !strings.Contains(r.Op, ">") || strings.HasPrefix(r.Op, ">&") || !vimrc(r.Target.Value) {
+			continue
+		}
+		text, ok := a.producedText(name, args, ctx)
+		if !ok {
+			return
+		}
+		for _, cmd := range vimShellCommands(text) {
+			if cmd.dynamic {
+				a.find(FindingDynamicScript, ctx.pos, -1, "a Vim startup file runs a command built at run time")
+				continue
+			}
+			a.nested(cmd.text, f.with("vim startup "+path.Base(r.Target.Value)), ctx)
+		}
+		return
+	}
+}
+
+// vimrc reports whether p is a startup file Vim or Neovim reads.
+func vimrc(p string) bool {
+	switch path.Base(p) {
+	case ".vimrc", "_vimrc", ".gvimrc", ".exrc", "init.vim", "vimrc", "gvimrc":
+		return true
+	}
+	return false
+}
+
+// vimShellCommands returns the shell commands ex command lines run: !CMD after modifiers
+// (silent, autocmd EVENT PATTERN) and the string given to system() or systemlist().
+func vimShellCommands(text string) []literal {
+	var out []literal
+	for _, line := range strings.Split(text, "\n") {
+		if len(out) >= 16 {
+			break
+		}
+		line = strings.TrimLeft(strings.TrimSpace(line), ": ")
+		for _, fn := range []string{"system(", "systemlist(", "jobstart("} {
+			for _, lit := range quotedAfter(strings.ReplaceAll(line, "'", `"`), fn, 0) {
+				out = append(out, lit)
+			}
+		}
+		for range 4 {
+			word, rest, _ := strings.Cut(line, " ")
+			switch word {
+			case "silent", "silent!", "sil", "sil!", "noautocmd", "keepalt", "execute", "exe":
+				line = strings.TrimLeft(rest, " ")
+			case "autocmd", "au", "autocmd!", "au!":
+				fields := strings.SplitN(strings.TrimLeft(rest, " "), " ", 3) // EVENT PATTERN CMD
+				if len(fields) < 3 {
+					line = ""
+				} else {
+					line = strings.TrimLeft(fields[2], ": ")
+				}
+			}
+		}
+		if cmd, ok := strings.CutPrefix(line, "!"); ok && strings.TrimSpace(cmd) != "" {
+			out = append(out, literal{text: cmd})
+		}
+	}
+	return out
 }
