@@ -966,6 +966,9 @@ func (a *analyzer) cd(args []Word) {
 func (a *analyzer) record(args []Word, name string, f *frame, ctx *callCtx) int {
 	a.spend(costInvocation + costArg*len(args)) // recorded all the same: it was read
 	args = a.throughLinks(args)
+	if len(a.moved) > 0 && deleters()[name] {
+		args = a.throughMoves(args)
+	}
 	if len(a.links) > 0 && len(ctx.redirs) > 0 {
 		redirs := make([]Redirect, len(ctx.redirs))
 		for i, r := range ctx.redirs {

@@ -68,6 +68,14 @@ func (a *analyzer) rememberPlaced(name string, args []Word) {
 		if len(a.placed) < 64 {
 			a.placed[path.Clean(dest)] = prog
 		}
+		if (name == "mv" || name == "gmv") && prog != "" {
+			if a.moved == nil {
+				a.moved = map[string]string{}
+			}
+			if len(a.moved) < 64 {
+				a.moved[path.Clean(dest)] = path.Clean(prog)
+			}
+		}
 	}
 }
 
@@ -144,4 +152,37 @@ func (a *analyzer) rememberWrittenProgram(redirs []Redirect) {
 			}
 		}
 	}
+}
+
+// throughMoves rewrites the paths a delete is given that lie in a place the command line moved
+// something to (mv src /tmp/x && rm -rf /tmp/x) to where it came from: deleting it there is
+// deleting the original.
+func (a *analyzer) throughMoves(args []Word) []Word {
+	out := args
+	for i, w := range args {
+		if i == 0 || !w.Static || strings.HasPrefix(w.Value, "-") {
+			continue
+		}
+		p := w.Value
+		if !path.IsAbs(p) {
+			if a.cwd == "" {
+				continue
+			}
+			p = path.Join(a.cwd, p)
+		}
+		p = path.Clean(p)
+		for dest, src := range a.moved {
+			rest, ok := strings.CutPrefix(p, dest)
+			if !ok || rest != "" && rest[0] != '/' {
+				continue
+			}
+			if &out[0] == &args[0] {
+				out = append([]Word{}, args...)
+			}
+			out[i].Value = src + rest
+			out[i].Raw = w.Display() + " (moved from " + src + ")"
+			break
+		}
+	}
+	return out
 }

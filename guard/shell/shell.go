@@ -201,6 +201,8 @@ type analyzer struct {
 	// placed are the files cp, install, ln and mv put in place, by absolute path, with the
 	// program copied there ("" when not known): a command name they shadow in PATH runs it.
 	placed map[string]string
+	// moved are the places mv moved something to, by absolute path, with where it came from.
+	moved map[string]string
 	// globVals are the values a for loop gave its variable from a glob: each is a pattern.
 	globVals map[string]bool
 	// substDepth bounds command substitutions computed inside each other.
