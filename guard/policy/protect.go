@@ -810,8 +810,18 @@ func (pr *protector) touch(op string, w shell.Word, inv *shell.Invocation) (hit,
 // A variable with a default (${CODEX_HOME:-$HOME/.codex}) is its value when the environment
 // sets it, else its default: the path the agent itself reads.
 func (pr *protector) withEnv(raw string) (string, bool, bool) {
-	if pr.ctx.Getenv == nil || raw == "" || !strings.Contains(raw, "$") || len(raw) > 4096 {
+	if raw == "" || !strings.Contains(raw, "$") || len(raw) > 4096 {
 		return "", false, false
+	}
+	getenv := pr.ctx.Getenv
+	if getenv == nil {
+		// no environment given: only the home folder is known, and defaults stand for the rest
+		getenv = func(k string) string {
+			if k == "HOME" {
+				return pr.ctx.Home
+			}
+			return ""
+		}
 	}
 	f, err := syntax.NewParser().Parse(strings.NewReader(": "+raw), "")
 	if err != nil || len(f.Stmts) != 1 {
@@ -832,7 +842,7 @@ func (pr *protector) withEnv(raw string) (string, bool, bool) {
 				n.Exp.Op == syntax.AssignUnsetOrNull || n.Exp.Op == syntax.AssignUnset)
 			if n.Param == nil || n.Exp != nil && !withDefault || n.Repl != nil || n.Slice != nil || n.Index != nil || n.Excl || n.Length {
 				known = false
-			} else if pr.ctx.Getenv(n.Param.Value) == "" && !withDefault {
+			} else if getenv(n.Param.Value) == "" && !withDefault {
 				known = false // ${CODEX_HOME:-$HOME/.codex}: unset, its default is the path
 			}
 		}
@@ -841,7 +851,7 @@ func (pr *protector) withEnv(raw string) (string, bool, bool) {
 	if !known {
 		return "", false, false
 	}
-	cfg := &expand.Config{Env: expand.FuncEnviron(pr.ctx.Getenv)}
+	cfg := &expand.Config{Env: expand.FuncEnviron(getenv)}
 	v, err := expand.Literal(cfg, word)
 	if err != nil {
 		return "", false, false
