@@ -73,13 +73,17 @@ func (a *analyzer) fanout(name string, args []Word, f *frame, ctx *callCtx) bool
 	if len(cmd) == 0 {
 		return false // an interactive session
 	}
-	a.remote(args, name, cmd, f, ctx)
+	a.remote(args, name, "", cmd, f, ctx)
 	return true
 }
 
-// remote records the fan-out tool and reads cmd as shell on the other machines.
-func (a *analyzer) remote(args []Word, name string, cmd []Word, f *frame, ctx *callCtx) {
+// remote records the fan-out tool and reads cmd as shell on the other machines, as root when
+// root names how.
+func (a *analyzer) remote(args []Word, name, root string, cmd []Word, f *frame, ctx *callCtx) {
 	a.record(args, name, f, ctx)
+	if root != "" {
+		f = f.with(root)
+	}
 	a.scoped(func() {
 		a.cwd = "" // the remote working directory is not this one
 		a.nestedArgs(cmd, f.with(name), ctx)
@@ -114,9 +118,13 @@ func (a *analyzer) ansible(args []Word, f *frame, ctx *callCtx) bool {
 	if modArgs == nil {
 		return false // ansible all -m ping, ansible-inventory style queries
 	}
+	root := ""
+	if hasAnyFlag(args[1:], "-b", "--become") {
+		root = "sudo (ansible --become)" // the module runs as root on every host
+	}
 	switch strings.TrimPrefix(strings.TrimPrefix(module.Value, "ansible.builtin."), "ansible.legacy.") {
 	case "command", "shell", "raw":
-		a.remote(args, "ansible -m "+module.Value, []Word{*modArgs}, f, ctx)
+		a.remote(args, "ansible -m "+module.Value, root, []Word{*modArgs}, f, ctx)
 		return true
 	case "file":
 		if !modArgs.Static {
@@ -137,6 +145,9 @@ func (a *analyzer) ansible(args []Word, f *frame, ctx *callCtx) bool {
 			a.record(args, "ansible", f, ctx)
 			a.scoped(func() {
 				a.cwd = ""
+				if root != "" {
+					f = f.with(root)
+				}
 				a.nested("rm -r "+tildeQuote(target), f.with("ansible -m file state=absent"), ctx)
 			})
 			return true
@@ -151,6 +162,10 @@ var saltShell = lazySet("cmd.run", "cmd.run_all", "cmd.run_stdout", "cmd.run_std
 // salt TARGET cmd.run 'CMD': the command runs on every minion the target matches; file.remove
 // PATH deletes the path.
 func (a *analyzer) salt(name string, args []Word, f *frame, ctx *callCtx) bool {
+	root := ""
+	if name == "salt" {
+		root = "sudo (salt minion)" // minions run their commands as root
+	}
 	for i := 1; i+1 < len(args); i++ {
 		fn := args[i].Value
 		if !saltShell()[fn] && fn != "file.remove" {
@@ -171,7 +186,7 @@ func (a *analyzer) salt(name string, args []Word, f *frame, ctx *callCtx) bool {
 				})
 				return true
 			}
-			a.remote(args, name+" "+fn, []Word{w}, f, ctx)
+			a.remote(args, name+" "+fn, root, []Word{w}, f, ctx)
 			return true
 		}
 		return false
