@@ -303,7 +303,7 @@ func extGlobAsStar(w *syntax.Word) *syntax.Word {
 	out := &syntax.Word{Parts: make([]syntax.WordPart, len(w.Parts))}
 	for i, p := range w.Parts {
 		if g, ok := p.(*syntax.ExtGlob); ok {
-			p = &syntax.Lit{ValuePos: g.OpPos, ValueEnd: g.Pattern.End(), Value: "*"}
+			p = &syntax.Lit{ValuePos: g.Pos(), ValueEnd: g.End(), Value: "*"}
 		}
 		out.Parts[i] = p
 	}
