@@ -367,19 +367,26 @@ func (pr *protector) selfCommand(inv *shell.Invocation) string {
 	return ""
 }
 
-// packageRemovers are the package managers and the subcommands with which they remove an
-// installed package: npm uninstall -g agenthooks takes the guard away as surely as deleting its
-// binary.
+// The subcommands with which package managers remove an installed package: npm uninstall -g
+// agenthooks takes the guard away as surely as deleting its binary.
+var (
+	nodeRemoves   = words{"r", "remove", "rm", "un", "uninstall", "unlink"}
+	yarnRemoves   = words{"remove"}
+	systemRemoves = words{"-R", "-e", "erase", "purge", "remove", "rm", "uninstall", "zap"}
+	otherRemoves  = words{"remove", "uninstall"}
+)
+
+// packageRemoval returns the subcommands with which a package manager removes a package.
 func packageRemoval(name string) words {
 	switch strings.TrimSuffix(name, ".exe") {
 	case "npm", "pnpm", "bun":
-		return words{"r", "remove", "rm", "un", "uninstall", "unlink"}
+		return nodeRemoves
 	case "yarn":
-		return words{"remove"}
+		return yarnRemoves
 	case "brew", "port", "apk", "apt", "apt-get", "aptitude", "dnf", "yum", "zypper", "pacman", "nix-env", "snap", "flatpak":
-		return words{"-R", "-e", "erase", "purge", "remove", "rm", "uninstall", "zap"}
+		return systemRemoves
 	case "scoop", "winget", "choco", "pip", "pip3", "pipx", "uv", "cargo", "gem", "go":
-		return words{"remove", "uninstall"}
+		return otherRemoves
 	}
 	return nil
 }
@@ -389,22 +396,28 @@ func packageRemoval(name string) words {
 // agenthooks, pipx uninstall agenthooks, uv tool uninstall agenthooks), or "".
 func selfRemoval(inv *shell.Invocation) string {
 	verbs := packageRemoval(inv.Name)
-	if verbs == nil {
+	if verbs == nil || len(inv.Args) < 3 {
 		return ""
 	}
-	pos := positional(inv.Args[1:])
-	if inv.Name == "pacman" && hasRemoveFlag(inv.Args[1:]) {
-		pos = append([]shell.Word{{Value: "-R", Static: true}}, pos...) // pacman -R agenthooks: the verb is an option
+	verb := ""
+	if inv.Name == "pacman" {
+		if !hasRemoveFlag(inv.Args[1:]) {
+			return ""
+		}
+		verb = "-R" // pacman -R agenthooks: the verb is an option
 	}
-	for len(pos) > 0 && (pos[0].Value == "tool" || pos[0].Value == "global") {
-		pos = pos[1:] // uv tool uninstall, yarn global remove
-	}
-	if len(pos) < 2 || !verbs.has(pos[0].Value) {
-		return ""
-	}
-	for _, p := range pos[1:] {
-		if agenthooksPackage(p.Value) {
-			return inv.Name + " " + pos[0].Value + " " + p.Value
+	for _, w := range inv.Args[1:] {
+		switch {
+		case w.Static && strings.HasPrefix(w.Value, "-"):
+		case verb == "" && (w.Value == "tool" || w.Value == "global"):
+			// uv tool uninstall, yarn global remove
+		case verb == "":
+			if !verbs.has(w.Value) {
+				return ""
+			}
+			verb = w.Value
+		case agenthooksPackage(w.Value):
+			return inv.Name + " " + verb + " " + w.Value
 		}
 	}
 	return ""
