@@ -29,7 +29,8 @@ func (s *scanner) calls(i int) {
 		}
 		q := s.qualified(segs[:k+1])
 		o, q, ok := s.lookup(q, sg.name, k > 0)
-		if !ok && !oneOf(sg.name, "send", "public_send", "__send__", "call_user_func", "call_user_func_array", "do.call") {
+		if !ok && !oneOf(sg.name, "send", "public_send", "__send__", "call_user_func", "call_user_func_array", "do.call") &&
+			!(s.lang == "php" && oneOf(sg.name, "array_map", "array_walk")) {
 			continue
 		}
 		var args []arg
@@ -57,7 +58,20 @@ func (s *scanner) calls(i int) {
 		if sg.call2 >= 0 {
 			args = s.args(sg.call2) // getattr(os, 'system')('...')
 		}
-		if len(args) > 0 && oneOf(sg.name, "send", "public_send", "__send__", "call_user_func", "call_user_func_array", "do.call") {
+		if s.lang == "php" && len(args) == 2 && oneOf(sg.name, "array_map", "array_walk") {
+			// array_map('unlink', LIST), array_walk(LIST, 'unlink'): the function named runs on
+			// each element of the list, as call_user_func_array would on all of them
+			if sg.name == "array_walk" {
+				args = []arg{args[1], args[0]}
+			}
+			name := s.eval(args[0].a, args[0].b)
+			o, ok = ops(s.lang, strings.ToLower(name.s))
+			if !name.literal() || !ok {
+				continue
+			}
+			q = strings.ToLower(name.s)
+			args = args[1:]
+		} else if len(args) > 0 && oneOf(sg.name, "send", "public_send", "__send__", "call_user_func", "call_user_func_array", "do.call") {
 			// Kernel.send(:system, "..."), call_user_func('system', ...), do.call("system", list(...))
 			name := s.eval(args[0].a, args[0].b)
 			if !name.literal() {

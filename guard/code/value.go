@@ -2,6 +2,7 @@ package code
 
 import (
 	"encoding/base64"
+	"encoding/hex"
 	"path"
 	"strings"
 )
@@ -216,6 +217,18 @@ func (s *scanner) primary(a, b, d int) value {
 			return s.object(a+1, b-1, d)
 		}
 	}
+	if t.kind == tPunct && t.val == "[" && s.match[a] > a && s.match[a]+4 < b && s.punct(s.match[a]+1, ".") &&
+		s.toks[s.match[a]+2].kind == tIdent && s.toks[s.match[a]+2].val == "pack" && s.punct(s.match[a]+3, "(") && s.match[s.match[a]+3] == b-1 {
+		// Ruby's ["726d…"].pack("H*"): the text the hex digits spell
+		args := s.args(s.match[a] + 3)
+		l := s.list(a+1, s.match[a], d)
+		if len(args) == 1 && len(l.list) == 1 {
+			if f := s.evalD(args[0].a, args[0].b, d+1); f.literal() && (f.s == "H*" || f.s == "H") {
+				return hexText(l.list[0])
+			}
+		}
+		return unknown()
+	}
 	if t.kind == tIdent && t.val == "new" && a+1 < b {
 		a++
 		t = s.toks[a]
@@ -421,6 +434,18 @@ func (s *scanner) chainValue(segs []seg, d int) value {
 			}
 		}
 		return str(string(b))
+	case q == "pack" && s.lang == "perl" && len(pos) == 2 ||
+		oneOf(q, "bytes.fromhex", "bytearray.fromhex", "binascii.unhexlify", "binascii.a2b_hex", "unhexlify", "hex2bin") ||
+		oneOf(q, "Buffer.from", "codecs.decode") && len(pos) == 2 && argv(1).literal() && argv(1).s == "hex":
+		// text decoded from hex digits is that text: system pack("H*", "726d…") runs what it says
+		arg := argv(0)
+		if q == "pack" {
+			if f := argv(0); !f.literal() || f.s != "H*" && f.s != "H" {
+				return unknown()
+			}
+			arg = argv(1)
+		}
+		return hexText(arg)
 	case len(segs) > 1 && oneOf(short, "decode", "toString", "force_encoding", "to_s", "decode_utf8") && len(pos) <= 1:
 		// bytes made text: b64decode(…).decode(), Buffer.from(…).toString()
 		if r := s.chainValue(segs[:len(segs)-1], d+1); r.literal() {
@@ -447,6 +472,18 @@ func (s *scanner) chainValue(segs []seg, d int) value {
 		return v
 	}
 	return unknown()
+}
+
+// hexText is the text a literal string of hex digits spells, or unknown.
+func hexText(v value) value {
+	if !v.literal() {
+		return unknown()
+	}
+	b, err := hex.DecodeString(strings.Join(strings.Fields(v.s), ""))
+	if err != nil {
+		return unknown()
+	}
+	return str(string(b))
 }
 
 func oneOf(s string, list ...string) bool {

@@ -237,6 +237,10 @@ func (pr *protector) invocation(inv *shell.Invocation, denied bool) []Match {
 		out = append(out, Match{Rule: RuleSelf, Decision: Deny, Pos: inv.Pos, Subject: subject(),
 			Message: "agenthooks " + cmd + " changes what the guard trusts or where it runs; " + personMust})
 	}
+	if cmd := selfRemoval(inv); cmd != "" {
+		out = append(out, Match{Rule: RuleSelf, Decision: Deny, Pos: inv.Pos, Subject: subject(),
+			Message: cmd + " removes agenthooks, and with it the guard; " + personMust})
+	}
 	if cmd := agentConfigCommand(inv); cmd != "" {
 		out = append(out, Match{Rule: RuleProtected, Decision: Deny, Pos: inv.Pos, Subject: subject(),
 			Message: "protected: " + cmd + " changes the agent's own settings, where its hooks live; " + personMust})
@@ -366,6 +370,85 @@ func (pr *protector) selfCommand(inv *shell.Invocation) string {
 		}
 	}
 	return ""
+}
+
+// The subcommands with which package managers remove an installed package: npm uninstall -g
+// agenthooks takes the guard away as surely as deleting its binary.
+var (
+	nodeRemoves   = words{"r", "remove", "rm", "un", "uninstall", "unlink"}
+	yarnRemoves   = words{"remove"}
+	systemRemoves = words{"-R", "-e", "erase", "purge", "remove", "rm", "uninstall", "zap"}
+	otherRemoves  = words{"remove", "uninstall"}
+)
+
+// packageRemoval returns the subcommands with which a package manager removes a package.
+func packageRemoval(name string) words {
+	switch strings.TrimSuffix(name, ".exe") {
+	case "npm", "pnpm", "bun":
+		return nodeRemoves
+	case "yarn":
+		return yarnRemoves
+	case "brew", "port", "apk", "apt", "apt-get", "aptitude", "dnf", "yum", "zypper", "pacman", "nix-env", "snap", "flatpak":
+		return systemRemoves
+	case "scoop", "winget", "choco", "pip", "pip3", "pipx", "uv", "cargo", "gem", "go":
+		return otherRemoves
+	}
+	return nil
+}
+
+// selfRemoval returns "PROGRAM VERB PACKAGE" when an invocation uninstalls agenthooks through
+// a package manager (npm uninstall -g agenthooks, brew uninstall agenthooks, scoop uninstall
+// agenthooks, pipx uninstall agenthooks, uv tool uninstall agenthooks), or "".
+func selfRemoval(inv *shell.Invocation) string {
+	verbs := packageRemoval(inv.Name)
+	if verbs == nil || len(inv.Args) < 3 {
+		return ""
+	}
+	verb := ""
+	if inv.Name == "pacman" {
+		if !hasRemoveFlag(inv.Args[1:]) {
+			return ""
+		}
+		verb = "-R" // pacman -R agenthooks: the verb is an option
+	}
+	for _, w := range inv.Args[1:] {
+		switch {
+		case w.Static && strings.HasPrefix(w.Value, "-"):
+		case verb == "" && (w.Value == "tool" || w.Value == "global"):
+			// uv tool uninstall, yarn global remove
+		case verb == "":
+			if !verbs.has(w.Value) {
+				return ""
+			}
+			verb = w.Value
+		case agenthooksPackage(w.Value):
+			return inv.Name + " " + verb + " " + w.Value
+		}
+	}
+	return ""
+}
+
+func hasRemoveFlag(args []shell.Word) bool {
+	for _, w := range args {
+		if strings.HasPrefix(w.Value, "-R") || w.Value == "--remove" {
+			return true
+		}
+	}
+	return false
+}
+
+// agenthooksPackage reports whether a package name names agenthooks: agenthooks,
+// agenthooks@1.2.0, @agenthooks/cli, agenthooks/tap/agenthooks, github.com/agenthooks/agenthooks.
+func agenthooksPackage(v string) bool {
+	v = strings.ToLower(v)
+	if at := strings.LastIndex(v, "@"); at > 0 {
+		v = v[:at] // a version
+	}
+	if strings.HasPrefix(v, "@agenthooks/") {
+		return true
+	}
+	v, _, _ = strings.Cut(v, "==")
+	return isAgenthooksName(path.Base(v))
 }
 
 // agentConfigCommand returns "NAME NOUN VERB" when an invocation runs an agent's CLI command that
@@ -498,6 +581,11 @@ func (pr *protector) hits(inv *shell.Invocation) []hit {
 				out = append(out, h)
 			}
 		}
+	case name == "sort" || name == "uniq":
+		// sort -o FILE and uniq IN OUT write their output to a file they name
+		if w, ok := textOutput(name, inv.Args[1:]); ok {
+			add(opWrite, w)
+		}
 	case readers.has(name) || inv.Function:
 	default:
 		for _, w := range inv.Args[1:] {
@@ -522,6 +610,45 @@ func (pr *protector) hits(inv *shell.Invocation) []hit {
 		}
 	}
 	return out
+}
+
+// textOutput returns the file sort (-o FILE, --output=FILE) or uniq (its second operand)
+// writes its output to.
+func textOutput(name string, args []shell.Word) (shell.Word, bool) {
+	var ops []shell.Word
+	end := false
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		v := w.Value
+		switch {
+		case end || !w.Static || v == "-" || !strings.HasPrefix(v, "-"):
+			ops = append(ops, w)
+		case v == "--":
+			end = true
+		case name == "sort" && (v == "-o" || v == "--output") && i+1 < len(args):
+			return args[i+1], true
+		case name == "sort" && strings.HasPrefix(v, "--output="):
+			w.Value = strings.TrimPrefix(v, "--output=")
+			return w, true
+		case name == "sort" && !strings.HasPrefix(v, "--") && strings.IndexAny(v, "ktST") < 0 && strings.Contains(v, "o"):
+			// a cluster ending in o takes the next word (-uo FILE); -oFILE holds it
+			j := strings.IndexByte(v, 'o')
+			if j == len(v)-1 && i+1 < len(args) {
+				return args[i+1], true
+			}
+			w.Value = v[j+1:]
+			return w, true
+		case name == "sort" && (v == "-k" || v == "-t" || v == "-S" || v == "-T" || v == "--key" || v == "--field-separator" ||
+			v == "--buffer-size" || v == "--temporary-directory" || v == "--parallel" || v == "--batch-size" || v == "--files0-from"):
+			i++
+		case name == "uniq" && (v == "-f" || v == "-s" || v == "-w" || v == "--skip-fields" || v == "--skip-chars" || v == "--check-chars"):
+			i++
+		}
+	}
+	if name == "uniq" && len(ops) >= 2 {
+		return ops[1], true
+	}
+	return shell.Word{}, false
 }
 
 // positional returns the arguments that are not options (a "--" ends the options).
@@ -705,9 +832,22 @@ func (pr *protector) touch(op string, w shell.Word, inv *shell.Invocation) (hit,
 
 // withEnv expands a word as written with the variables of the environment the command inherits
 // (ctx.Getenv); false when the word has anything else that is not known before it runs.
+//
+// A variable with a default (${CODEX_HOME:-$HOME/.codex}) is its value when the environment
+// sets it, else its default: the path the agent itself reads.
 func (pr *protector) withEnv(raw string) (string, bool, bool) {
-	if pr.ctx.Getenv == nil || raw == "" || !strings.Contains(raw, "$") || len(raw) > 4096 {
+	if raw == "" || !strings.Contains(raw, "$") || len(raw) > 4096 {
 		return "", false, false
+	}
+	getenv := pr.ctx.Getenv
+	if getenv == nil {
+		// no environment given: only the home folder is known, and defaults stand for the rest
+		getenv = func(k string) string {
+			if k == "HOME" {
+				return pr.ctx.Home
+			}
+			return ""
+		}
 	}
 	f, err := syntax.NewParser().Parse(strings.NewReader(": "+raw), "")
 	if err != nil || len(f.Stmts) != 1 {
@@ -724,10 +864,12 @@ func (pr *protector) withEnv(raw string) (string, bool, bool) {
 		case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp:
 			known = false
 		case *syntax.ParamExp:
-			if n.Param == nil || n.Exp != nil || n.Repl != nil || n.Slice != nil || n.Index != nil || n.Excl || n.Length {
+			withDefault := n.Exp != nil && (n.Exp.Op == syntax.DefaultUnsetOrNull || n.Exp.Op == syntax.DefaultUnset ||
+				n.Exp.Op == syntax.AssignUnsetOrNull || n.Exp.Op == syntax.AssignUnset)
+			if n.Param == nil || n.Exp != nil && !withDefault || n.Repl != nil || n.Slice != nil || n.Index != nil || n.Excl || n.Length {
 				known = false
-			} else if pr.ctx.Getenv(n.Param.Value) == "" {
-				known = false
+			} else if getenv(n.Param.Value) == "" && !withDefault {
+				known = false // ${CODEX_HOME:-$HOME/.codex}: unset, its default is the path
 			}
 		}
 		return known
@@ -735,7 +877,7 @@ func (pr *protector) withEnv(raw string) (string, bool, bool) {
 	if !known {
 		return "", false, false
 	}
-	cfg := &expand.Config{Env: expand.FuncEnviron(pr.ctx.Getenv)}
+	cfg := &expand.Config{Env: expand.FuncEnviron(getenv)}
 	v, err := expand.Literal(cfg, word)
 	if err != nil {
 		return "", false, false

@@ -9,7 +9,8 @@ import (
 // without a sound, so each is checked sorted and free of repeats.
 var wordSets = map[string]words{"readers": readers, "deleters": deleters, "writers": writers, "copiers": copiers,
 	"gitWorkTree": gitWorkTree, "selfCommands": selfCommands, "agentCLIs": agentCLIs, "agentConfigVerbs": agentConfigVerbs,
-	"agentConfigNouns": agentConfigNouns, "writeModes": writeModes, "shadowed": shadowed, "senders": senders, "listers": listers}
+	"agentConfigNouns": agentConfigNouns, "writeModes": writeModes, "shadowed": shadowed, "senders": senders, "listers": listers,
+	"nodeRemoves": nodeRemoves, "yarnRemoves": yarnRemoves, "systemRemoves": systemRemoves, "otherRemoves": otherRemoves}
 
 func TestWordsSorted(t *testing.T) {
 	for name, w := range wordSets {

@@ -166,6 +166,23 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 			a.find(FindingDynamicName, ctx.pos, i, "the command name "+args[0].Display()+" is not known until it runs")
 			return
 		}
+		if prog, dir, ok := a.shadowed(args[0].Value); ok {
+			if prog == "" {
+				i := a.record(args, "", f, ctx)
+				a.find(FindingDynamicName, ctx.pos, i, "the command name "+args[0].Value+" runs a program the command line put in "+dir+", which PATH searches first")
+				return
+			}
+			w := args[0]
+			w.Value, w.Raw = prog, args[0].Value
+			args, f = append([]Word{w}, args[1:]...), f.with("PATH "+dir+": "+args[0].Value)
+			if path.Dir(prog) == dir {
+				// a file the command line wrote there: what it holds is what runs
+				i := a.record(args, path.Base(prog), f, ctx)
+				a.runScript(w, "", f, ctx, i, true)
+				return
+			}
+			continue
+		}
 		name := path.Base(args[0].Value)
 		rest := args[1:]
 		switch {
@@ -282,6 +299,10 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 				a.readBuiltin(args[1:], ctx, name != "read")
 			case name == "printf" && len(args) > 3 && args[1].Value == "-v":
 				a.printfVar(args[2:])
+			case name == "truncate":
+				a.truncation(args, f, ctx)
+			case len(ctx.redirs) > 0 && (name == "echo" || name == "printf" || name == "cat" || name == "tee"):
+				a.vimStartup(name, args, f, ctx)
 			default:
 				a.database(name, args, f, ctx, idx)
 			}
@@ -822,6 +843,10 @@ func (a *analyzer) findCmd(args []Word, f *frame, ctx *callCtx) {
 			}
 			continue
 		}
+		if pruned(rest, i) {
+			i += 3 // -path ./node_modules -prune -o: a folder left out, the rest all selected
+			continue
+		}
 		if findFilters[v] {
 			if i+1 < len(rest) && findEveryName(v, rest[i+1]) {
 				i++
@@ -856,6 +881,72 @@ func (a *analyzer) findCmd(args []Word, f *frame, ctx *callCtx) {
 	}
 }
 
+// pruned reports whether find's expression at i leaves a folder out and goes on with the rest:
+// TEST PATTERN -prune -o. What follows selects from everything else, as if alone.
+func pruned(args []Word, i int) bool {
+	if i+3 >= len(args) {
+		return false
+	}
+	switch args[i].Value {
+	case "-path", "-ipath", "-name", "-iname", "-wholename", "-iwholename":
+	default:
+		return false
+	}
+	return args[i+2].Value == "-prune" && (args[i+3].Value == "-o" || args[i+3].Value == "-or")
+}
+
+// truncation records truncate to size 0 as the delete it amounts to: the files stay, what they
+// held is gone. Under find -exec, the path stands for every file find selects below it.
+func (a *analyzer) truncation(args []Word, f *frame, ctx *callCtx) {
+	zero := false
+	var paths []Word
+	for i := 1; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case (v == "-s" || v == "--size") && i+1 < len(args):
+			zero = args[i+1].Value == "0"
+			i++
+		case v == "-s0" || v == "--size=0":
+			zero = true
+		case strings.HasPrefix(v, "-s") || strings.HasPrefix(v, "--size="):
+			zero = false
+		case v == "-r" || v == "--reference" || strings.HasPrefix(v, "--reference="):
+			return // the size of another file
+		case strings.HasPrefix(v, "-") && args[i].Static:
+		default:
+			paths = append(paths, args[i])
+		}
+	}
+	if !zero || len(paths) == 0 {
+		return
+	}
+	del := []Word{{Value: "rm", Static: true, Raw: "truncate -s 0", Source: "truncate"}}
+	if n := len(f.wrappers); n > 0 && strings.HasPrefix(f.wrappers[n-1], "find -") || anyFrom(paths, sourceEvery) {
+		del = append(del, Word{Value: "-r", Static: true, Source: "truncate"})
+	} else if !anyGlob(paths) {
+		return // one file emptied: judged as the write it is
+	}
+	a.record(append(del, paths...), "rm", f.with("truncate -s 0"), ctx)
+}
+
+func anyGlob(words []Word) bool {
+	for _, w := range words {
+		if w.Glob {
+			return true
+		}
+	}
+	return false
+}
+
+func anyFrom(words []Word, source string) bool {
+	for _, w := range words {
+		if w.Source == source {
+			return true
+		}
+	}
+	return false
+}
+
 // cd follows a change of directory when its target is static; otherwise the directory is unknown.
 func (a *analyzer) cd(args []Word) {
 	args = skipOpts(args, nil)
@@ -875,6 +966,9 @@ func (a *analyzer) cd(args []Word) {
 func (a *analyzer) record(args []Word, name string, f *frame, ctx *callCtx) int {
 	a.spend(costInvocation + costArg*len(args)) // recorded all the same: it was read
 	args = a.throughLinks(args)
+	if len(a.moved) > 0 && deleters()[name] {
+		args = a.throughMoves(args)
+	}
 	if len(a.links) > 0 && len(ctx.redirs) > 0 {
 		redirs := make([]Redirect, len(ctx.redirs))
 		for i, r := range ctx.redirs {
@@ -885,6 +979,20 @@ func (a *analyzer) record(args []Word, name string, f *frame, ctx *callCtx) int 
 	}
 	if name == "ln" {
 		a.rememberLink(args)
+	}
+	switch name {
+	case "cp", "ln", "install", "mv", "gcp", "gmv":
+		a.rememberPlaced(name, args)
+	}
+	if len(ctx.redirs) > 0 {
+		a.rememberWrittenProgram(ctx.redirs)
+		for _, r := range ctx.redirs {
+			if (r.Op == ">" || r.Op == ">|") && r.Target.Glob && r.Target.Static && name != "rm" {
+				// : > "$f" for each f in DIR/*: every file the pattern matches is emptied
+				del := []Word{{Value: "rm", Static: true, Raw: r.Op + " " + r.Target.Display(), Source: "truncate"}, r.Target}
+				a.record(del, "rm", f.with("> "+r.Target.Display()), &callCtx{stmt: ctx.stmt, pos: ctx.pos, filtered: ctx.filtered})
+			}
+		}
 	}
 	inv := Invocation{Args: args, Name: name, Wrappers: f.wrappers, Pos: ctx.pos, Depth: f.depth,
 		Cwd: a.cwd, Redirects: ctx.redirs, Filtered: ctx.filtered, Function: name != "" && a.funcs[name]}

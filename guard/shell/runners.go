@@ -72,6 +72,9 @@ var (
 
 // runner peels a program that runs the command in its arguments, and reports whether it did.
 func (a *analyzer) runner(name string, args []Word, f *frame, ctx *callCtx) bool {
+	if a.effects(name, args, f, ctx) {
+		return true
+	}
 	rest := args[1:]
 	switch {
 	case name == "npx" || name == "bunx" || name == "pnpx" || name == "uvx":

@@ -75,42 +75,49 @@ func (a *analyzer) remember(name string, args []Word, ctx *callCtx) {
 		}
 		target = path.Join(a.cwd, target)
 	}
-	var text string
-	switch name {
-	case "cat", "tee":
-		t, known, _ := a.stdinText(ctx)
-		if !known {
-			delete(a.written, target)
-			return
-		}
-		text = t
-	case "echo", "printf":
-		words := make([]string, 0, len(args))
-		for _, w := range args[1:] {
-			if !w.Static {
-				delete(a.written, target)
-				return
-			}
-			words = append(words, w.Value)
-		}
-		text = strings.Join(words, " ")
-		if name == "printf" {
-			text = strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(text)
-		}
-	default:
-		// a pure text filter (base64 -d, rev, tr, xxd -r -p) writes what it computes
-		in, inKnown, _ := a.stdinText(ctx)
-		t, ok := a.stageText(args, in, inKnown)
-		if !ok {
-			delete(a.written, target)
-			return
-		}
-		text = t
+	text, ok := a.producedText(name, args, ctx)
+	if !ok {
+		delete(a.written, target)
+		return
 	}
 	if a.written == nil {
 		a.written = map[string]string{}
 	}
 	a.written[target] = text
+}
+
+// wrote reports whether the command line itself wrote the file p.
+func (a *analyzer) wrote(p string) bool {
+	if !path.IsAbs(p) && a.cwd != "" {
+		p = path.Join(a.cwd, p)
+	}
+	_, ok := a.written[path.Clean(p)]
+	return ok
+}
+
+// producedText is what a command prints when it is known: cat or tee fed known text, echo or
+// printf of static words, a pure text filter (base64 -d, rev, tr, xxd -r -p) of known input.
+func (a *analyzer) producedText(name string, args []Word, ctx *callCtx) (string, bool) {
+	switch name {
+	case "cat", "tee":
+		t, known, _ := a.stdinText(ctx)
+		return t, known
+	case "echo", "printf":
+		words := make([]string, 0, len(args))
+		for _, w := range args[1:] {
+			if !w.Static {
+				return "", false
+			}
+			words = append(words, w.Value)
+		}
+		text := strings.Join(words, " ")
+		if name == "printf" {
+			text = strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(text)
+		}
+		return text, true
+	}
+	in, inKnown, _ := a.stdinText(ctx)
+	return a.stageText(args, in, inKnown)
 }
 
 // shebang returns the program a script's #! line names ("bash", "python3"), or "".
@@ -154,7 +161,8 @@ func (a *analyzer) runScript(file Word, shellKind string, f *frame, ctx *callCtx
 	}
 	prog := shebang(text)
 	switch {
-	case shellKind != "" || shells[prog] || (prog == "" && strings.HasSuffix(file.Value, ".sh")):
+	case shellKind != "" || shells[prog] || (prog == "" && (strings.HasSuffix(file.Value, ".sh") || a.wrote(file.Value))):
+		// a file with no #! line that the command line wrote is run by the shell as a script
 		a.nested(text, f.with("script "+file.Display()), ctx)
 	case interpreter(prog) != "":
 		a.scanCode(prog, text, f.with("script "+file.Display()), ctx)

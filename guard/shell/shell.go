@@ -198,6 +198,13 @@ type analyzer struct {
 	gitAliases map[string]Word
 	// links are the symbolic links the command line made, by absolute path, to their targets.
 	links map[string]string
+	// placed are the files cp, install, ln and mv put in place, by absolute path, with the
+	// program copied there ("" when not known): a command name they shadow in PATH runs it.
+	placed map[string]string
+	// moved are the places mv moved something to, by absolute path, with where it came from.
+	moved map[string]string
+	// globVals are the values a for loop gave its variable from a glob: each is a pattern.
+	globVals map[string]bool
 	// substDepth bounds command substitutions computed inside each other.
 	substDepth int
 	// params are the positional parameters ($1, "$@") where they are known: the arguments of
@@ -441,9 +448,15 @@ func (a *analyzer) stmt(s *syntax.Stmt, f *frame, stdin *stdinSource) {
 			a.stmts(cl.Then, f)
 		}
 	case *syntax.WhileClause:
+		if endless(c.Cond, c.Until) && spawnsUnpaced(c.Do) {
+			a.find(FindingForkBomb, f.pos(c.Pos()), -1, "fork bomb: an endless loop starts a process in the background each time round, without waiting")
+		}
 		a.stmts(c.Cond, f)
 		a.stmts(c.Do, f)
 	case *syntax.ForClause:
+		if l, ok := c.Loop.(*syntax.CStyleLoop); ok && l.Cond == nil && spawnsUnpaced(c.Do) {
+			a.find(FindingForkBomb, f.pos(c.Pos()), -1, "fork bomb: an endless loop starts a process in the background each time round, without waiting")
+		}
 		a.forClause(c, f)
 	case *syntax.CaseClause:
 		a.nestedInWord(c.Word, f)
@@ -555,9 +568,16 @@ func (a *analyzer) forClause(c *syntax.ForClause, f *frame) {
 			a.stmts(c.Do, f)
 			return
 		}
-		// Each value the loop variable takes is followed through the body.
+		// Each value the loop variable takes is followed through the body. A glob stands for
+		// each name it matches: "$f" in the body is a pattern too (for f in src/*; do : > "$f").
 		for _, it := range items {
 			a.vars[loop.Name.Value] = it.Value
+			if it.Glob && it.Static {
+				if a.globVals == nil {
+					a.globVals = map[string]bool{}
+				}
+				a.globVals[it.Value] = true
+			}
 			a.stmts(c.Do, f)
 		}
 	case *syntax.CStyleLoop:
@@ -612,6 +632,53 @@ func callsItself(fn *syntax.FuncDecl) bool {
 		return !found
 	})
 	return found
+}
+
+// endless reports whether a while (or until) condition never ends the loop: true, :, [ 1 ],
+// (( 1 )) (false for until).
+func endless(cond []*syntax.Stmt, until bool) bool {
+	if len(cond) != 1 || cond[0].Negated {
+		return false
+	}
+	switch c := cond[0].Cmd.(type) {
+	case *syntax.CallExpr:
+		if len(c.Assigns) > 0 || len(c.Args) == 0 {
+			return false
+		}
+		name := c.Args[0].Lit()
+		if until {
+			return name == "false" && len(c.Args) == 1
+		}
+		return (name == "true" || name == ":") && len(c.Args) == 1 || name == "[" && len(c.Args) == 3 && c.Args[1].Lit() == "1"
+	case *syntax.ArithmCmd:
+		w, ok := c.X.(*syntax.Word)
+		return ok && !until && w.Lit() != "" && strings.Trim(w.Lit(), "0123456789") == "" && strings.Trim(w.Lit(), "0") != ""
+	}
+	return false
+}
+
+// spawnsUnpaced reports whether a loop body starts a command in the background and has nothing
+// that ends the loop or waits between rounds (break, exit, return, wait, sleep, read): each
+// round adds a process, as fast as the machine can fork.
+func spawnsUnpaced(body []*syntax.Stmt) bool {
+	background, paced := false, false
+	for _, st := range body {
+		syntax.Walk(st, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.Stmt:
+				background = background || n.Background || n.Coprocess
+			case *syntax.CallExpr:
+				if len(n.Args) > 0 {
+					switch path.Base(n.Args[0].Lit()) {
+					case "break", "exit", "return", "wait", "sleep", "read", "usleep", "inotifywait", "timeout":
+						paced = true
+					}
+				}
+			}
+			return !paced
+		})
+	}
+	return background && !paced
 }
 
 func isCallTo(s *syntax.Stmt, name string) bool {

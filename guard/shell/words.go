@@ -194,6 +194,7 @@ func (a *analyzer) fields(words []*syntax.Word) []Word {
 	cfg := a.config()
 	for _, w := range words {
 		raw := a.source(w)
+		w = extGlobAsStar(w)
 		glob := hasGlob(w)
 		fs, err := expand.Fields(cfg, w)
 		if err != nil {
@@ -208,7 +209,7 @@ func (a *analyzer) fields(words []*syntax.Word) []Word {
 			if strings.HasPrefix(v, Dyn) {
 				v = a.tildeForm(raw, v)
 			}
-			out = append(out, Word{Value: v, Static: !strings.Contains(v, Dyn), Glob: glob, Raw: raw})
+			out = append(out, Word{Value: v, Static: !strings.Contains(v, Dyn), Glob: glob || a.globVals[v], Raw: raw})
 		}
 	}
 	return out
@@ -243,7 +244,7 @@ func (a *analyzer) literal(w *syntax.Word) Word {
 	if err != nil {
 		return Word{Value: Dyn, Raw: raw}
 	}
-	return Word{Value: v, Static: !strings.Contains(v, Dyn), Glob: hasGlob(w), Raw: raw}
+	return Word{Value: v, Static: !strings.Contains(v, Dyn), Glob: hasGlob(w) || a.globVals[v], Raw: raw}
 }
 
 // document resolves a heredoc body (expanded unless its delimiter was quoted).
@@ -285,6 +286,30 @@ func quotedDelim(w *syntax.Word) bool {
 }
 
 // hasGlob reports whether a word has unquoted glob characters.
+// extGlobAsStar returns w with each extended glob (bash's *(x), ?(x), +(x), @(x), !(x); the
+// parser reads zsh's glob qualifiers, ~/*(D), the same way) as a plain *: it matches no name
+// that * does not, and a delete of ~/*(D) is a delete of everything in the home folder.
+func extGlobAsStar(w *syntax.Word) *syntax.Word {
+	found := false
+	for _, p := range w.Parts {
+		if _, ok := p.(*syntax.ExtGlob); ok {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return w
+	}
+	out := &syntax.Word{Parts: make([]syntax.WordPart, len(w.Parts))}
+	for i, p := range w.Parts {
+		if g, ok := p.(*syntax.ExtGlob); ok {
+			p = &syntax.Lit{ValuePos: g.Pos(), ValueEnd: g.End(), Value: "*"}
+		}
+		out.Parts[i] = p
+	}
+	return out
+}
+
 func hasGlob(w *syntax.Word) bool {
 	for _, p := range w.Parts {
 		if l, ok := p.(*syntax.Lit); ok && strings.ContainsAny(unescapeLit(l.Value), "*?[") {

@@ -40,6 +40,9 @@ func (a *analyzer) xargsFile(rest []Word) (string, bool, bool) {
 	return "", false, false
 }
 
+// sourceEvery marks the names a listing of every file below a folder feeds xargs.
+const sourceEvery = "stdin (every file below)"
+
 // deleters are the programs that delete the paths they are given.
 var deleters = lazySet("rm", "unlink", "shred", "trash", "trash-put", "gio", "srm", "rmdir")
 
@@ -47,7 +50,8 @@ var deleters = lazySet("rm", "unlink", "shred", "trash", "trash-put", "gio", "sr
 // place of stdin: a glob of everything in the folder, and, when the listing reaches every file
 // below it (find, rg --files, fd, ls -R), a recursive delete.
 func (a *analyzer) xargsListing(argv []Word, ctx *callCtx) []Word {
-	if len(argv) == 0 || !argv[0].Static || !deleters()[path.Base(argv[0].Value)] || ctx.stdin == nil || ctx.stdin.prev != nil {
+	if len(argv) == 0 || !argv[0].Static || !deleters()[path.Base(argv[0].Value)] && path.Base(argv[0].Value) != "truncate" ||
+		ctx.stdin == nil || ctx.stdin.prev != nil {
 		return argv
 	}
 	fromStdin := false
@@ -63,6 +67,25 @@ func (a *analyzer) xargsListing(argv []Word, ctx *callCtx) []Word {
 	}
 	out := make([]Word, 0, len(argv)+1)
 	out = append(out, argv[0])
+	if path.Base(argv[0].Value) == "truncate" {
+		// truncate -s 0 of every name: recorded as the truncate it is; truncation() adds the
+		// delete, recursive when the listing reaches every file below the folder
+		src := "stdin"
+		if recursive {
+			src = sourceEvery
+		}
+		for _, w := range argv[1:] {
+			if w.Source == "stdin" && !w.Static {
+				v := strings.ReplaceAll(w.Value, Dyn, "*")
+				if v == "*" {
+					v = path.Join(dir, "*")
+				}
+				w = Word{Value: v, Static: !strings.Contains(v, Dyn), Glob: true, Raw: w.Raw, Source: src}
+			}
+			out = append(out, w)
+		}
+		return out
+	}
 	if recursive && !hasAnyFlag(argv[1:], "-r", "-R", "--recursive", "-rf", "-fr", "-Rf", "-fR") {
 		out = append(out, Word{Value: "-r", Static: true, Raw: "<every file below>", Source: "stdin"})
 	}
@@ -88,6 +111,9 @@ func (a *analyzer) listedFolder(argv []Word) (dir string, recursive, ok bool) {
 	}
 	var dirs []Word
 	name := path.Base(argv[0].Value)
+	if name == "git" {
+		return a.gitListed(argv)
+	}
 	switch name {
 	case "ls":
 		recursive = hasAnyFlag(argv[1:], "-R", "--recursive", "-AR", "-RA", "-aR", "-Ra", "-laR", "-lR")
@@ -105,6 +131,8 @@ func (a *analyzer) listedFolder(argv []Word) (dir string, recursive, ok bool) {
 			i++ // -name '*' picks no names
 		case !w.Static || w.Glob:
 			return "", false, false
+		case name == "find" && pruned(argv, i):
+			i += 3 // -path ./node_modules -prune -o: every name but a folder's
 		case name == "find" && (findFilters[v] || findActions[v] || v == "-maxdepth" || v == "-prune" || v == "-not" || v == "!"):
 			return "", false, false
 		case name == "find" && strings.HasPrefix(v, "-"):
@@ -145,6 +173,46 @@ func (a *analyzer) listedFolder(argv []Word) (dir string, recursive, ok bool) {
 		dir = path.Join(a.cwd, dir)
 	}
 	return path.Clean(dir), recursive, true
+}
+
+// gitListed reads git ls-files as a listing: with no pathspec (or one folder) and no option
+// that picks files (-m, -d, -i, ...), it prints every tracked file below the folder.
+func (a *analyzer) gitListed(argv []Word) (dir string, recursive, ok bool) {
+	i := 1
+	for i < len(argv) && (argv[i].Value == "-C" || argv[i].Value == "--no-pager") {
+		if argv[i].Value == "-C" {
+			return "", false, false // another work tree
+		}
+		i++
+	}
+	if i >= len(argv) || argv[i].Value != "ls-files" {
+		return "", false, false
+	}
+	dir = "."
+	operands := 0
+	for _, w := range argv[i+1:] {
+		switch v := w.Value; {
+		case !w.Static || w.Glob:
+			return "", false, false
+		case v == "-z" || v == "-c" || v == "--cached" || v == "--full-name" || v == "--" || v == "-o" || v == "--others" ||
+			v == "--exclude-standard" || v == "-t" || v == "-co" || v == "-oc":
+		case strings.HasPrefix(v, "-"):
+			return "", false, false // -m, -d, --deleted, -i, -x PATTERN: some files
+		default:
+			operands++
+			dir = v
+		}
+	}
+	if operands > 1 {
+		return "", false, false
+	}
+	if !path.IsAbs(dir) {
+		if a.cwd == "" {
+			return "", false, false
+		}
+		dir = path.Join(a.cwd, dir)
+	}
+	return path.Clean(dir), true, true
 }
 
 // firstOperand returns the index of the first argument that is not an option.
