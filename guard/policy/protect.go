@@ -358,6 +358,11 @@ func (pr *protector) selfCommand(inv *shell.Invocation) string {
 		return ""
 	}
 	sub := rest[0].Value
+	if (sub == "install" || sub == "uninstall") && slices.ContainsFunc(rest[1:], func(w shell.Word) bool {
+		return w.Static && (w.Value == "--dry-run" || w.Value == "--dry-run=true")
+	}) {
+		return "" // prints the diff it would write, and writes nothing
+	}
 	if selfCommands.has(sub) {
 		return sub
 	}
