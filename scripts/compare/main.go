@@ -40,7 +40,7 @@ const (
 	project = "/home/dev/project"
 )
 
-var defaultCorpora = []string{"guard/testdata/corpus.tsv", "guard/testdata/blind.tsv"}
+var defaultCorpora = []string{"guard/testdata/corpus.tsv", "guard/testdata/blind.tsv", "guard/testdata/blind2.tsv"}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
