@@ -3,6 +3,7 @@ package shell
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -428,6 +429,9 @@ func (a *analyzer) stmt(s *syntax.Stmt, f *frame, stdin *stdinSource) {
 	for _, r := range s.Redirs {
 		a.nestedInWord(r.Word, f)
 	}
+	if _, call := s.Cmd.(*syntax.CallExpr); !call && s.Cmd != nil {
+		defer a.inheritInput(s, len(a.script.Invocations))
+	}
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		a.call(s, c, f, stdin)
@@ -752,6 +756,34 @@ func (a *analyzer) guardVariable(name string, pos Pos) {
 func (a *analyzer) terraformVariable(name, value string, pos Pos) {
 	if strings.HasPrefix(name, "TF_CLI_ARGS") && strings.Contains(value, "-destroy") {
 		a.find(FindingTerraformDestroy, pos, -1, name+" adds -destroy to terraform's commands")
+	}
+}
+
+// inheritInput gives the commands of a compound command (a loop, a group, a subshell) recorded
+// from index from on the file it reads on stdin: while read -r l; do curl …; done < .env reads .env
+// in curl as surely as curl … < .env. A command's own input redirection stays its own.
+func (a *analyzer) inheritInput(s *syntax.Stmt, from int) {
+	var in []Redirect
+	for _, r := range s.Redirs {
+		if (r.Op == syntax.RdrIn || r.Op == syntax.RdrInOut) && r.Word != nil {
+			in = append(in, Redirect{Op: r.Op.String(), Target: a.literal(r.Word)})
+		}
+	}
+	if len(in) == 0 {
+		return
+	}
+	for i := from; i < len(a.script.Invocations); i++ {
+		inv := &a.script.Invocations[i]
+		own := false
+		for _, r := range inv.Redirects {
+			if r.Op == syntax.RdrIn.String() || r.Op == syntax.RdrInOut.String() {
+				own = true
+				break
+			}
+		}
+		if !own {
+			inv.Redirects = append(slices.Clip(inv.Redirects), in...)
+		}
 	}
 }
 
