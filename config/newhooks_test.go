@@ -1,6 +1,7 @@
 package config
 
 import (
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -73,7 +74,7 @@ func TestLoadsAreNotCandidates(t *testing.T) {
 	env := Env{Home: "/home/a", Workspaces: []string{"/work/p"}}
 	for _, a := range agents.All() {
 		for _, p := range LocationPaths(env, a, a.Loads) {
-			if !strings.HasPrefix(p, "/home/a/") && !strings.HasPrefix(p, "/work/p/") {
+			if p := filepath.ToSlash(p); !strings.HasPrefix(p, "/home/a/") && !strings.HasPrefix(p, "/work/p/") {
 				t.Errorf("%s: a folder it loads from is outside home and workspace: %s", a.Name, p)
 			}
 			for _, c := range AgentCandidates(env, a) {

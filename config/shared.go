@@ -73,8 +73,18 @@ func allAgenthooks(f *File) bool {
 	return len(f.Hooks) > 0
 }
 
-// isAgenthooksCall reports whether command is one call of a program named agenthooks.
+// isAgenthooksCall reports whether command is one call of a program named agenthooks, as bash
+// or PowerShell (& 'C:\…\agenthooks.exe' …, the form install writes for Windows) runs it.
 func isAgenthooksCall(command string) bool {
+	command = strings.TrimSpace(command)
+	if rest, ok := strings.CutPrefix(command, "& "); ok {
+		command = rest // PowerShell's call operator
+	}
 	s := shell.Analyze(command, shell.Options{})
-	return len(s.Invocations) == 1 && s.Invocations[0].Name == "agenthooks"
+	if len(s.Invocations) != 1 || len(s.Invocations[0].Args) == 0 {
+		return false
+	}
+	prog := s.Invocations[0].Args[0].Value
+	prog = prog[strings.LastIndexAny(prog, `/\`)+1:]
+	return strings.TrimSuffix(strings.ToLower(prog), ".exe") == "agenthooks"
 }

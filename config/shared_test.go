@@ -27,7 +27,7 @@ func TestSharedProblems(t *testing.T) {
 		return p
 	}
 	mine := write("mine.json", "{\"version\": 1, \"hooks\": {\n  \"preToolUse\": [{\"type\": \"command\", \"bash\": \"./c.sh\", \"powershell\": \"c.ps1\", \"matcher\": \"bash\"}]\n}}\n")
-	own := write("agenthooks.json", `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"/bin/agenthooks guard bash --fail-closed --agent copilot","powershell":"x","matcher":"bash|create|edit"}]}}`)
+	own := write("agenthooks.json", `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"/bin/agenthooks guard bash --fail-closed --agent copilot","powershell":"& 'C:\\bin\\agenthooks.exe' guard bash --fail-closed --agent copilot","matcher":"bash|create|edit"}]}}`)
 	claude := filepath.Join(home, ".claude", "settings.json")
 	if err := os.MkdirAll(filepath.Dir(claude), 0o755); err != nil {
 		t.Fatal(err)

@@ -125,7 +125,8 @@ const maxEditRead = 1 << 20
 func EditText(input map[string]any, read func(string) ([]byte, error)) policy.EditText {
 	return func(file string) (string, string, bool) {
 		data, err := read(file)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) || len(data) > maxEditRead {
+		missing := errors.Is(err, fs.ErrNotExist)
+		if err != nil && !missing || len(data) > maxEditRead {
 			return "", "", false
 		}
 		before := string(data)
@@ -135,6 +136,9 @@ func EditText(input map[string]any, read func(string) ([]byte, error)) policy.Ed
 					return before, s, true
 				}
 			}
+		}
+		if missing {
+			return "", "", false // an edit of a file that is not there (or not where it was looked for): not known
 		}
 		edits := []map[string]any{input}
 		if list, ok := input["edits"].([]any); ok {

@@ -107,7 +107,13 @@ func TestVSCodeHookSwitches(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ctx.Protected = config.ProtectedPaths(config.Env{Home: home, Workspaces: []string{proj}}, nil, nil)
+	if err := os.MkdirAll(filepath.Dir(ws), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(ws, []byte(`{"editor.rulers": [80], "a": 1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx.Protected = config.ProtectedPaths(config.Env{Home: home, Workspaces: []string{proj}, GOOS: "linux"}, nil, nil) // the Linux settings layout, on every OS
 	read := func(f string) ([]byte, error) { return os.ReadFile(f) }
 	for _, c := range []struct {
 		name  string
@@ -126,6 +132,7 @@ func TestVSCodeHookSwitches(t *testing.T) {
 		{"an edit the guard cannot follow", ws, map[string]any{"command": "insert", "insert_line": 1.0, "new_str": "x"}, policy.Deny},
 		{"an ordinary workspace setting", ws, map[string]any{"content": `{"editor.formatOnSave": true}`}, policy.Allow},
 		{"an ordinary edit", ws, map[string]any{"old_string": "a", "new_string": "b"}, policy.Allow},
+		{"an edit of a user settings file that is not there", home + "/.config/VSCodium/User/settings.json", map[string]any{"old_string": "a", "new_string": "b"}, policy.Deny},
 		{"another JSON file", proj + "/.vscode/launch.json", map[string]any{"content": `{"chat.useHooks": false}`}, policy.Allow},
 		{"a new .code-workspace, read only once a person opens it", proj + "/new.code-workspace", map[string]any{"content": `{"folders": [{"path": "."}]}`}, policy.Allow},
 	} {

@@ -1317,10 +1317,11 @@ func CheckEditText(tool string, files []string, text EditText, ctx Context) Verd
 	v := Verdict{Decision: Allow, Invocations: []InvocationResult{}}
 	inv := &shell.Invocation{Cwd: ctx.Cwd}
 	for _, f := range files {
+		given := f // the path as the agent wrote it, which the file system knows (C:\… on Windows)
 		f = toBash(f)
 		if h, ok := pr.touch(opPlace, shell.Word{Value: f, Static: true}, inv); ok {
 			if len(h.prot.Keys) > 0 && text != nil {
-				if before, after, known := text(f); known && !namesKey(before, h.prot.Keys) && !namesKey(after, h.prot.Keys) {
+				if before, after, known := text(given); known && !namesKey(before, h.prot.Keys) && !namesKey(after, h.prot.Keys) {
 					continue // an ordinary setting
 				}
 			}
