@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -71,5 +72,20 @@ func TestHasGlob(t *testing.T) {
 		if got, want := hasGlob(s, false), strings.ContainsAny(s, "*?"); got != want {
 			t.Errorf("hasGlob(%q, false) = %v, want %v", s, got, want)
 		}
+	}
+}
+
+// TestNamesFoldCaseWhereTheFileSystemDoes: on Windows and macOS, whose file systems take a name in
+// any case for the same file, ~/.Claude/Settings.json is the protected ~/.claude/settings.json;
+// on Linux it is another file. (Run under Wine by scripts/wine.sh.)
+func TestNamesFoldCaseWhereTheFileSystemDoes(t *testing.T) {
+	t.Parallel()
+	same := compare("/home/a/.Claude/Settings.JSON", "/home/a/.claude/settings.json", false) == relEqual
+	inside := compare("/home/a/.CLAUDE/hooks/x.sh", "/home/a/.claude", false) == relInside
+	if same != foldCase || inside != foldCase {
+		t.Errorf("on %s: the same file in another case: %v, inside it: %v; want %v", runtime.GOOS, same, inside, foldCase)
+	}
+	if compare("/home/a/.claude/settings.json", "/home/a/.claude/settings.json", false) != relEqual {
+		t.Error("the same name does not match itself")
 	}
 }

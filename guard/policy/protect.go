@@ -4,6 +4,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -1054,6 +1055,9 @@ func (pr *protector) relatesPattern(op, target string, pattern bool, p *Protecte
 		if strings.HasSuffix(base, ".pub") && p.Kind == KindCredentials {
 			return false
 		}
+		if foldCase {
+			glob, base = strings.ToLower(glob), strings.ToLower(base)
+		}
 		if ok, _ := path.Match(glob, base); ok {
 			return true
 		}
@@ -1164,7 +1168,14 @@ func compare(target, prot string, pattern bool) int {
 	return relAncestor
 }
 
+// foldCase: the file systems of Windows and macOS (by default) take names in any case for the
+// same file, so ~/.Claude/settings.json is ~/.claude/settings.json there.
+const foldCase = runtime.GOOS == "windows" || runtime.GOOS == "darwin"
+
 func elemMatch(pat, name string, pattern bool) bool {
+	if foldCase {
+		pat, name = strings.ToLower(pat), strings.ToLower(name)
+	}
 	if !pattern || !hasGlob(pat, true) {
 		return pat == name
 	}
