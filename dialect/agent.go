@@ -438,13 +438,14 @@ func (a *Agent) InstallFormat() Format {
 	return 0
 }
 
-// ShortTitle is the agent's name in running text: Short, else Title.
-// SharesInstallFile reports whether install writes one file for a and b (VS Code's hooks folder
-// is Copilot CLI's): an agent that runs the other's files then runs agenthooks once per call.
+// SharesInstallFile reports whether install writes one file for a and b (Install.FileOf: VS
+// Code's hooks folder is Copilot CLI's): an agent that runs the other's files then runs
+// agenthooks once per call.
 func (a *Agent) SharesInstallFile(b *Agent) bool {
-	return a.Dir == b.Dir && a.Install.File != "" && a.Install.File == b.Install.File
+	return a.Install.FileOf == b.Name || b.Install.FileOf == a.Name
 }
 
+// ShortTitle is the agent's name in running text: Short, else Title.
 func (a *Agent) ShortTitle() string {
 	if a.Short != "" {
 		return a.Short
