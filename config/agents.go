@@ -5,7 +5,6 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 
 	"github.com/agenthooks/agenthooks/dialect"
@@ -39,8 +38,7 @@ func AgentCandidates(env Env, a *dialect.Agent) []Candidate {
 			out = append(out, Candidate{Layer: Layer(l.Scope), Family: a.Name, Path: p, Format: l.Format})
 			continue
 		}
-		matches, _ := filepath.Glob(p)
-		sort.Strings(matches)
+		matches := glob(p)
 		for _, m := range matches {
 			out = append(out, Candidate{Layer: Layer(l.Scope), Family: a.Name, Path: m, Format: l.Format})
 		}
@@ -110,8 +108,7 @@ func workspaceCandidates(a *dialect.Agent, locs []dialect.Location, ws string) [
 		p := filepath.Join(ws, filepath.FromSlash(l.Path))
 		paths := []string{p}
 		if strings.Contains(l.Path, "*") {
-			paths, _ = filepath.Glob(p)
-			sort.Strings(paths)
+			paths = glob(p)
 		}
 		for _, p := range paths {
 			out = append(out, Candidate{Layer: Layer(l.Scope), Family: a.Name, Path: p, Workspace: ws, Format: l.Format})

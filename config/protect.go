@@ -59,7 +59,7 @@ func ProtectedPaths(env Env, files, binaries []string) []policy.Protected {
 			for _, p := range LocationPaths(env, a, a.Switches(cmp.Or(env.GOOS, runtime.GOOS))) {
 				matches := []string{p}
 				if strings.Contains(p, "*") {
-					matches, _ = filepath.Glob(p)
+					matches = glob(p)
 				}
 				for _, m := range matches {
 					out = appendSwitch(out, seen, m, a)

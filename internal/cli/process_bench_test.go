@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,7 +33,21 @@ func BenchmarkGuardProcess(b *testing.B) {
 	}
 	decode := build("decodeonly", "./testdata/decodeonly")
 	ah := build("agenthooks", "../../cmd/agenthooks")
-	payload := []byte(`{"session_id":"s","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cd web && npm ci && npm run build -- --prod > build.log 2>&1"}}`)
+	// The workspace is a project folder of its own, as an agent's is: the guard reads the names
+	// at its top (a VS Code .code-workspace there is protected), so a shared /tmp with
+	// thousands of entries would measure the machine, not the guard.
+	project := filepath.Join(dir, "project")
+	for _, f := range []string{"package.json", "README.md", "web/package.json", "web/src/index.ts", ".git/HEAD"} {
+		p := filepath.Join(project, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cwd, _ := json.Marshal(project)
+	payload := []byte(`{"session_id":"s","transcript_path":"/tmp/t.jsonl","cwd":` + string(cwd) + `,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cd web && npm ci && npm run build -- --prod > build.log 2>&1"}}`)
 	run := func(env string, argv ...string) time.Duration {
 		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Stdin = bytes.NewReader(payload)
