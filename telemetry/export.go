@@ -24,7 +24,9 @@ type Sink interface {
 // it counts once.
 type StatefulSink interface {
 	Sink
-	// Resume sets the sink's state to what is stored with the cursor (nil: none yet).
+	// Resume sets the sink's state to what is stored with the cursor (nil: none yet). An
+	// error says the state could not be read and the sink started it anew; Export reports it
+	// and goes on.
 	Resume(state []byte) error
 	// State is the state with every batch Send delivered counted.
 	State() ([]byte, error)
@@ -67,7 +69,8 @@ func Export(ctx context.Context, s *audit.Store, sink Sink, since time.Time, log
 	stateful, _ := sink.(StatefulSink)
 	if stateful != nil {
 		if err := stateful.Resume(state); err != nil {
-			return 0, err
+			// Not a reason to send nothing: the sink starts its state anew.
+			fmt.Fprintf(log, "agenthooks: export: %s: %v\n", sink.Name(), err)
 		}
 	}
 	sent := 0

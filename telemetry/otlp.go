@@ -186,7 +186,8 @@ func seriesStart(recs []audit.Record, now time.Time) time.Time {
 }
 
 // Resume takes up the metrics stored with the cursor (nil: none yet, the series start with
-// the next batch).
+// the next batch). A state it cannot read is an error, and the metrics start again from zero
+// with a new start time, which backends take for a reset.
 func (o *OTLP) Resume(state []byte) error {
 	o.stored = state
 	if o.metrics == nil {
@@ -194,7 +195,8 @@ func (o *OTLP) Resume(state []byte) error {
 	}
 	m, err := decodeMeters(state)
 	if err != nil {
-		return fmt.Errorf("otlp: %w", err)
+		o.meters, o.stored = &meters{}, nil
+		return fmt.Errorf("otlp: %w; the metrics start again from zero", err)
 	}
 	o.meters = m
 	return nil
