@@ -173,6 +173,11 @@ type Record struct {
 	TraceID      string `json:"trace_id,omitempty"`
 	SpanID       string `json:"span_id,omitempty"`
 	ParentSpanID string `json:"parent_span_id,omitempty"`
+	// Hash is the record's link in the audit chain (hex SHA-256, chain.go), as Query read it:
+	// the record's identity, which no other record shares and which never changes once it is
+	// stored (the OTLP export derives its ids from it). Empty when the record is not chained.
+	// Not in the record's JSON, which the spool and team sync carry.
+	Hash string `json:"-"`
 }
 
 // Run is one hook run of a decision.
@@ -374,8 +379,8 @@ func (s *Store) Query(ctx context.Context, f Filter) ([]Record, error) {
 		limit = 50
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT d.id, d.ts, d.origin, d.agent, d.event, d.workspace, d.session, d.decision, d.reason,
-		d.payload, d.payload_size, d.warnings, COALESCE(d.trace_id, ''), COALESCE(d.span_id, ''), COALESCE(d.parent_span_id, '')
-		FROM decisions d`+where+` ORDER BY `+order+` LIMIT `+strconv.Itoa(limit), args...)
+		d.payload, d.payload_size, d.warnings, COALESCE(d.trace_id, ''), COALESCE(d.span_id, ''), COALESCE(d.parent_span_id, ''),
+		COALESCE(d.hash, '') FROM decisions d`+where+` ORDER BY `+order+` LIMIT `+strconv.Itoa(limit), args...)
 	if err != nil {
 		return nil, err
 	}
@@ -387,7 +392,7 @@ func (s *Store) Query(ctx context.Context, f Filter) ([]Record, error) {
 		var ts int64
 		var warnings string
 		if err := rows.Scan(&r.ID, &ts, &r.Origin, &r.Agent, &r.Event, &r.Workspace, &r.Session, &r.Decision, &r.Reason,
-			&r.Payload, &r.PayloadSize, &warnings, &r.TraceID, &r.SpanID, &r.ParentSpanID); err != nil {
+			&r.Payload, &r.PayloadSize, &warnings, &r.TraceID, &r.SpanID, &r.ParentSpanID, &r.Hash); err != nil {
 			return nil, err
 		}
 		r.Time = time.UnixMicro(ts)

@@ -1,7 +1,6 @@
 package telemetry_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -182,22 +181,26 @@ type gotSpan struct {
 	Scope                               string
 }
 
+// readLines calls each with every complete line of path: the collector may be writing the
+// last one.
 func readLines(t *testing.T, path string, each func([]byte)) {
 	t.Helper()
-	f, err := os.Open(path)
+	b, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
 		return
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		if len(bytes.TrimSpace(sc.Bytes())) > 0 {
-			each(sc.Bytes())
+	for {
+		line, rest, ok := bytes.Cut(b, []byte("\n"))
+		if !ok {
+			return
 		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			each(line)
+		}
+		b = rest
 	}
 }
 
@@ -247,10 +250,11 @@ func (c *collector) spans(t *testing.T) []gotSpan {
 }
 
 type gotPoint struct {
-	Metric string
-	Attrs  map[string]string
-	Value  string // a sum's value, or a histogram's count
-	Sum    float64
+	Metric      string
+	Attrs       map[string]string
+	Value       string // a sum's value, or a histogram's count
+	Sum         float64
+	Start, Time string // unix nanoseconds
 }
 
 func (c *collector) points(t *testing.T) []gotPoint {
@@ -266,6 +270,8 @@ func (c *collector) points(t *testing.T) []gotPoint {
 							DataPoints []struct {
 								Attributes []otlpAttr      `json:"attributes"`
 								AsInt      json.RawMessage `json:"asInt"`
+								Start      string          `json:"startTimeUnixNano"`
+								Time       string          `json:"timeUnixNano"`
 							} `json:"dataPoints"`
 						} `json:"sum"`
 						Histogram *struct {
@@ -273,6 +279,8 @@ func (c *collector) points(t *testing.T) []gotPoint {
 								Attributes []otlpAttr      `json:"attributes"`
 								Count      json.RawMessage `json:"count"`
 								Sum        float64         `json:"sum"`
+								Start      string          `json:"startTimeUnixNano"`
+								Time       string          `json:"timeUnixNano"`
 							} `json:"dataPoints"`
 						} `json:"histogram"`
 					} `json:"metrics"`
@@ -287,12 +295,14 @@ func (c *collector) points(t *testing.T) []gotPoint {
 				for _, m := range sm.Metrics {
 					if m.Sum != nil {
 						for _, p := range m.Sum.DataPoints {
-							out = append(out, gotPoint{Metric: m.Name, Attrs: attrMap(p.Attributes), Value: strings.Trim(string(p.AsInt), `"`)})
+							out = append(out, gotPoint{Metric: m.Name, Attrs: attrMap(p.Attributes), Value: strings.Trim(string(p.AsInt), `"`),
+								Start: p.Start, Time: p.Time})
 						}
 					}
 					if m.Histogram != nil {
 						for _, p := range m.Histogram.DataPoints {
-							out = append(out, gotPoint{Metric: m.Name, Attrs: attrMap(p.Attributes), Value: strings.Trim(string(p.Count), `"`), Sum: p.Sum})
+							out = append(out, gotPoint{Metric: m.Name, Attrs: attrMap(p.Attributes), Value: strings.Trim(string(p.Count), `"`), Sum: p.Sum,
+								Start: p.Start, Time: p.Time})
 						}
 					}
 				}

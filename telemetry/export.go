@@ -17,6 +17,21 @@ type Sink interface {
 	Send(ctx context.Context, recs []audit.Record) error
 }
 
+// A StatefulSink keeps state that must move with its cursor: the OTLP sink's cumulative
+// metrics. Export gives it the state stored beside the cursor before its first batch, and
+// stores State with the cursor in the transaction that moves it, after each batch the
+// destination acknowledged. A batch that fails leaves the stored state as it was: sent again,
+// it counts once.
+type StatefulSink interface {
+	Sink
+	// Resume sets the sink's state to what is stored with the cursor (nil: none yet). An
+	// error says the state could not be read and the sink started it anew; Export reports it
+	// and goes on.
+	Resume(state []byte) error
+	// State is the state with every batch Send delivered counted.
+	State() ([]byte, error)
+}
+
 // BatchSize is how many records one Send carries at most.
 const BatchSize = 256
 
@@ -33,7 +48,9 @@ const LeaseTTL = 5 * time.Minute
 // only moves past what was delivered, so a record is never skipped, and one is sent twice only
 // when the destination took it but its answer was lost. Exports to one destination never run
 // side by side: an export holds the destination's lease (audit.ClaimExport) from reading the
-// cursor to moving it, and another one fails with audit.ErrExportBusy meanwhile.
+// cursor to moving it, and another one fails with audit.ErrExportBusy meanwhile. The cursor
+// is a row of the audit database, moved in a transaction (with a StatefulSink's state): a
+// crash leaves it, and the state, either where they were or where they go, never half-way.
 func Export(ctx context.Context, s *audit.Store, sink Sink, since time.Time, log io.Writer) (int, error) {
 	if _, bad, err := s.Ingest(ctx); err != nil {
 		fmt.Fprintln(log, "agenthooks: audit: ingesting the spool:", err)
@@ -45,9 +62,16 @@ func Export(ctx context.Context, s *audit.Store, sink Sink, since time.Time, log
 		return 0, err
 	}
 	defer func() { _ = lease.Release(context.WithoutCancel(ctx)) }()
-	cur, err := s.Cursor(ctx, sink.Name())
+	cur, state, err := s.CursorState(ctx, sink.Name())
 	if err != nil {
 		return 0, err
+	}
+	stateful, _ := sink.(StatefulSink)
+	if stateful != nil {
+		if err := stateful.Resume(state); err != nil {
+			// Not a reason to send nothing: the sink starts its state anew.
+			fmt.Fprintf(log, "agenthooks: export: %s: %v\n", sink.Name(), err)
+		}
 	}
 	sent := 0
 	for {
@@ -70,7 +94,12 @@ func Export(ctx context.Context, s *audit.Store, sink Sink, since time.Time, log
 				return sent, fmt.Errorf("%s: %w", sink.Name(), err)
 			}
 		}
-		if err := s.MoveCursor(ctx, sink.Name(), cur, last); err != nil {
+		if stateful == nil {
+			err = s.MoveCursor(ctx, sink.Name(), cur, last)
+		} else if state, err = stateful.State(); err == nil {
+			err = s.MoveCursorState(ctx, sink.Name(), cur, last, state)
+		}
+		if err != nil {
 			return sent, err
 		}
 		sent, cur = sent+len(batch), last

@@ -7,14 +7,22 @@ import (
 	"github.com/agenthooks/agenthooks/audit"
 )
 
+// jsonRecord is a record as a JSON line: as `log --json` prints it, and its chain hash.
+type jsonRecord struct {
+	*audit.Record
+	// Hash is the record's hash in the audit chain: its identity, the same in a batch sent
+	// again after a crash, and what `log verify` checks.
+	Hash string `json:"hash,omitempty"`
+}
+
 // WriteJSONL writes records as JSON lines, one record a line with its runs, as `log --json`
-// prints them: payloads, reasons, commands and errors redacted (audit.Redact, again, whatever
-// the database holds).
+// prints them, with their chain hash ("hash"): payloads, reasons, commands and errors
+// redacted (audit.Redact, again, whatever the database holds).
 func WriteJSONL(w io.Writer, recs []audit.Record) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	for i := range recs {
-		if err := enc.Encode(Redacted(&recs[i])); err != nil {
+		if err := enc.Encode(jsonRecord{Redacted(&recs[i]), recs[i].Hash}); err != nil {
 			return err
 		}
 	}

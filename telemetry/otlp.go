@@ -2,31 +2,23 @@ package telemetry
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetricgrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
-	"go.opentelemetry.io/otel/metric"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
-	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	sdkresource "go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/agenthooks/agenthooks/audit"
 	"github.com/agenthooks/agenthooks/internal/buildinfo"
-)
-
-// Metric names (agenthooks' own: the GenAI conventions define none for hooks).
-const (
-	MetricDecisions    = "agenthooks.decisions"
-	MetricHookRuns     = "agenthooks.hook.runs"
-	MetricHookDenies   = "agenthooks.hook.denies"
-	MetricHookDuration = "agenthooks.hook.duration"
 )
 
 // Protocols an OTLP exporter speaks.
@@ -52,17 +44,19 @@ type OTLPConfig struct {
 	Metrics *bool `json:"metrics,omitempty"`
 }
 
-// OTLP sends records as spans and metrics.
+// OTLP sends records as spans and metrics. It is a StatefulSink: its cumulative metrics are
+// stored with its export cursor (meters).
 type OTLP struct {
 	name    string
 	res     *sdkresource.Resource
 	spans   sdktrace.SpanExporter
 	metrics sdkmetric.Exporter
-	reader  *sdkmetric.ManualReader
-	mp      *sdkmetric.MeterProvider
 
-	decisions, runs, denies metric.Int64Counter
-	duration                metric.Float64Histogram
+	// meters is what the records delivered so far count; stored the state Resume was given
+	// when the metrics are off, kept as it was.
+	meters *meters
+	stored []byte
+	now    func() time.Time
 }
 
 // NewOTLP makes the exporters. getenv reads the OTLP protocol variable (the SDK reads the
@@ -81,7 +75,7 @@ func NewOTLP(ctx context.Context, c OTLPConfig, getenv func(string) string) (*OT
 	if err != nil && res == nil {
 		return nil, fmt.Errorf("otlp: resource: %w", err)
 	}
-	o := &OTLP{res: res}
+	o := &OTLP{res: res, meters: &meters{}, now: time.Now}
 	withMetrics := c.Metrics == nil || *c.Metrics
 	switch proto {
 	case GRPC:
@@ -142,41 +136,16 @@ func NewOTLP(ctx context.Context, c OTLPConfig, getenv func(string) string) (*OT
 		return nil, fmt.Errorf("otlp: protocol %q is not grpc or http/protobuf", proto)
 	}
 	o.name = "otlp " + proto + " " + firstOf(c.Endpoint, getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"), getenv("OTEL_EXPORTER_OTLP_ENDPOINT"), "default")
-	if o.metrics != nil {
-		if err := o.meters(); err != nil {
-			return nil, err
-		}
-	}
 	return o, nil
-}
-
-// durationBuckets are the hook latency histogram's bounds, in seconds: a guard answers in
-// milliseconds, a hook that calls a model in seconds, and the default timeout is 10 s.
-var durationBuckets = []float64{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60}
-
-func (o *OTLP) meters() error {
-	o.reader = sdkmetric.NewManualReader()
-	o.mp = sdkmetric.NewMeterProvider(sdkmetric.WithReader(o.reader), sdkmetric.WithResource(o.res))
-	m := o.mp.Meter(Scope)
-	var errs []error
-	var err error
-	o.decisions, err = m.Int64Counter(MetricDecisions, metric.WithUnit("{decision}"), metric.WithDescription("Decisions agenthooks recorded, by agent, event and decision"))
-	errs = append(errs, err)
-	o.runs, err = m.Int64Counter(MetricHookRuns, metric.WithUnit("{run}"), metric.WithDescription("Hook runs, by hook and verdict"))
-	errs = append(errs, err)
-	o.denies, err = m.Int64Counter(MetricHookDenies, metric.WithUnit("{run}"), metric.WithDescription("Hook runs that denied (deny or failed-closed), by hook"))
-	errs = append(errs, err)
-	o.duration, err = m.Float64Histogram(MetricHookDuration, metric.WithUnit("s"), metric.WithDescription("How long each hook ran, by hook"),
-		metric.WithExplicitBucketBoundaries(durationBuckets...))
-	errs = append(errs, err)
-	return errors.Join(errs...)
 }
 
 // Name is the destination, for the export cursor: the protocol and the endpoint.
 func (o *OTLP) Name() string { return o.name }
 
-// Send exports the records' spans, then the metrics with them counted; it returns when the
-// receiver has acknowledged both (or failed).
+// Send exports the records' spans, then the metrics with them counted (cumulative, from the
+// start time stored with the cursor); it returns when the receiver has acknowledged both (or
+// failed). The records count only once Send succeeded: a batch that failed is counted when it
+// is sent again.
 func (o *OTLP) Send(ctx context.Context, recs []audit.Record) error {
 	var spans []sdktrace.ReadOnlySpan
 	for i := range recs {
@@ -188,41 +157,64 @@ func (o *OTLP) Send(ctx context.Context, recs []audit.Record) error {
 	if o.metrics == nil {
 		return nil
 	}
+	now := o.now()
+	next := o.meters.clone()
+	if next.Start.IsZero() {
+		next.Start = seriesStart(recs, now)
+	}
 	for i := range recs {
-		o.count(ctx, &recs[i])
+		next.count(&recs[i])
 	}
-	var rm metricdata.ResourceMetrics
-	if err := o.reader.Collect(ctx, &rm); err != nil {
+	if err := o.metrics.Export(ctx, next.data(o.res, now)); err != nil {
 		return fmt.Errorf("otlp: metrics: %w", err)
 	}
-	if err := o.metrics.Export(ctx, &rm); err != nil {
-		return fmt.Errorf("otlp: metrics: %w", err)
-	}
+	o.meters = next
 	return nil
 }
 
-func (o *OTLP) count(ctx context.Context, r *audit.Record) {
-	o.decisions.Add(ctx, 1, metric.WithAttributes(attribute.String(AttrAgentName, r.Agent), attribute.String(AttrEvent, r.Event),
-		attribute.String(AttrDecision, r.Decision)))
-	for _, run := range r.Runs {
-		if run.Verdict == "skipped" {
-			continue
+// seriesStart is the metrics' start time, when the first batch is counted: the time of its
+// earliest record (not now), so that the same batch sent again after a crash, which had stored
+// no metrics, starts them at the same time, and a backend sees the same series.
+func seriesStart(recs []audit.Record, now time.Time) time.Time {
+	start := now
+	for i := range recs {
+		if t := recs[i].Time; t.Before(start) {
+			start = t
 		}
-		hook := metric.WithAttributes(attribute.String(AttrHook, run.Hook), attribute.String(AttrAgentName, r.Agent))
-		o.runs.Add(ctx, 1, metric.WithAttributes(attribute.String(AttrHook, run.Hook), attribute.String(AttrAgentName, r.Agent),
-			attribute.String(AttrHookVerdict, run.Verdict)))
-		if run.Verdict == "deny" || run.Verdict == "failed-closed" {
-			o.denies.Add(ctx, 1, hook)
-		}
-		o.duration.Record(ctx, run.Duration.Seconds(), hook)
 	}
+	return start
+}
+
+// Resume takes up the metrics stored with the cursor (nil: none yet, the series start with
+// the next batch). A state it cannot read is an error, and the metrics start again from zero
+// with a new start time, which backends take for a reset.
+func (o *OTLP) Resume(state []byte) error {
+	o.stored = state
+	if o.metrics == nil {
+		return nil
+	}
+	m, err := decodeMeters(state)
+	if err != nil {
+		o.meters, o.stored = &meters{}, nil
+		return fmt.Errorf("otlp: %w; the metrics start again from zero", err)
+	}
+	o.meters = m
+	return nil
+}
+
+// State is the metrics with every batch Send delivered counted, to store with the cursor.
+func (o *OTLP) State() ([]byte, error) {
+	if o.metrics == nil || o.meters.Start.IsZero() {
+		return o.stored, nil
+	}
+	return json.Marshal(o.meters)
 }
 
 // Close shuts the exporters down.
 func (o *OTLP) Close(ctx context.Context) error {
 	errs := []error{o.spans.Shutdown(ctx)}
 	if o.metrics != nil {
-		errs = append(errs, o.mp.Shutdown(ctx), o.metrics.Shutdown(ctx))
+		errs = append(errs, o.metrics.Shutdown(ctx))
 	}
 	return errors.Join(errs...)
 }

@@ -32,14 +32,15 @@ const (
 	AttrToolName       = "gen_ai.tool.name"
 	AttrToolCallID     = "gen_ai.tool.call.id"
 
-	AttrRecordID  = "agenthooks.record.id"
-	AttrOrigin    = "agenthooks.origin"
-	AttrEvent     = "agenthooks.event"
-	AttrWorkspace = "agenthooks.workspace"
-	AttrDecision  = "agenthooks.decision"
-	AttrReason    = "agenthooks.reason"
-	AttrRule      = "agenthooks.rule"
-	AttrWarnings  = "agenthooks.warnings"
+	AttrRecordID   = "agenthooks.record.id"
+	AttrRecordHash = "agenthooks.record.hash"
+	AttrOrigin     = "agenthooks.origin"
+	AttrEvent      = "agenthooks.event"
+	AttrWorkspace  = "agenthooks.workspace"
+	AttrDecision   = "agenthooks.decision"
+	AttrReason     = "agenthooks.reason"
+	AttrRule       = "agenthooks.rule"
+	AttrWarnings   = "agenthooks.warnings"
 
 	AttrHook         = "agenthooks.hook"
 	AttrHookCommand  = "agenthooks.hook.command"
@@ -111,13 +112,20 @@ func ruleOf(r *audit.Record) string {
 
 // derivedID makes an id from a record when it has none (records from before trace context,
 // guards run without a TRACEPARENT): the same record always gets the same id, so a batch sent
-// again after an interrupted export carries the ids it had.
+// again after an interrupted export carries the ids it had, and a backend sees the same spans
+// twice, not two spans. The id comes from the record's chain hash, which no other record
+// shares, on this machine or another, and which never changes once the record is stored; a
+// record without one (not chained) uses its row id, time and origin.
 func derivedID(r *audit.Record, what string, n int) []byte {
 	h := sha256.New()
 	h.Write([]byte("agenthooks span id\x00" + what + "\x00"))
-	h.Write(strconv.AppendInt(nil, r.ID, 10))
-	h.Write(strconv.AppendInt(nil, r.Time.UnixNano(), 10))
-	h.Write([]byte(r.Origin + "\x00" + r.Event + "\x00" + r.Session))
+	if r.Hash != "" {
+		h.Write([]byte("chain\x00" + r.Hash))
+	} else {
+		h.Write(strconv.AppendInt(nil, r.ID, 10))
+		h.Write(strconv.AppendInt(nil, r.Time.UnixNano(), 10))
+		h.Write([]byte(r.Origin + "\x00" + r.Event + "\x00" + r.Session))
+	}
 	sum := h.Sum(nil)
 	sum[0] |= 1 // never all zeros
 	return sum[:n]
@@ -178,6 +186,9 @@ func Spans(r *audit.Record, res *sdkresource.Resource) []sdktrace.ReadOnlySpan {
 		attribute.String(AttrEvent, r.Event),
 		attribute.String(AttrDecision, r.Decision),
 	)
+	if r.Hash != "" {
+		attrs = append(attrs, attribute.String(AttrRecordHash, r.Hash))
+	}
 	if r.Workspace != "" {
 		attrs = append(attrs, attribute.String(AttrWorkspace, r.Workspace))
 	}

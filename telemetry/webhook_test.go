@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -26,6 +27,7 @@ type receiver struct {
 	status []int
 	tries  int
 	got    []audit.Record // from the requests it accepted
+	hashes []string       // their "hash"
 	bad    int            // requests whose signature did not verify
 }
 
@@ -56,7 +58,11 @@ func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
-		rc.got = append(rc.got, rec)
+		var h struct {
+			Hash string `json:"hash"`
+		}
+		_ = json.Unmarshal(sc.Bytes(), &h)
+		rc.got, rc.hashes = append(rc.got, rec), append(rc.hashes, h.Hash)
 	}
 }
 
@@ -183,5 +189,45 @@ func TestSignVerify(t *testing.T) {
 	}
 	if telemetry.Verify([]byte("other"), body, sig) || telemetry.Verify([]byte("k"), append(body, ' '), sig) {
 		t.Fatal("a signature verified under another key or body")
+	}
+}
+
+// crashingWebhook is a webhook exporter that dies after the receiver took a batch and before
+// the cursor moved.
+type crashingWebhook struct{ *telemetry.Webhook }
+
+func (c crashingWebhook) Send(ctx context.Context, recs []audit.Record) error {
+	if err := c.Webhook.Send(ctx, recs); err != nil {
+		return err
+	}
+	return errors.New("killed after sending, before the cursor moved")
+}
+
+// TestWebhookResendAfterCrash: a batch the receiver took, whose exporter died before the
+// cursor moved, is sent again by the next export, each line with the chain hash it had: a SIEM
+// drops what it holds by "hash".
+func TestWebhookResendAfterCrash(t *testing.T) {
+	t.Parallel()
+	rc := &receiver{secret: []byte("s3cret")}
+	srv := httptest.NewServer(rc)
+	defer srv.Close()
+	s, _ := openStore(t)
+	ctx := context.Background()
+	hook := &telemetry.Webhook{URL: srv.URL, Secret: rc.secret}
+	if _, err := telemetry.Export(ctx, s, crashingWebhook{hook}, time.Time{}, io.Discard); err == nil {
+		t.Fatal("the crashing export did not fail")
+	}
+	if n, err := telemetry.Export(ctx, s, hook, time.Time{}, io.Discard); err != nil || n != 2 {
+		t.Fatalf("the export after the crash sent %d, %v", n, err)
+	}
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if len(rc.hashes) != 4 || rc.hashes[0] != rc.hashes[2] || rc.hashes[1] != rc.hashes[3] || rc.hashes[0] == rc.hashes[1] {
+		t.Fatalf("hashes of the lines sent, then sent again: %q; want two distinct hashes, each twice", rc.hashes)
+	}
+	for i, h := range rc.hashes {
+		if len(h) != 64 || rc.got[i].ID != rc.got[i%2].ID {
+			t.Errorf("line %d: hash %q, id %d", i, h, rc.got[i].ID)
+		}
 	}
 }
