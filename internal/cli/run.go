@@ -285,14 +285,17 @@ func fire(ctx context.Context, e *env, p runParams, spec *dialect.Spec) (*engine
 }
 
 // configErrors is the error of a fail-closed run whose config has errors, which fire has already
-// printed on stderr: it is the deny's reason, and is not printed again.
+// printed on stderr: it is the deny's reason, and is not printed again. It names the first
+// broken file by line and column and how to see every problem, so that whoever reads the deny
+// (the user, the model) can have the file fixed. A hook or event of a newer version of an
+// agent's format is never such an error: config skips it with a warning.
 type configErrors struct {
 	n     int
 	first string
 }
 
 func (c configErrors) Error() string {
-	return fmt.Sprintf("%d config error(s), first: %s", c.n, c.first)
+	return fmt.Sprintf("%d config error(s), first: %s (a hooks file agenthooks cannot read or run; fix it, then agenthooks lint, run in the project, lists what is left)", c.n, c.first)
 }
 
 // printRuns writes the table -v shows: one line per hook run.
