@@ -260,10 +260,10 @@ func fire(ctx context.Context, e *env, p runParams, spec *dialect.Spec) (*engine
 	if err != nil {
 		return nil, err
 	}
-	problems := eng.Config().Problems().Errors()
-	for _, pr := range problems {
+	for _, pr := range eng.Config().Problems().Errors() {
 		fmt.Fprintln(e.stderr, "agenthooks: config error:", pr)
 	}
+	problems := eng.Config().RunErrors() // an untrusted file's errors switch off no hook
 	for _, f := range eng.Config().Untrusted() {
 		if u := f.Source.Untrusted; u != nil && !u.Quiet() { // a workspace nobody trusted is said with -v
 			fmt.Fprintf(e.stderr, "agenthooks: %s is not used: %s\n", f.Source.File, u.Message)
@@ -295,7 +295,7 @@ type configErrors struct {
 }
 
 func (c configErrors) Error() string {
-	return fmt.Sprintf("%d config error(s), first: %s (a hooks file agenthooks cannot read or run; fix it, then agenthooks lint, run in the project, lists what is left)", c.n, c.first)
+	return fmt.Sprintf("%d config error(s), first: %s (fix that file; agenthooks lint, run in the project, lists every problem)", c.n, c.first)
 }
 
 // printRuns writes the table -v shows: one line per hook run.
