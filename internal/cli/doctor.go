@@ -18,6 +18,7 @@ import (
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/internal/srcpos"
 	"github.com/agenthooks/agenthooks/runner"
 )
 
@@ -157,6 +158,12 @@ func diagnoseAgent(ctx context.Context, e *env, cfg *config.Config, a dialect.Na
 	for _, f := range files {
 		if !f.Usable {
 			add("fail", f.Source.File, "the file has errors, the agent may ignore it (agenthooks lint "+f.Source.File+")")
+		}
+		for _, pr := range f.Problems {
+			// an event or hook type of a newer version of the agent: agenthooks skips those hooks
+			if pr.Severity == srcpos.Warning && (pr.Code == config.CodeUnknownEvent || pr.Code == config.CodeUnknownType) {
+				add("warn", f.Source.File, fmt.Sprintf("line %d: agenthooks skips hooks it does not know, which the agent may run: %s (an older agenthooks? upgrade it)", pr.Line, pr.Message))
+			}
 		}
 		if why := cfg.Disabled(f); why != "" && hasAgenthooks(f) {
 			add("fail", f.Source.File, "hooks switched off by "+why+": the agent runs every command unguarded")
