@@ -72,6 +72,32 @@ func chatTask(body []byte) string {
 	return ""
 }
 
+// checkSubagentSession checks that the audit's deny of a subagent's rm -rf .git carries, in its
+// payload's key, the subagent's own session, not that of the main loop's call that started it
+// (whose input holds subagentMarker): the payload tells a subagent's call by its session only.
+func checkSubagentSession(t testing.TB, ws workspace, agent, event, key string) {
+	t.Helper()
+	log := ws.agenthooks(t, "log", "--json", "--audit", ws.audit, "--agent", agent, "--event", event)
+	var main, sub string
+	for _, line := range strings.Split(log, "\n") {
+		var r struct{ Decision, Payload string }
+		var p map[string]any
+		if json.Unmarshal([]byte(line), &r) != nil || json.Unmarshal([]byte(r.Payload), &p) != nil {
+			continue
+		}
+		session, _ := p[key].(string)
+		switch {
+		case strings.Contains(r.Payload, subagentMarker+"rm -rf .git"):
+			main = session
+		case r.Decision == "deny" && strings.Contains(r.Payload, "rm -rf .git"):
+			sub = session
+		}
+	}
+	if main == "" || sub == "" || main == sub {
+		t.Errorf("the subagent's deny has %s %q, the main loop's call %q: want two sessions:\n%s", key, sub, main, log)
+	}
+}
+
 // call is a call: step for tool with args.
 func call(tool string, args map[string]any) string {
 	b, _ := json.Marshal(args)
@@ -108,7 +134,7 @@ const droidAirgap = "FACTORY_AIRGAP_ENABLED=true"
 // -rf .git is denied inside the subagent: the canary in .git survives and the subagent's
 // model is told why; another subagent, a custom droid of ~/.factory/droids, runs an ordinary
 // command, which the hooks see too. Droid sends a subagent's PreToolUse with the fields of any
-// other (no agent_id).
+// other (no agent_id), its session_id the subagent's own session.
 func TestDroidSubagentGuard(t *testing.T) {
 	task := func(droid, cmd string) string {
 		return call("Task", map[string]any{"subagent_type": droid, "description": "run a command", "await": true,
@@ -127,6 +153,7 @@ func TestDroidSubagentGuard(t *testing.T) {
 	d.ws.run(t, []string{droidAirgap}, d.bin, "exec", "--model", "custom:e2e-0", "--skip-permissions-unsafe", "please run it")
 	checkSubagentRun(t, "Factory Droid", d.agentRun, canary)
 	checkSubagentDeny(t, d.ws, "droid", "PreToolUse", "rm -rf .git", false)
+	checkSubagentSession(t, d.ws, "droid", "PreToolUse", "session_id")
 	log := d.ws.agenthooks(t, "log", "--json", "--audit", d.ws.audit, "--agent", "droid", "--event", "PreToolUse")
 	seen := false
 	for _, line := range strings.Split(log, "\n") {
@@ -144,7 +171,7 @@ func TestDroidSubagentGuard(t *testing.T) {
 // TestOpenCodeSubagentGuard: in the real OpenCode, with the plugin agenthooks install writes,
 // a subagent (the task tool's general agent) running rm -rf .git is denied inside the
 // subagent: the canary in .git survives and the subagent's model is told why, and another
-// subagent's ordinary command runs.
+// subagent's ordinary command runs. The payload's sessionID is the subagent's own session.
 func TestOpenCodeSubagentGuard(t *testing.T) {
 	task := func(cmd string) string {
 		return call("task", map[string]any{"subagent_type": "general", "description": "run a command",
@@ -156,6 +183,7 @@ func TestOpenCodeSubagentGuard(t *testing.T) {
 	o.exec(t, "please run it")
 	checkSubagentRun(t, "OpenCode", o.agentRun, canary)
 	checkSubagentDeny(t, o.ws, "opencode", "tool.execute.before", "rm -rf .git", false)
+	checkSubagentSession(t, o.ws, "opencode", "tool.execute.before", "sessionID")
 }
 
 // checkFileToolsGuard checks a run in which the agent's file tools tried to change each of
