@@ -573,4 +573,7 @@ type Probe struct {
 	HookName string
 	// HookEventCamel is the payload's hookEventName (VS Code names its event there).
 	HookEventCamel string
+	// PermissionMode is the payload's permission_mode (Droid's autonomy levels are not Claude
+	// Code's modes).
+	PermissionMode string
 }
