@@ -94,6 +94,9 @@ func chatModel(m *model) http.HandlerFunc {
 // the names Qwen Code (run_shell_command, read_file, write_file) and Copilot CLI (bash, view,
 // create) give them.
 func chatToolCall(tools []string, step string) (string, map[string]any) {
+	if name, args, ok := scriptedCall(step); ok { // any tool by name, for the tool scenarios
+		return name, args
+	}
 	pick := func(names ...string) string {
 		for _, n := range names {
 			if slices.Contains(tools, n) {
