@@ -239,9 +239,11 @@ func TestQwenMCPGuard(t *testing.T) {
 	checkMCPGuard(t, "Qwen Code", q.agentRun)
 }
 
-// TestCopilotMCPGuard: in the real GitHub Copilot CLI, guard mcp on preToolUse denies the MCP
-// tool its policy denies and lets the one it allows run; the server comes from
-// --additional-mcp-config.
+// TestCopilotMCPGuard: in the real GitHub Copilot CLI 1.0.102, guard mcp on preToolUse denies
+// the MCP tool its policy denies and lets the one it allows run; the server comes from
+// --additional-mcp-config. Copilot names an MCP tool SERVER-TOOL (e2edb-drop_table) and says
+// nothing more of it in the payload: Copilot's GuardView hands it to the guard as a joined name
+// split at "-".
 func TestCopilotMCPGuard(t *testing.T) {
 	c := newCopilot(t, "call:e2edb-drop_table {}", "call:e2edb-list_tables {}")
 	pol := writeMCPPolicy(t, c.ws.home)

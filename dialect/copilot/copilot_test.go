@@ -203,3 +203,27 @@ func FuzzGuardView(f *testing.F) {
 		}
 	})
 }
+
+// TestGuardViewMCP: Copilot CLI's SERVER-TOOL names reach the guards as the joined MCP name
+// split at "-"; its own tools keep Claude Code's names.
+func TestGuardViewMCP(t *testing.T) {
+	for _, tc := range []struct{ tool, name, split string }{
+		{"e2edb-drop_table", "mcp__e2edb-drop_table", "-"},
+		{"github-mcp-server-get_issue", "mcp__github-mcp-server-get_issue", "-"},
+		{"create", "Write", ""},
+		{"read_bash", "read_bash", ""},
+	} {
+		out, err := GuardView([]byte(`{"sessionId":"s","toolName":"` + tc.tool + `","toolArgs":{}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(out, &m); err != nil {
+			t.Fatal(err)
+		}
+		split, _ := m["mcp_split"].(string)
+		if m["tool_name"] != tc.name || split != tc.split {
+			t.Errorf("%s: tool_name %v, mcp_split %q; want %s, %q", tc.tool, m["tool_name"], split, tc.name, tc.split)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/agenthooks/agenthooks/dialect"
 )
@@ -223,7 +224,18 @@ func GuardView(payload []byte) ([]byte, error) {
 		return nil, err
 	}
 	renameToClaude(m)
+	if tool, ok := m["tool_name"].(string); ok && isMCPTool(tool) {
+		dialect.MCPJoinedBy(m, tool, '-')
+	}
 	return dialect.Marshal(m)
+}
+
+// isMCPTool reports whether tool, as renameToClaude leaves it, is an MCP server's: Copilot CLI
+// 1.0.102 names those SERVER-TOOL (e2edb-drop_table, e2e TestCopilotMCPGuard), and none of its
+// own tools holds a "-". Either part may hold a "-", so the name does not split: the MCP guard
+// judges every split.
+func isMCPTool(tool string) bool {
+	return strings.Contains(tool, "-") && !strings.HasPrefix(tool, "mcp__") && CopilotTool(tool) == tool
 }
 
 // decodeObject decodes a payload that must be a JSON object, bounded in depth.
