@@ -254,3 +254,31 @@ func TestCopilotMCPGuard(t *testing.T) {
 	c.exec(t, "please run it", "--additional-mcp-config", string(b))
 	checkMCPGuard(t, "Copilot CLI", c.agentRun)
 }
+
+// TestQwenMonitorGuard: Qwen Code 0.24.4's monitor tool, one of its deferred tools (called
+// through tool_call), runs a shell command, and fires PreToolUse as monitor with the command in
+// tool_input. With the guards agenthooks install registers (on run_shell_command|monitor), a
+// monitor running rm -rf .git is denied (the canary survives, the model is told why), and an
+// ordinary one runs.
+func TestQwenMonitorGuard(t *testing.T) {
+	monitor := func(cmd string) string {
+		return callStep("tool_call", map[string]any{"name": "monitor", "arguments": map[string]any{"command": cmd, "description": "watch it"}})
+	}
+	q := newQwen(t, monitor("rm -rf .git"), monitor("echo mon > mon.txt"))
+	canary := writeCanary(t, q.ws)
+	q.ws.agenthooksEnv(t, q.env(), "install", "--agent", "qwen")
+	q.exec(t, "please run it")
+	if readFile(canary) != "alive\n" {
+		t.Error("rm -rf .git through monitor ran inside Qwen Code: the guard did not see the monitor call")
+	}
+	if !q.model.anySent("rm-recursive-danger") {
+		t.Errorf("the model never saw why the monitor call was denied; requests:\n%s", strings.Join(q.model.sent(), "\n---\n"))
+	}
+	if !q.ws.exists("mon.txt") {
+		t.Error("an ordinary monitor call did not run")
+	}
+	log := q.ws.agenthooks(t, "log", "--json", "--audit", q.ws.audit, "--agent", "qwen", "--event", "PreToolUse")
+	if !strings.Contains(log, `"decision":"deny"`) || !strings.Contains(log, `\"tool_name\":\"monitor\"`) {
+		t.Errorf("the audit trail has no deny of the monitor call:\n%s", log)
+	}
+}

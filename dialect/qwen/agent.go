@@ -41,7 +41,9 @@ var Agent = dialect.Agent{
 	Shell:  dialect.Shell{Event: "PreToolUse", Tool: "run_shell_command", Payload: shellPayload},
 	Install: dialect.Install{
 		File:         "settings.json",
-		ShellMatcher: "run_shell_command",
+		// monitor (a deferred tool, called through tool_call) runs a shell command too, and
+		// fires PreToolUse as monitor in 0.24.4 (e2e TestQwenMonitorGuard).
+		ShellMatcher: "run_shell_command|monitor",
 		Events: []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop",
 			"SubagentStart", "SubagentStop", "SessionStart", "SessionEnd", "PreCompact"},
 		RunArgs:     "run --agent qwen",
