@@ -40,7 +40,7 @@ var Agent = dialect.Agent{
 	Answer: dialect.Answer{CanAsk: true, RunsOwnHooks: true, Loses: loses, Guard: guardReply},
 	Shell:  dialect.Shell{Event: "PreToolUse", Tool: "run_shell_command", Payload: shellPayload},
 	Install: dialect.Install{
-		File:         "settings.json",
+		File: "settings.json",
 		// monitor (a deferred tool, called through tool_call) runs a shell command too, and
 		// fires PreToolUse as monitor in 0.24.4 (e2e TestQwenMonitorGuard).
 		ShellMatcher: "run_shell_command|monitor",
