@@ -40,10 +40,8 @@ var Agent = dialect.Agent{
 	Answer: dialect.Answer{CanAsk: true, RunsOwnHooks: true, Loses: loses, Guard: guardReply},
 	Shell:  dialect.Shell{Event: "PreToolUse", Tool: "run_shell_command", Payload: shellPayload},
 	Install: dialect.Install{
-		File: "settings.json",
-		// monitor (a deferred tool, called through tool_call) runs a shell command too, and
-		// fires PreToolUse as monitor in 0.24.4 (e2e TestQwenMonitorGuard).
-		ShellMatcher: "run_shell_command|monitor",
+		File:         "settings.json",
+		ShellMatcher: "run_shell_command|monitor", // monitor, a deferred tool, runs a shell command: PreToolUse as monitor in 0.24.4 (e2e TestQwenMonitorGuard)
 		Events: []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop",
 			"SubagentStart", "SubagentStop", "SessionStart", "SessionEnd", "PreCompact"},
 		RunArgs:     "run --agent qwen",
