@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -280,5 +281,89 @@ func TestQwenMonitorGuard(t *testing.T) {
 	log := q.ws.agenthooks(t, "log", "--json", "--audit", q.ws.audit, "--agent", "qwen", "--event", "PreToolUse")
 	if !strings.Contains(log, `"decision":"deny"`) || !strings.Contains(log, `\"tool_name\":\"monitor\"`) {
 		t.Errorf("the audit trail has no deny of the monitor call:\n%s", log)
+	}
+}
+
+// TestCopilotApplyPatchGuard: GitHub Copilot CLI 1.0.102 gives GPT-5 models (gpt-5.5 here) a
+// freeform apply_patch tool instead of create and edit, and fires preToolUse for it as
+// apply_patch with the patch as toolArgs. With the guards agenthooks install registers, a patch
+// adding the repository's .github/hooks file and one updating the user's agenthooks hooks file
+// are denied (the model is told a person must do it, neither file changes), and a patch adding
+// an ordinary file runs.
+func TestCopilotApplyPatchGuard(t *testing.T) {
+	c := &copilotRun{newAgentRun(t, installAgent(t, "@github/copilot", copilotVersion, "copilot"), patchChatModel, nil)}
+	c.ws.agenthooksEnv(t, c.env(), "install", "--agent", "copilot")
+	own := filepath.Join(c.home(), "hooks", "agenthooks.json")
+	before := readFile(own)
+	if !strings.Contains(before, `"matcher":"bash|create|edit|apply_patch"`) {
+		t.Fatalf("install did not register the guard on apply_patch:\n%s", before)
+	}
+	c.model.commands = []string{
+		"patch:*** Begin Patch\n*** Add File: .github/hooks/team.json\n+{\"version\": 1, \"hooks\": {}}\n*** End Patch\n",
+		"patch:*** Begin Patch\n*** Update File: " + own + "\n@@\n-{\n+{\"disableAllHooks\": true,\n*** End Patch\n",
+		"patch:*** Begin Patch\n*** Add File: notes.txt\n+hello\n*** End Patch\n",
+	}
+	c.ws.run(t, append(c.env(), "COPILOT_MODEL=gpt-5.5"), c.bin, "-p", "please edit", "--allow-all-tools", "--no-auto-update", "--disable-builtin-mcps")
+	if c.ws.exists(".github/hooks/team.json") {
+		t.Error("apply_patch planted the repository's .github/hooks/team.json inside Copilot CLI")
+	}
+	if after := readFile(own); after != before {
+		t.Errorf("apply_patch changed %s inside Copilot CLI:\n%s", own, after)
+	}
+	if readFile(filepath.Join(c.ws.dir, "notes.txt")) != "hello\n" {
+		t.Errorf("the ordinary patch did not run; requests:\n%s", strings.Join(c.model.sent(), "\n---\n"))
+	}
+	if !c.model.anySent("Denied by preToolUse hook: Blocked by agenthooks: protected-config") {
+		t.Errorf("the model never saw why the patch was denied; requests:\n%s", strings.Join(c.model.sent(), "\n---\n"))
+	}
+	log := c.ws.agenthooks(t, "log", "--audit", c.ws.audit, "--agent", "copilot", "--event", "preToolUse")
+	if n := strings.Count(log, "deny"); n != 2 {
+		t.Errorf("the audit trail has %d denies, want 2:\n%s", n, log)
+	}
+}
+
+// patchChatModel is chatModel with "patch:PATCH" steps: a call of the freeform apply_patch tool
+// (a Chat Completions custom tool, which Copilot CLI offers GPT-5 models instead of create and
+// edit), its input the patch.
+func patchChatModel(m *model) http.HandlerFunc {
+	plain := chatModel(m)
+	return func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Model    string           `json:"model"`
+			Messages []map[string]any `json:"messages"`
+			Tools    []any            `json:"tools"`
+		}
+		_ = json.Unmarshal(m.peek(r), &req)
+		step := 0
+		for _, msg := range req.Messages {
+			if msg["role"] == "tool" {
+				step++
+			}
+		}
+		patch, ok := "", false
+		if len(req.Tools) > 0 && step < len(m.commands) {
+			patch, ok = strings.CutPrefix(m.commands[step], "patch:")
+		}
+		if !ok {
+			plain(w, r)
+			return
+		}
+		m.record(r)
+		id := fmt.Sprintf("chatcmpl-e2e-%d", step)
+		chunk := func(delta map[string]any, finish any) map[string]any {
+			return map[string]any{"id": id, "object": "chat.completion.chunk", "created": 1700000000, "model": req.Model,
+				"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
+		}
+		call := map[string]any{"index": 0, "id": fmt.Sprintf("call_%02d", step), "type": "custom",
+			"custom": map[string]any{"name": "apply_patch", "input": patch}}
+		last := chunk(map[string]any{}, nil)
+		last["choices"], last["usage"] = []any{}, map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, c := range []map[string]any{chunk(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{call}}, nil),
+			chunk(map[string]any{}, "tool_calls"), last} {
+			b, _ := json.Marshal(c)
+			fmt.Fprintf(w, "data: %s\n\n", b)
+		}
+		fmt.Fprint(w, "data: [DONE]\n\n")
 	}
 }

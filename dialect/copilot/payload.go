@@ -224,8 +224,12 @@ func GuardView(payload []byte) ([]byte, error) {
 		return nil, err
 	}
 	renameToClaude(m)
-	if tool, ok := m["tool_name"].(string); ok && isMCPTool(tool) {
+	tool, _ := m["tool_name"].(string)
+	if isMCPTool(tool) {
 		dialect.MCPJoinedBy(m, tool, '-')
+	}
+	if patch, ok := m["tool_input"].(string); ok && tool == "apply_patch" {
+		m["tool_input"] = map[string]any{"input": patch} // the freeform tool's input is the patch itself
 	}
 	return dialect.Marshal(m)
 }
@@ -235,7 +239,7 @@ func GuardView(payload []byte) ([]byte, error) {
 // own tools holds a "-". Either part may hold a "-", so the name does not split: the MCP guard
 // judges every split.
 func isMCPTool(tool string) bool {
-	return strings.Contains(tool, "-") && !strings.HasPrefix(tool, "mcp__") && CopilotTool(tool) == tool
+	return tool != "" && strings.Contains(tool, "-") && !strings.HasPrefix(tool, "mcp__") && CopilotTool(tool) == tool
 }
 
 // decodeObject decodes a payload that must be a JSON object, bounded in depth.

@@ -46,7 +46,7 @@ var Agent = dialect.Agent{
 			"SubagentStart", "SubagentStop", "SessionStart", "SessionEnd", "PreCompact"},
 		RunArgs:     "run --agent qwen",
 		EditEvent:   "PreToolUse",
-		EditMatcher: "write_file|edit",
+		EditMatcher: "write_file|edit|notebook_edit", // e2e TestQwenFileToolsGuard
 		HandlerName: "agenthooks",
 		Timeout:     DefaultTimeout,
 		ProjectNote: "note: Qwen Code runs project hooks only in a trusted folder",
