@@ -75,41 +75,50 @@ func chatSubagentTask(body []byte) string {
 }
 
 // TestQwenSubagentGuard: in the real Qwen Code 0.24.4, with the guards agenthooks install
-// registers, a subagent (the agent tool, general-purpose, in the foreground) running rm -rf .git
-// is denied inside the subagent: the canary in .git survives, the subagent's model is told why,
-// the audit's deny carries the subagent's agent_id (and agent_type), and another subagent's
-// ordinary command runs.
+// registers, a subagent (the agent tool, general-purpose, in the foreground and in the
+// background, Qwen's default) running rm -rf .git is denied inside the subagent: the canary in
+// .git survives, the subagent's model is told why, the audit's deny carries the subagent's
+// agent_id (and agent_type), and another subagent's ordinary command runs.
 func TestQwenSubagentGuard(t *testing.T) {
-	q := &qwenRun{newAgentRun(t, installAgent(t, "@qwen-code/qwen-code", qwenVersion, "qwen"), subagentChatModel, nil)}
-	q.settings(t, nil)
-	agent := func(cmd string) string {
-		return callStep("agent", map[string]any{"description": "run a command", "subagent_type": "general-purpose",
-			"run_in_background": false, "prompt": subagentMarker + cmd + "\n"})
+	for _, background := range []bool{false, true} {
+		t.Run(fmt.Sprintf("background=%v", background), func(t *testing.T) {
+			q := &qwenRun{newAgentRun(t, installAgent(t, "@qwen-code/qwen-code", qwenVersion, "qwen"), subagentChatModel, nil)}
+			q.settings(t, nil)
+			agent := func(cmd string) string {
+				return callStep("agent", map[string]any{"description": "run a command", "subagent_type": "general-purpose",
+					"run_in_background": background, "prompt": subagentMarker + cmd + "\n"})
+			}
+			q.model.commands = []string{agent("rm -rf .git"), agent("echo sub > sub.txt")}
+			canary := writeCanary(t, q.ws)
+			q.ws.agenthooksEnv(t, q.env(), "install", "--agent", "qwen")
+			q.exec(t, "please run it")
+			checkSubagentRun(t, "Qwen Code", q.agentRun, canary)
+			checkSubagentDeny(t, q.ws, "qwen", "PreToolUse", "rm -rf .git", true)
+		})
 	}
-	q.model.commands = []string{agent("rm -rf .git"), agent("echo sub > sub.txt")}
-	canary := writeCanary(t, q.ws)
-	q.ws.agenthooksEnv(t, q.env(), "install", "--agent", "qwen")
-	q.exec(t, "please run it")
-	checkSubagentRun(t, "Qwen Code", q.agentRun, canary)
-	checkSubagentDeny(t, q.ws, "qwen", "PreToolUse", "rm -rf .git", true)
 }
 
 // TestCopilotSubagentGuard: in the real GitHub Copilot CLI 1.0.102, with the guards agenthooks
-// install registers, a subagent (the task tool, general-purpose, sync) running rm -rf .git is
-// denied inside the subagent: the canary in .git survives, the subagent's model is told why,
-// the audit has the deny, and another subagent's ordinary command runs.
+// install registers, a subagent (the task tool, general-purpose, sync and background) running
+// rm -rf .git is denied inside the subagent: the canary in .git survives, the subagent's model
+// is told why, the audit has the deny (its payload, Copilot's usual one, does not say which
+// subagent made the call), and another subagent's ordinary command runs.
 func TestCopilotSubagentGuard(t *testing.T) {
-	c := &copilotRun{newAgentRun(t, installAgent(t, "@github/copilot", copilotVersion, "copilot"), subagentChatModel, nil)}
-	task := func(name, cmd string) string {
-		return callStep("task", map[string]any{"name": name, "description": "run a command", "agent_type": "general-purpose",
-			"mode": "sync", "prompt": subagentMarker + cmd + "\n"})
+	for _, mode := range []string{"sync", "background"} {
+		t.Run(mode, func(t *testing.T) {
+			c := &copilotRun{newAgentRun(t, installAgent(t, "@github/copilot", copilotVersion, "copilot"), subagentChatModel, nil)}
+			task := func(name, cmd string) string {
+				return callStep("task", map[string]any{"name": name, "description": "run a command", "agent_type": "general-purpose",
+					"mode": mode, "prompt": subagentMarker + cmd + "\n"})
+			}
+			c.model.commands = []string{task("cleaner", "rm -rf .git"), task("writer", "echo sub > sub.txt")}
+			canary := writeCanary(t, c.ws)
+			c.ws.agenthooksEnv(t, c.env(), "install", "--agent", "copilot")
+			c.exec(t, "please run it")
+			checkSubagentRun(t, "Copilot CLI", c.agentRun, canary)
+			checkSubagentDeny(t, c.ws, "copilot", "preToolUse", "rm -rf .git", false)
+		})
 	}
-	c.model.commands = []string{task("cleaner", "rm -rf .git"), task("writer", "echo sub > sub.txt")}
-	canary := writeCanary(t, c.ws)
-	c.ws.agenthooksEnv(t, c.env(), "install", "--agent", "copilot")
-	c.exec(t, "please run it")
-	checkSubagentRun(t, "Copilot CLI", c.agentRun, canary)
-	checkSubagentDeny(t, c.ws, "copilot", "preToolUse", "rm -rf .git", false)
 }
 
 // notebook is a Jupyter notebook of one code cell, for notebook_edit.
