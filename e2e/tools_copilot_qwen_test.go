@@ -101,8 +101,8 @@ func TestQwenSubagentGuard(t *testing.T) {
 // TestCopilotSubagentGuard: in the real GitHub Copilot CLI 1.0.102, with the guards agenthooks
 // install registers, a subagent (the task tool, general-purpose, sync and background) running
 // rm -rf .git is denied inside the subagent: the canary in .git survives, the subagent's model
-// is told why, the audit has the deny (its payload, Copilot's usual one, does not say which
-// subagent made the call), and another subagent's ordinary command runs.
+// is told why, the audit's deny carries Copilot's own camelCase agentId, agentType and
+// parentAgentId (no agent_id), and another subagent's ordinary command runs.
 func TestCopilotSubagentGuard(t *testing.T) {
 	for _, mode := range []string{"sync", "background"} {
 		t.Run(mode, func(t *testing.T) {
@@ -117,6 +117,16 @@ func TestCopilotSubagentGuard(t *testing.T) {
 			c.exec(t, "please run it")
 			checkSubagentRun(t, "Copilot CLI", c.agentRun, canary)
 			checkSubagentDeny(t, c.ws, "copilot", "preToolUse", "rm -rf .git", false)
+			log := c.ws.agenthooks(t, "log", "--json", "--audit", c.ws.audit, "--agent", "copilot", "--event", "preToolUse")
+			found := false
+			for _, line := range strings.Split(log, "\n") {
+				if strings.Contains(line, `"decision":"deny"`) && strings.Contains(line, "rm -rf .git") {
+					found = strings.Contains(line, `\"agentId\"`) && strings.Contains(line, `\"parentAgentId\"`) && strings.Contains(line, `\"agentType\":\"general-purpose\"`)
+				}
+			}
+			if !found {
+				t.Errorf("the deny's payload does not name the subagent (agentId, agentType, parentAgentId):\n%s", log)
+			}
 		})
 	}
 }
