@@ -12,6 +12,8 @@ import "fmt"
 //     own form); mcp__NAME, with no second "__": an MCP call whose name joins server and tool
 //     with "_" so that the split is not known (OpenCode's SERVER_TOOL, VS Code's
 //     mcp_SERVER_TOOL); the MCP guard judges every split and takes the strictest answer.
+//   - mcp_split: the character that joins server and tool in such an mcp__NAME when it is not
+//     "_" (Copilot CLI's SERVER-TOOL).
 
 // StringList checks that m[key], when set, is a list of non-empty strings; field names it in
 // the error. A file list the guard cannot read is an error of the call, never an allow.
@@ -38,3 +40,9 @@ func MCPTool(server, tool string) string { return "mcp__" + server + "__" + tool
 // MCPJoined is the neutral name of an MCP call whose name joins server and tool with "_" in a
 // way that does not split: mcp__joined.
 func MCPJoined(joined string) string { return "mcp__" + joined }
+
+// MCPJoinedBy names, in m, an MCP call whose name joins server and tool with sep, a character
+// other than "_": tool_name mcp__joined, and mcp_split sep.
+func MCPJoinedBy(m map[string]any, joined string, sep byte) {
+	m["tool_name"], m["mcp_split"] = MCPJoined(joined), string(sep)
+}

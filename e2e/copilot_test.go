@@ -120,7 +120,7 @@ func TestCopilotShellGuard(t *testing.T) {
 }
 
 // TestCopilotEditGuard: the guard entry agenthooks install --agent copilot writes, one entry
-// for the shell and the file tools (matcher "bash|create|edit", which Copilot matches against
+// for the shell and the file tools (matcher "bash|create|edit|apply_patch", which Copilot matches against
 // the whole tool name), runs on Copilot's create tool: a create over agenthooks' own hooks file
 // is denied and the model reads why (protected-config), the file is unchanged, and a create of
 // an ordinary file runs.
@@ -133,7 +133,7 @@ func TestCopilotEditGuard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(before), `"matcher":"bash|create|edit"`) {
+	if !strings.Contains(string(before), `"matcher":"bash|create|edit|apply_patch"`) {
 		t.Fatalf("install did not write one guard entry for the shell and file tools:\n%s", before)
 	}
 	c.exec(t, "please write them")

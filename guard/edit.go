@@ -14,12 +14,13 @@ import (
 // editTools are the agents' own tools that write, edit or delete files, with the tool_input
 // fields that name the file. Claude Code 2.1 (Write, Edit, MultiEdit, NotebookEdit), Cursor's
 // preToolUse (Write, Delete), Gemini CLI 0.61 (write_file, replace), Codex 0.169 (apply_patch,
-// whose patch names its files), Copilot CLI and Qwen Code (their edit, create and write tools),
+// whose patch names its files), Copilot CLI and Qwen Code (their edit, create and write tools;
+// Qwen Code 0.24's notebook_edit),
 // Factory Droid 0.215 (ApplyPatch: Codex's patch format, in its input field), OpenCode 1.18
 // (apply_patch with patchText, the only edit tool it gives GPT models; patch).
 var editTools = map[string][]string{
 	"Write": {"file_path", "path"}, "Edit": {"file_path", "path"}, "MultiEdit": {"file_path"},
-	"NotebookEdit": {"notebook_path", "file_path"}, "Delete": {"file_path", "path", "target_file"},
+	"NotebookEdit": {"notebook_path", "file_path"}, "notebook_edit": {"notebook_path"}, "Delete": {"file_path", "path", "target_file"},
 	"write_file": {"file_path", "path"}, "replace": {"file_path", "path"}, "edit": {"path", "file_path"},
 	"create": {"path", "file_path"}, "str_replace_editor": {"path"}, "edit_file": {"target_file", "path", "file_path"},
 	"apply_patch": {"command", "patch", "input", "patchText"}, "ApplyPatch": {"input", "patch"},

@@ -3,6 +3,7 @@ package install
 import (
 	"cmp"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -141,6 +142,13 @@ func into(root *jsonpos.Value, agent *dialect.Agent, prog string) []string {
 	for _, en := range entries(agent) {
 		command := prog + " " + en.args
 		list := hooks.At(en.event, jsonpos.Array)
+		if g := narrower(list, en); g != nil {
+			// an earlier install's entry for fewer of the agent's tools: widened in place, so
+			// that the guard does not run twice on the tools both name
+			m := g.Get("matcher")
+			changes = append(changes, "updated "+en.event+": matcher "+m.Str+" → "+en.matcher)
+			m.Str = en.matcher
+		}
 		if h := find(list, en); h != nil {
 			c := h.Get("command")
 			changed := c.Str != command
@@ -185,6 +193,31 @@ func into(root *jsonpos.Value, agent *dialect.Agent, prog string) []string {
 		changes = append(changes, "added "+en.event+": "+command)
 	}
 	return changes
+}
+
+// narrower returns the matcher group of an event's list that an earlier install wrote for en
+// on fewer tools: its only handler is en's command, and its matcher's alternatives are some,
+// not all, of en's (Qwen Code's run_shell_command before run_shell_command|monitor). Nil when
+// there is none, or when en's own group is there already.
+func narrower(list *jsonpos.Value, en entry) *jsonpos.Value {
+	if en.matcher == "" || find(list, en) != nil {
+		return nil
+	}
+	want := strings.Split(en.matcher, "|")
+	for _, el := range list.Elems {
+		m, hs := el.Get("matcher"), el.Get("hooks")
+		if m == nil || m.Kind != jsonpos.String || hs == nil || hs.Kind != jsonpos.Array || len(hs.Elems) != 1 {
+			continue
+		}
+		if c := hs.Elems[0].Get("command"); c == nil || c.Kind != jsonpos.String || !same(en, c.Str) {
+			continue
+		}
+		have := strings.Split(m.Str, "|")
+		if len(have) < len(want) && !slices.ContainsFunc(have, func(a string) bool { return !slices.Contains(want, a) }) {
+			return el
+		}
+	}
+	return nil
 }
 
 // find returns the handler of an event's list (Cursor's entries or the handlers of Claude

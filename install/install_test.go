@@ -228,3 +228,46 @@ func TestPlanOwn(t *testing.T) {
 		t.Errorf("project file %s", f)
 	}
 }
+
+// TestPlanWidensMatcher: an earlier install's guard entries for fewer tools (Qwen Code's
+// run_shell_command and write_file|edit, before monitor and notebook_edit) are widened in place,
+// not joined by a second guard on the same tools; a second plan changes nothing.
+func TestPlanWidensMatcher(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	o := install.Options{Home: home, Program: "/opt/agenthooks"}
+	qwen := agents.Get(dialect.Name("qwen"))
+	first, err := install.Plan(qwen, o, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(first.File)
+	old := strings.NewReplacer(`"run_shell_command|monitor"`, `"run_shell_command"`, `"write_file|edit|notebook_edit"`, `"write_file|edit"`).Replace(string(data))
+	if old == string(data) {
+		t.Fatalf("install's Qwen matchers changed; this test's earlier file is out of date:\n%s", data)
+	}
+	write(t, first.File, old)
+	c, err := install.Plan(qwen, o, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(c.Changes, "\n")
+	for _, want := range []string{"updated PreToolUse: matcher run_shell_command → run_shell_command|monitor",
+		"updated PreToolUse: matcher write_file|edit → write_file|edit|notebook_edit"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("changes lack %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "added") || string(c.New) != string(data) {
+		t.Errorf("the widened file is not the one a fresh install writes; changes:\n%s\n%s", got, c.New)
+	}
+	if err := c.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := install.Plan(qwen, o, false); err != nil || again.Changed() {
+		t.Errorf("second plan: %+v %v", again.Changes, err)
+	}
+}

@@ -48,11 +48,11 @@ var Agent = dialect.Agent{
 			"subagentStart", "subagentStop", "sessionStart", "sessionEnd", "preCompact"},
 		RunArgs:     "run --agent copilot",
 		EditEvent:   "preToolUse",
-		EditMatcher: "create|edit",
+		EditMatcher: "create|edit|apply_patch", // apply_patch: 1.0.102's file tool for GPT-5 models (e2e TestCopilotApplyPatchGuard)
 		// Copilot's matcher is a regular expression that must match the whole tool name
-		// (1.0.102 anchors it as ^(?:matcher)$): one entry, "bash|create|edit", guards the shell
-		// and the file tools, and VS Code, which runs this file and ignores matchers, runs the
-		// guard once per call.
+		// (1.0.102 anchors it as ^(?:matcher)$): one entry, "bash|create|edit|apply_patch",
+		// guards the shell and the file tools, and VS Code, which runs this file and ignores
+		// matchers, runs the guard once per call.
 		OneGuard:    true,
 		Timeout:     DefaultTimeout,
 		Own:         hooksFile,

@@ -189,6 +189,8 @@ func FuzzGuardView(f *testing.F) {
 	f.Add([]byte(`{"sessionId":"s","toolName":"create","toolArgs":{"path":"a","file_text":"b"}}`))
 	f.Add([]byte(`{"toolName":"bash","toolArgs":"ls","toolResult":{"textResultForLlm":1}}`))
 	f.Add([]byte(`[1]`))
+	f.Add([]byte(`{"toolName":"apply_patch","toolArgs":"*** Begin Patch\n*** Add File: a\n+b\n*** End Patch\n"}`))
+	f.Add([]byte(`{"toolName":"e2edb-drop_table","toolArgs":{}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		out, err := GuardView(data)
 		if err != nil {
@@ -202,4 +204,46 @@ func FuzzGuardView(f *testing.F) {
 			t.Fatalf("%q kept toolName: %q", data, out)
 		}
 	})
+}
+
+// TestGuardViewMCP: Copilot CLI's SERVER-TOOL names reach the guards as the joined MCP name
+// split at "-"; its own tools keep Claude Code's names.
+func TestGuardViewMCP(t *testing.T) {
+	for _, tc := range []struct{ tool, name, split string }{
+		{"e2edb-drop_table", "mcp__e2edb-drop_table", "-"},
+		{"github-mcp-server-get_issue", "mcp__github-mcp-server-get_issue", "-"},
+		{"create", "Write", ""},
+		{"read_bash", "read_bash", ""},
+	} {
+		out, err := GuardView([]byte(`{"sessionId":"s","toolName":"` + tc.tool + `","toolArgs":{}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(out, &m); err != nil {
+			t.Fatal(err)
+		}
+		split, _ := m["mcp_split"].(string)
+		if m["tool_name"] != tc.name || split != tc.split {
+			t.Errorf("%s: tool_name %v, mcp_split %q; want %s, %q", tc.tool, m["tool_name"], split, tc.name, tc.split)
+		}
+	}
+}
+
+// TestGuardViewApplyPatch: the freeform apply_patch tool's toolArgs, the patch itself, reaches
+// the guards as tool_input.input, where the edit guard reads a patch's files.
+func TestGuardViewApplyPatch(t *testing.T) {
+	patch := "*** Begin Patch\n*** Add File: .github/hooks/x.json\n+{}\n*** End Patch\n"
+	b, _ := json.Marshal(map[string]any{"sessionId": "s", "toolName": "apply_patch", "toolArgs": patch})
+	out, err := GuardView(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		ToolName  string         `json:"tool_name"`
+		ToolInput map[string]any `json:"tool_input"`
+	}
+	if err := json.Unmarshal(out, &m); err != nil || m.ToolName != "apply_patch" || m.ToolInput["input"] != patch {
+		t.Errorf("%s became %s (%v)", b, out, err)
+	}
 }

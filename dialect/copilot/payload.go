@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/agenthooks/agenthooks/dialect"
 )
@@ -223,7 +224,22 @@ func GuardView(payload []byte) ([]byte, error) {
 		return nil, err
 	}
 	renameToClaude(m)
+	tool, _ := m["tool_name"].(string)
+	if isMCPTool(tool) {
+		dialect.MCPJoinedBy(m, tool, '-')
+	}
+	if patch, ok := m["tool_input"].(string); ok && tool == "apply_patch" {
+		m["tool_input"] = map[string]any{"input": patch} // the freeform tool's input is the patch itself
+	}
 	return dialect.Marshal(m)
+}
+
+// isMCPTool reports whether tool, as renameToClaude leaves it, is an MCP server's: Copilot CLI
+// 1.0.102 names those SERVER-TOOL (e2edb-drop_table, e2e TestCopilotMCPGuard), and none of its
+// own tools holds a "-". Either part may hold a "-", so the name does not split: the MCP guard
+// judges every split.
+func isMCPTool(tool string) bool {
+	return tool != "" && strings.Contains(tool, "-") && !strings.HasPrefix(tool, "mcp__") && CopilotTool(tool) == tool
 }
 
 // decodeObject decodes a payload that must be a JSON object, bounded in depth.

@@ -41,12 +41,12 @@ var Agent = dialect.Agent{
 	Shell:  dialect.Shell{Event: "PreToolUse", Tool: "run_shell_command", Payload: shellPayload},
 	Install: dialect.Install{
 		File:         "settings.json",
-		ShellMatcher: "run_shell_command",
+		ShellMatcher: "run_shell_command|monitor", // monitor, a deferred tool, runs a shell command: PreToolUse as monitor in 0.24.4 (e2e TestQwenMonitorGuard)
 		Events: []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop",
 			"SubagentStart", "SubagentStop", "SessionStart", "SessionEnd", "PreCompact"},
 		RunArgs:     "run --agent qwen",
 		EditEvent:   "PreToolUse",
-		EditMatcher: "write_file|edit",
+		EditMatcher: "write_file|edit|notebook_edit", // e2e TestQwenFileToolsGuard
 		HandlerName: "agenthooks",
 		Timeout:     DefaultTimeout,
 		ProjectNote: "note: Qwen Code runs project hooks only in a trusted folder",

@@ -35,12 +35,14 @@ var editCalls = map[string]map[string]string{
 		"replace":    `{"session_id":"g1","cwd":"/tmp","hook_event_name":"BeforeTool","timestamp":"2026-11-24T09:32:52.993Z","tool_name":"replace","tool_input":{"file_path":"@FILE","old_string":"a","new_string":"b"}}`,
 	},
 	"qwen": {
-		"write_file": `{"cwd":"/tmp","hook_event_name":"PreToolUse","session_id":"s","timestamp":"2026-11-24T08:40:00.612Z","tool_input":{"file_path":"@FILE","content":"b"},"tool_name":"write_file"}`,
-		"edit":       `{"cwd":"/tmp","hook_event_name":"PreToolUse","session_id":"s","timestamp":"2026-11-24T08:40:00.612Z","tool_input":{"file_path":"@FILE","old_string":"a","new_string":"b"},"tool_name":"edit"}`,
+		"write_file":    `{"cwd":"/tmp","hook_event_name":"PreToolUse","session_id":"s","timestamp":"2026-11-24T08:40:00.612Z","tool_input":{"file_path":"@FILE","content":"b"},"tool_name":"write_file"}`,
+		"edit":          `{"cwd":"/tmp","hook_event_name":"PreToolUse","session_id":"s","timestamp":"2026-11-24T08:40:00.612Z","tool_input":{"file_path":"@FILE","old_string":"a","new_string":"b"},"tool_name":"edit"}`,
+		"notebook_edit": `{"cwd":"/tmp","hook_event_name":"PreToolUse","session_id":"s","timestamp":"2026-11-24T08:40:00.612Z","tool_input":{"notebook_path":"@FILE","cell_id":"c1","new_source":"x","edit_mode":"replace"},"tool_name":"notebook_edit","tool_call_id":"call_04"}`,
 	},
 	"copilot": {
-		"create": `{"cwd":"/tmp","sessionId":"s","timestamp":1795509711897,"toolArgs":{"path":"@FILE","file_text":"{}"},"toolName":"create"}`,
-		"edit":   `{"cwd":"/tmp","sessionId":"s","timestamp":1795509711897,"toolArgs":{"path":"@FILE","old_str":"a","new_str":"b"},"toolName":"edit"}`,
+		"create":      `{"cwd":"/tmp","sessionId":"s","timestamp":1795509711897,"toolArgs":{"path":"@FILE","file_text":"{}"},"toolName":"create"}`,
+		"edit":        `{"cwd":"/tmp","sessionId":"s","timestamp":1795509711897,"toolArgs":{"path":"@FILE","old_str":"a","new_str":"b"},"toolName":"edit"}`,
+		"apply_patch": `{"cwd":"/tmp","sessionId":"s","timestamp":1795553393499,"toolArgs":"*** Begin Patch\n*** Update File: @FILE\n@@\n-a\n+b\n*** End Patch\n","toolName":"apply_patch"}`,
 	},
 	"vscode": {
 		"create_file":                  `{"timestamp":"2026-11-24T10:00:00.000Z","hookEventName":"PreToolUse","sessionId":"s","cwd":"/tmp","tool_name":"create_file","tool_use_id":"u","tool_input":{"filePath":"@FILE","content":"{}"}}`,

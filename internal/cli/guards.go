@@ -61,6 +61,7 @@ type guardPayload struct {
 	URL            string           `json:"url"`
 	Command        string           `json:"command"`
 	MCPContext     *mcpContext      `json:"mcp_context"`
+	MCPSplit       string           `json:"mcp_split"` // a GuardView's: what joins server and tool in mcp__NAME, if not "_"
 	Cwd            string           `json:"cwd"`
 	WorkspaceRoots []string         `json:"workspace_roots"`
 	TurnID         any              `json:"turn_id"`
@@ -481,7 +482,8 @@ func (p contentGuardParams) judgeMCP(e *env, pl *guardPayload) (guard.Decision, 
 }
 
 // judgeJoinedMCP judges an MCP call whose name joins server and tool with "_" (mcp__NAME, as an
-// agent's GuardView writes OpenCode's SERVER_TOOL and VS Code's mcp_SERVER_TOOL): each way of
+// agent's GuardView writes OpenCode's SERVER_TOOL and VS Code's mcp_SERVER_TOOL) or with the
+// payload's mcp_split (Copilot CLI's SERVER-TOOL, "-"): each way of
 // splitting the name is judged, and the strictest answer stands. A split no rule names gets the
 // policy's default, so an ambiguous name is never allowed unless every reading of it is.
 func (p contentGuardParams) judgeJoinedMCP(e *env, pl *guardPayload, joined string) (guard.Decision, string, error) {
@@ -492,11 +494,15 @@ func (p contentGuardParams) judgeJoinedMCP(e *env, pl *guardPayload, joined stri
 	if err != nil {
 		return "", "", err
 	}
+	sep := cmp.Or(pl.MCPSplit, "_")
+	if len(sep) != 1 {
+		return "", "", fmt.Errorf("payload: field \"mcp_split\" must be one character, not %q", pl.MCPSplit)
+	}
 	rank := map[guard.Decision]int{guard.Allow: 0, guard.Ask: 1, guard.Deny: 2}
 	best, why, server, tool := guard.Decision(""), "", "", joined
 	splits := 0
 	for i := 0; i < len(joined); i++ {
-		if joined[i] != '_' || i == 0 || i == len(joined)-1 {
+		if joined[i] != sep[0] || i == 0 || i == len(joined)-1 {
 			continue
 		}
 		splits++
@@ -505,7 +511,7 @@ func (p contentGuardParams) judgeJoinedMCP(e *env, pl *guardPayload, joined stri
 			best, why, server, tool = d, w, s, t
 		}
 	}
-	if splits == 0 { // no "_" to split at: the server is not known
+	if splits == 0 { // nothing to split at: the server is not known
 		best, why = pol.MCP.Decide([]string{""}, joined)
 		server = ""
 	}
