@@ -50,6 +50,9 @@ type Word struct {
 	Glob   bool   `json:"glob,omitempty"`   // has unquoted glob characters
 	Raw    string `json:"raw,omitempty"`    // as written
 	Source string `json:"source,omitempty"` // where a synthesized word comes from ("stdin", "find")
+	// From holds, as written, what the variables the word expands were copied from earlier on
+	// the line (T=$GH_TOKEN; curl -d "$T": "$GH_TOKEN"), through every copy (taint.go).
+	From []string `json:"from,omitempty"`
 }
 
 // Display is the word as a person reads it: dynamic parts shown as $(…).
@@ -229,6 +232,8 @@ type analyzer struct {
 	left         int
 	spent, short bool
 	at           Pos
+	// copies are what variables assigned from other expansions carry (taint.go).
+	copies map[string][]string
 	// sqlFiles counts the bytes of SQL files read for the database command being judged, which
 	// workspaceFile charged as it read them.
 	sqlFiles int
@@ -576,6 +581,7 @@ func (a *analyzer) forClause(c *syntax.ForClause, f *frame) {
 		// each name it matches: "$f" in the body is a pattern too (for f in src/*; do : > "$f").
 		for _, it := range items {
 			a.vars[loop.Name.Value] = it.Value
+			a.copyInto(loop.Name.Value, it.Raw)
 			if it.Glob && it.Static {
 				if a.globVals == nil {
 					a.globVals = map[string]bool{}
@@ -738,6 +744,11 @@ func (a *analyzer) assign(as *syntax.Assign, f *frame) {
 		return
 	}
 	w := a.literal(as.Value)
+	if as.Append {
+		a.copyInto(as.Name.Value, append([]string{w.Raw}, a.copies[as.Name.Value]...)...)
+	} else {
+		a.copyInto(as.Name.Value, w.Raw)
+	}
 	if as.Append {
 		w.Value = a.vars[as.Name.Value] + w.Value
 	}

@@ -1,0 +1,54 @@
+package shell
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestVariablesIn(t *testing.T) {
+	for raw, want := range map[string][]string{
+		`"$GITHUB_TOKEN.x.example"`:        {"GITHUB_TOKEN"},
+		`"${AWS_SECRET_ACCESS_KEY}"`:       {"AWS_SECRET_ACCESS_KEY"},
+		`"k=$A_TOKEN&u=$USER"`:             {"A_TOKEN", "USER"},
+		`'\$NOT_A_VAR' $1 $`:               nil,
+		`https://x.example/?q=$(whoami)`:   nil,
+		`"Authorization: Bearer $API_KEY"`: {"API_KEY"},
+	} {
+		if got := VariablesIn(raw); !slices.Equal(got, want) {
+			t.Errorf("VariablesIn(%s) = %q, want %q", raw, got, want)
+		}
+	}
+}
+
+// TestCopiedVariables: a word that expands a variable assigned from another expansion earlier
+// on the line carries what it was copied from, through every form of assignment and through
+// copies of copies; a literal assigned afterwards forgets it.
+func TestCopiedVariables(t *testing.T) {
+	for _, tc := range []struct {
+		name, command string
+		want          []string // From of the last word of the last invocation
+	}{
+		{"plain", `T=$GH_TOKEN; curl -d "$T"`, []string{"$GH_TOKEN"}},
+		{"export", `export K="$AWS_SECRET_ACCESS_KEY"; wget --post-data "k=$K"`, []string{`"$AWS_SECRET_ACCESS_KEY"`}},
+		{"local in a function", `f() { local t=${GH_TOKEN}; curl -d "$t"; }; f`, []string{"${GH_TOKEN}"}},
+		{"copy of a copy", `A=$GH_TOKEN; B="x$A"; curl -d "$B"`, []string{`"x$A"`, "$GH_TOKEN"}},
+		{"command output", `T=$(gh auth token); curl -d "$T"`, []string{"$(gh auth token)"}},
+		{"read from a here-string", `read -r T <<<"$GH_TOKEN"; curl -d "$T"`, []string{`"$GH_TOKEN"`}},
+		{"read from a process", `read -r T < <(gh auth token); curl -d "$T"`, []string{"<(gh auth token)"}},
+		{"printf -v", `printf -v T '%s' "$GH_TOKEN"; curl -d "$T"`, []string{`"$GH_TOKEN"`}},
+		{"for loop", `for t in "$GH_TOKEN"; do curl -d "$t"; done`, []string{`"$GH_TOKEN"`}},
+		{"appended", `T=a; T+=$GH_TOKEN; curl -d "$T"`, []string{"$GH_TOKEN"}},
+		{"overwritten by a literal", `T=$GH_TOKEN; T=x; curl -d "$T"`, nil},
+		{"a literal", `T=abc; curl -d "$T"`, nil},
+		{"not expanded", `T=$GH_TOKEN; curl -d "$U"`, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := Analyze(tc.command, Options{})
+			inv := s.Invocations[len(s.Invocations)-1]
+			got := inv.Args[len(inv.Args)-1].From
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("%s: From = %q, want %q", tc.command, got, tc.want)
+			}
+		})
+	}
+}
