@@ -104,6 +104,9 @@ type Invocation struct {
 	// Followed is set when the program is a script whose text was read and judged in its
 	// place (bash x.sh, ./x.sh, source x.sh): its effect is what its commands do.
 	Followed bool `json:"followed,omitempty"`
+	// ReadsOnly is set when the program only reads or tests its operands: a PowerShell or
+	// cmd.exe command that winshell knows writes nothing (Get-Content, Test-Path, type).
+	ReadsOnly bool `json:"reads_only,omitempty"`
 }
 
 // Under reports whether the invocation was found inside wrapper w (by its first word).
