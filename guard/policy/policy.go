@@ -92,8 +92,9 @@ type Rule struct {
 	MaxArgs int
 	// ArgsUnknown: some argument must be one not known until the command runs.
 	ArgsUnknown bool
-	// StdinFed: its standard input must be a heredoc, a here-string or a file (answers fed to
-	// a tool that would otherwise ask: fdisk /dev/sda <<< $'o\nw').
+	// StdinFed: its standard input must be fed by the command line: a pipe, a heredoc, a
+	// here-string or a file (answers fed to a tool that would otherwise ask: fdisk /dev/sda <<<
+	// $'o\nw', printf 'o\nw\n' | fdisk /dev/sdb, echo y | parted /dev/sdb mklabel gpt).
 	StdinFed bool
 	Findings []string
 	Pattern  *regexp.Regexp
@@ -328,9 +329,7 @@ func (r *Rule) matchInvocation(v *view, c *classifier) (ok bool, arg, class stri
 	if r.ArgsUnknown && !slices.ContainsFunc(args, func(w shell.Word) bool { return !w.Static }) {
 		return false, "", ""
 	}
-	if r.StdinFed && !slices.ContainsFunc(v.inv.Redirects, func(rd shell.Redirect) bool {
-		return rd.Op == "<" || rd.Op == "<<" || rd.Op == "<<-" || rd.Op == "<<<"
-	}) {
+	if r.StdinFed && v.inv.Stdin == "" {
 		return false, "", ""
 	}
 	if r.MaxArgs > 0 {

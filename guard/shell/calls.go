@@ -996,7 +996,7 @@ func (a *analyzer) record(args []Word, name string, f *frame, ctx *callCtx) int 
 	}
 	args = a.withFrom(args)
 	inv := Invocation{Args: args, Name: name, Wrappers: f.wrappers, Pos: ctx.pos, Depth: f.depth,
-		Cwd: a.cwd, Redirects: ctx.redirs, Filtered: ctx.filtered, Function: name != "" && a.funcs[name]}
+		Cwd: a.cwd, Redirects: ctx.redirs, Filtered: ctx.filtered, Function: name != "" && a.funcs[name], Stdin: stdinOf(ctx)}
 	a.script.Invocations = append(a.script.Invocations, inv)
 	i := len(a.script.Invocations) - 1
 	for _, r := range ctx.redirs {
@@ -1008,6 +1008,32 @@ func (a *analyzer) record(args []Word, name string, f *frame, ctx *callCtx) int 
 		a.find(FindingDeviceWrite, ctx.pos, i, name+" writes to disk device "+dev)
 	}
 	return i
+}
+
+// stdinOf says what feeds a command's stdin (Invocation.Stdin): the last redirection of fd 0
+// wins over the pipe, as in bash.
+func stdinOf(ctx *callCtx) string {
+	kind := ""
+	if ctx.stdin != nil {
+		kind = "pipe"
+	}
+	if ctx.stmt == nil {
+		return kind
+	}
+	for _, r := range ctx.stmt.Redirs {
+		if r.N != nil && r.N.Value != "0" {
+			continue
+		}
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			kind = "heredoc"
+		case syntax.WordHdoc:
+			kind = "here-string"
+		case syntax.RdrIn, syntax.RdrInOut:
+			kind = "file"
+		}
+	}
+	return kind
 }
 
 // deviceDestination returns the disk device a copying command writes to, or "".

@@ -104,6 +104,10 @@ type Invocation struct {
 	// Followed is set when the program is a script whose text was read and judged in its
 	// place (bash x.sh, ./x.sh, source x.sh): its effect is what its commands do.
 	Followed bool `json:"followed,omitempty"`
+	// Stdin says what feeds the command's standard input when the command line does: "pipe"
+	// (an earlier stage of a pipeline), "heredoc", "here-string" or "file" (< FILE); "" when it
+	// is the terminal the command line was started with.
+	Stdin string `json:"stdin,omitempty"`
 	// ReadsOnly is set when the program only reads or tests its operands: a PowerShell or
 	// cmd.exe command that winshell knows writes nothing (Get-Content, Test-Path, type).
 	ReadsOnly bool `json:"reads_only,omitempty"`

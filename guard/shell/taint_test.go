@@ -52,3 +52,23 @@ func TestCopiedVariables(t *testing.T) {
 		})
 	}
 }
+
+// TestStdinOf: what feeds each command's stdin, as bash would wire it.
+func TestStdinOf(t *testing.T) {
+	for _, tc := range []struct{ command, want string }{
+		{`printf 'o\nw\n' | fdisk /dev/sdb`, "pipe"},
+		{"fdisk /dev/sdb <<EOF\no\nw\nEOF", "heredoc"},
+		{`fdisk /dev/sdb <<<"$ANSWERS"`, "here-string"},
+		{`sfdisk /dev/sdb < layout.sfdisk`, "file"},
+		{`echo y | sudo parted /dev/sdb mklabel gpt`, "pipe"},
+		{`echo x | fdisk /dev/sdb < answers`, "file"}, // the redirection replaces the pipe
+		{`fdisk /dev/sdb`, ""},
+		{`fdisk /dev/sdb 2< errors`, ""},
+	} {
+		s := Analyze(tc.command, Options{})
+		inv := s.Invocations[len(s.Invocations)-1]
+		if inv.Stdin != tc.want {
+			t.Errorf("%s: %s's Stdin = %q, want %q", tc.command, inv.Name, inv.Stdin, tc.want)
+		}
+	}
+}
