@@ -166,6 +166,13 @@ var globalValueOpts = map[string]map[string]bool{
 	"docker-compose": composeValueOpts, "podman-compose": composeValueOpts,
 }
 
+// redisValueOpts are redis-cli's options that take a value, before the command it sends.
+var redisValueOpts = sync.OnceValue(func() map[string]bool {
+	return set("-h", "-p", "-s", "-a", "-u", "-n", "-r", "-i", "-d", "--user", "--pass", "--askpass", "--tls-ca-cert",
+		"--cacert", "--cacertdir", "--cert", "--key", "--sni", "--pattern", "--count", "--quoted-pattern", "--eval", "--rdb",
+		"--functions-rdb", "--pipe-timeout")
+})
+
 // composeValueOpts are Compose's options before its subcommand that take a value (docker
 // compose -f FILE -p NAME down -v), for docker-compose and after docker's compose.
 var composeValueOpts = map[string]bool{"-f": true, "--file": true, "-p": true, "--project-name": true, "--env-file": true,
@@ -191,6 +198,9 @@ func newView(inv *shell.Invocation) *view {
 		v.path = path.Clean(inv.Args[0].Value)
 	}
 	opts := globalValueOpts[inv.Name]
+	if inv.Name == "redis-cli" {
+		opts = redisValueOpts() // redis-cli -n 2 DEL KEY: the command after the connection's options
+	}
 	endOfOpts, beforeSub := false, true
 	args := inv.Args
 	if len(args) > 0 {

@@ -61,6 +61,9 @@ func remoteJudgement(v *view, s *shell.Script, idx int) (Match, bool) {
 		if m, ok := syncFromEmpty(v, s, idx); ok {
 			return m, true
 		}
+		if m, ok := everyBucketRemoved(v); ok {
+			return m, true
+		}
 		return bucketRemoval(v)
 	}
 	return Match{}, false
@@ -347,6 +350,31 @@ func bucketRemoval(v *view) (Match, bool) {
 	}
 	return Match{Rule: RuleBucketWipe, Decision: Allow, Pos: v.inv.Pos, Subject: v.name + " rm",
 		Message: "deletes named objects, as rm deletes named files"}, true
+}
+
+// everyBucketRemoved denies removing buckets named by a listing of every bucket by the same tool
+// (aws s3 ls | awk '{print $3}' | xargs -I{} aws s3 rb s3://{}): an empty bucket's name is
+// free for anyone to take once it is gone, a full one goes with what it holds (--force). A
+// listing narrowed by a pattern is left to the rules and the verbs.
+func everyBucketRemoved(v *view) (Match, bool) {
+	var ops []shell.Word
+	switch {
+	case v.name == "aws" && len(v.sub) >= 2 && v.sub[0] == "s3" && (v.sub[1] == "rb" || v.sub[1] == "rm"):
+		ops = v.positional[2:]
+	case v.name == "gsutil" && len(v.sub) >= 1 && (v.sub[0] == "rb" || v.sub[0] == "rm"):
+		ops = v.positional[1:]
+	case v.name == "gcloud" && len(v.sub) >= 3 && v.sub[0] == "storage" && (v.sub[1] == "buckets" && v.sub[2] == "delete" || v.sub[1] == "rm"):
+		ops = v.positional[2:]
+	default:
+		return Match{}, false
+	}
+	for _, w := range ops {
+		if _, all := fedByListing(v.name, w); all {
+			return Match{Rule: RuleBucketWipe, Decision: Deny, Pos: v.inv.Pos, Subject: v.name + " " + strings.Join(v.sub, " "),
+				Message: "removes every bucket a listing of all of them names"}, true
+		}
+	}
+	return Match{}, false
 }
 
 // inScratch reports whether an absolute path is in the machine's temporary folders.

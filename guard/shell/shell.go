@@ -50,8 +50,10 @@ type Word struct {
 	Glob   bool   `json:"glob,omitempty"`   // has unquoted glob characters
 	Raw    string `json:"raw,omitempty"`    // as written
 	Source string `json:"source,omitempty"` // where a synthesized word comes from ("stdin", "find")
-	// From holds, as written, what the variables the word expands were copied from earlier on
-	// the line (T=$GH_TOKEN; curl -d "$T": "$GH_TOKEN"), through every copy (taint.go).
+	// From holds, as written, where the word's value comes from elsewhere on the line: what the
+	// variables it expands were copied from (T=$GH_TOKEN; curl -d "$T": "$GH_TOKEN"), through
+	// every copy, and, for the items xargs puts in its place, the pipeline that prints them as
+	// a command substitution ("$(redis-cli --scan)") (taint.go).
 	From []string `json:"from,omitempty"`
 }
 

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -129,10 +130,27 @@ func (a *analyzer) withFrom(args []Word) []Word {
 		if out == nil {
 			out = append([]Word(nil), args...)
 		}
-		out[i].From = from[1:]
+		out[i].From = append(out[i].From[:len(out[i].From):len(out[i].From)], from[1:]...)
 	}
 	if out == nil {
 		return args
 	}
 	return out
+}
+
+// pipedFrom is the pipeline that feeds a command's stdin, as written, in the form of the command
+// substitution that would print the same ("$(redis-cli --scan | awk '{print $1}')"), or "".
+func (a *analyzer) pipedFrom(src *stdinSource) string {
+	var stages []string
+	for s := src; s != nil; s = s.prev {
+		if s.stmt == nil {
+			return ""
+		}
+		stages = append(stages, a.source(s.stmt))
+	}
+	if len(stages) == 0 {
+		return ""
+	}
+	slices.Reverse(stages)
+	return "$(" + strings.Join(stages, " | ") + ")"
 }
