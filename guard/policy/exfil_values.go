@@ -313,6 +313,22 @@ func (pr *protector) secretValueSent(s *shell.Script) (Match, bool) {
 			}
 		}
 		sender := isSender(inv)
+		if sender && stdinSender(inv) {
+			// a here-string of a secret into a sender that sends its stdin (curl -d @- <<<"$T"),
+			// judged as the same text piped into it
+			for _, r := range inv.Redirects {
+				if r.Op != "<<<" || r.Target.Static {
+					continue
+				}
+				for _, raw := range append([]string{r.Target.Raw}, r.Target.From...) {
+					for _, name := range shell.VariablesIn(raw) {
+						if v, ok := secretVariable(name); ok && !toService(inv, v) { // as echo "$T" | SENDER
+							return deny(i, v)
+						}
+					}
+				}
+			}
+		}
 		printer := inv.Name == "echo" || inv.Name == "printf"
 		if !sender && !printer {
 			continue

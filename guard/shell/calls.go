@@ -995,6 +995,15 @@ func (a *analyzer) record(args []Word, name string, f *frame, ctx *callCtx) int 
 		}
 	}
 	args = a.withFrom(args)
+	if len(a.copies) > 0 && len(ctx.redirs) > 0 {
+		// a here-string of a copied variable feeds its copy's source (curl -d @- <<<"$T")
+		redirs := make([]Redirect, len(ctx.redirs))
+		copy(redirs, ctx.redirs)
+		for i := range redirs {
+			redirs[i].Target = a.withFrom([]Word{redirs[i].Target})[0]
+		}
+		ctx = &callCtx{stmt: ctx.stmt, stdin: ctx.stdin, redirs: redirs, pos: ctx.pos, filtered: ctx.filtered}
+	}
 	inv := Invocation{Args: args, Name: name, Wrappers: f.wrappers, Pos: ctx.pos, Depth: f.depth,
 		Cwd: a.cwd, Redirects: ctx.redirs, Filtered: ctx.filtered, Function: name != "" && a.funcs[name], Stdin: stdinOf(ctx)}
 	a.script.Invocations = append(a.script.Invocations, inv)
