@@ -138,7 +138,7 @@ func listing(tool, raw string) (listed, everything bool) {
 	}
 	everything = true
 	for _, st := range stages[1:] {
-		everything = everything && shell.KeepsEveryLine(st)
+		everything = everything && (shell.KeepsEveryLine(st) || dropsSome(st))
 	}
 	args := stages[0][1:]
 	if tool == "redis-cli" {
@@ -169,6 +169,20 @@ func listing(tool, raw string) (listed, everything bool) {
 		}
 	}
 	return listed, listed && everything
+}
+
+// dropsSome reports a stage that drops the lines it matches and keeps the rest (grep -v
+// kube-): what is left is still all but a few.
+func dropsSome(argv []string) bool {
+	if len(argv) < 2 || argv[0] != "grep" && argv[0] != "egrep" && argv[0] != "rg" {
+		return false
+	}
+	for _, a := range argv[1:] {
+		if a == "--invert-match" || len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 'v') {
+			return true
+		}
+	}
+	return false
 }
 
 // pipelineWords splits a simple pipeline as written into its stages' words, quotes removed;
