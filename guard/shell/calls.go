@@ -1005,7 +1005,7 @@ func (a *analyzer) record(args []Word, name string, f *frame, ctx *callCtx) int 
 		ctx = &callCtx{stmt: ctx.stmt, stdin: ctx.stdin, redirs: redirs, pos: ctx.pos, filtered: ctx.filtered}
 	}
 	inv := Invocation{Args: args, Name: name, Wrappers: f.wrappers, Pos: ctx.pos, Depth: f.depth,
-		Cwd: a.cwd, Redirects: ctx.redirs, Filtered: ctx.filtered, Function: name != "" && a.funcs[name], Stdin: stdinOf(ctx)}
+		Cwd: a.cwd, Redirects: ctx.redirs, Filtered: ctx.filtered, Function: name != "" && a.funcs[name], Stdin: stdinOf(ctx, f)}
 	a.script.Invocations = append(a.script.Invocations, inv)
 	i := len(a.script.Invocations) - 1
 	for _, r := range ctx.redirs {
@@ -1020,8 +1020,12 @@ func (a *analyzer) record(args []Word, name string, f *frame, ctx *callCtx) int 
 }
 
 // stdinOf says what feeds a command's stdin (Invocation.Stdin): the last redirection of fd 0
-// wins over the pipe, as in bash.
-func stdinOf(ctx *callCtx) string {
+// wins over the pipe, as in bash. What xargs and parallel run reads their items, not their
+// stdin: GNU xargs gives it /dev/null.
+func stdinOf(ctx *callCtx, f *frame) string {
+	if n := len(f.wrappers); n > 0 && (f.wrappers[n-1] == "xargs" || f.wrappers[n-1] == "parallel") {
+		return ""
+	}
 	kind := ""
 	if ctx.stdin != nil {
 		kind = "pipe"

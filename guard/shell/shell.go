@@ -583,6 +583,11 @@ func (a *analyzer) forClause(c *syntax.ForClause, f *frame) {
 		items := a.fields(loop.Items)
 		if len(items) == 0 || len(items) > 16 || !loop.InPos.IsValid() {
 			a.vars[loop.Name.Value] = Dyn
+			raws := make([]string, len(loop.Items))
+			for i, w := range loop.Items {
+				raws[i] = a.source(w)
+			}
+			a.copyInto(loop.Name.Value, raws...)
 			a.stmts(c.Do, f)
 			return
 		}

@@ -64,6 +64,7 @@ func TestStdinOf(t *testing.T) {
 		{`echo x | fdisk /dev/sdb < answers`, "file"}, // the redirection replaces the pipe
 		{`fdisk /dev/sdb`, ""},
 		{`fdisk /dev/sdb 2< errors`, ""},
+		{`echo /dev/sdb | xargs fdisk`, ""}, // xargs gives what it runs /dev/null
 	} {
 		s := Analyze(tc.command, Options{})
 		inv := s.Invocations[len(s.Invocations)-1]
