@@ -185,8 +185,8 @@ func dropsSome(argv []string) bool {
 	return false
 }
 
-// pipelineWords splits a simple pipeline as written into its stages' words, quotes removed;
-// ok is false for anything else (lists, substitutions, redirections).
+// pipelineWords splits a simple pipeline as written into its stages' words, quotes and
+// redirections removed; ok is false for anything else (lists, substitutions, background).
 func pipelineWords(src string) (stages [][]string, ok bool) {
 	var word strings.Builder
 	var stage []string
@@ -218,7 +218,23 @@ func pipelineWords(src string) (stages [][]string, ok bool) {
 			}
 			stages = append(stages, stage)
 			stage = nil
-		case ';', '&', '<', '>', '`', '(', ')':
+		case '<', '>':
+			// a redirection (2>/dev/null, 2>&1, < list): neither a word of the stage nor a stage
+			if inWord && strings.Trim(word.String(), "0123456789") == "" {
+				word.Reset()
+				inWord = false
+			}
+			end()
+			for i+1 < len(src) && strings.IndexByte("<>&|", src[i+1]) >= 0 {
+				i++
+			}
+			for i+1 < len(src) && (src[i+1] == ' ' || src[i+1] == '\t') {
+				i++
+			}
+			for i+1 < len(src) && strings.IndexByte(" \t\n|;&'\"`()", src[i+1]) < 0 {
+				i++
+			}
+		case ';', '&', '`', '(', ')':
 			return nil, false
 		default:
 			word.WriteByte(c)

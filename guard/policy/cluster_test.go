@@ -29,6 +29,9 @@ func TestListing(t *testing.T) {
 		{"aws", `$(aws s3 ls | awk '/tmp/ {print $3}')`, true, false},
 		{"docker", `$(docker ps -aq --filter status=exited)`, true, false},
 		{"docker", `$(docker ps -aq)`, true, true},
+		{"docker", `$(docker ps -aq 2>/dev/null)`, true, true},
+		{"docker", `$(docker ps -aq 2>&1 | grep -v WARN)`, true, true},
+		{"docker", `$(docker ps -aq 2> /dev/null | head -1)`, true, false},
 		{"docker", `$(kubectl get ns -o name)`, false, false},
 		{"docker", `$(docker ps -aq; rm -rf /)`, false, false},
 		{"docker", `docker ps -aq`, false, false},
@@ -46,7 +49,12 @@ func TestPipelineWords(t *testing.T) {
 	if !ok || !slices.EqualFunc(got, want, slices.Equal) {
 		t.Errorf("pipelineWords = %q, %v; want %q", got, ok, want)
 	}
-	for _, bad := range []string{`a || b`, `a | `, `| a`, `a; b`, `a 'open`, `a $(b)`, `a > f`, ``} {
+	got, ok = pipelineWords(`docker ps -aq 2>/dev/null | tail -n +2 >out`)
+	want = [][]string{{"docker", "ps", "-aq"}, {"tail", "-n", "+2"}}
+	if !ok || !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("pipelineWords = %q, %v; want %q", got, ok, want)
+	}
+	for _, bad := range []string{`a || b`, `a | `, `| a`, `a; b`, `a 'open`, `a $(b)`, `a & b`, `a && b`, ``} {
 		if _, ok := pipelineWords(bad); ok {
 			t.Errorf("pipelineWords(%q): ok", bad)
 		}
