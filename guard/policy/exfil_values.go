@@ -143,29 +143,6 @@ func credentialOutput(inv *shell.Invocation) (secretValue, bool) {
 	return secretValue{}, false
 }
 
-// variablesIn lists the names of the variables a word as written expands ($NAME, ${NAME}).
-func variablesIn(raw string) []string {
-	var out []string
-	for i := 0; i < len(raw); i++ {
-		if raw[i] != '$' || i > 0 && raw[i-1] == '\\' {
-			continue
-		}
-		j := i + 1
-		if j < len(raw) && raw[j] == '{' {
-			j++
-		}
-		k := j
-		for k < len(raw) && (raw[k] == '_' || raw[k] >= 'A' && raw[k] <= 'Z' || raw[k] >= 'a' && raw[k] <= 'z' || k > j && raw[k] >= '0' && raw[k] <= '9') {
-			k++
-		}
-		if k > j {
-			out = append(out, raw[j:k])
-		}
-		i = k - 1
-	}
-	return out
-}
-
 // nameSenders look up or reach a host by a name an argument gives: a secret anywhere in their
 // arguments goes out in the name itself, to every resolver on the way.
 func nameSender(name string) bool {
@@ -336,6 +313,22 @@ func (pr *protector) secretValueSent(s *shell.Script) (Match, bool) {
 			}
 		}
 		sender := isSender(inv)
+		if sender && stdinSender(inv) {
+			// a here-string of a secret into a sender that sends its stdin (curl -d @- <<<"$T"),
+			// judged as the same text piped into it
+			for _, r := range inv.Redirects {
+				if r.Op != "<<<" || r.Target.Static {
+					continue
+				}
+				for _, raw := range append([]string{r.Target.Raw}, r.Target.From...) {
+					for _, name := range shell.VariablesIn(raw) {
+						if v, ok := secretVariable(name); ok && !toService(inv, v) { // as echo "$T" | SENDER
+							return deny(i, v)
+						}
+					}
+				}
+			}
+		}
 		printer := inv.Name == "echo" || inv.Name == "printf"
 		if !sender && !printer {
 			continue
@@ -344,7 +337,13 @@ func (pr *protector) secretValueSent(s *shell.Script) (Match, bool) {
 			if k == 0 || w.Static {
 				continue
 			}
-			for _, name := range variablesIn(w.Raw) {
+			// the variables it expands, and those a variable it expands was copied from
+			// (T=$GH_TOKEN; curl -d "$T")
+			var names []string
+			for _, raw := range append([]string{w.Raw}, w.From...) {
+				names = append(names, shell.VariablesIn(raw)...)
+			}
+			for _, name := range names {
 				v, ok := secretVariable(name)
 				switch {
 				case !ok:
@@ -410,15 +409,21 @@ func toService(inv *shell.Invocation, v secretValue) bool {
 }
 
 // substitutedInto finds the sender whose word holds inv as a command substitution
-// (curl -H "Authorization: token $(gh auth token)" URL): the sender and the word's index.
+// (curl -H "Authorization: token $(gh auth token)" URL), itself or through a variable assigned
+// from it (T=$(gh auth token); curl -d "$T" URL): the sender and the word's index.
 func substitutedInto(s *shell.Script, senders []int, inv *shell.Invocation) (int, int, bool) {
 	if !inv.Under("$(…)") && !inv.Under("`…`") {
 		return 0, 0, false
 	}
 	for _, j := range senders {
 		for k, w := range s.Invocations[j].Args {
-			if k > 0 && !w.Static && (strings.Contains(w.Raw, "$("+inv.Name+" ") || strings.Contains(w.Raw, "`"+inv.Name+" ")) {
-				return j, k, true
+			if k == 0 || w.Static {
+				continue
+			}
+			for _, raw := range append([]string{w.Raw}, w.From...) {
+				if strings.Contains(raw, "$("+inv.Name+" ") || strings.Contains(raw, "`"+inv.Name+" ") {
+					return j, k, true
+				}
 			}
 		}
 	}

@@ -1,26 +1,10 @@
 package policy
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/agenthooks/agenthooks/guard/shell"
 )
-
-func TestVariablesIn(t *testing.T) {
-	for raw, want := range map[string][]string{
-		`"$GITHUB_TOKEN.x.example"`:        {"GITHUB_TOKEN"},
-		`"${AWS_SECRET_ACCESS_KEY}"`:       {"AWS_SECRET_ACCESS_KEY"},
-		`"k=$A_TOKEN&u=$USER"`:             {"A_TOKEN", "USER"},
-		`'\$NOT_A_VAR' $1 $`:               nil,
-		`https://x.example/?q=$(whoami)`:   nil,
-		`"Authorization: Bearer $API_KEY"`: {"API_KEY"},
-	} {
-		if got := variablesIn(raw); !slices.Equal(got, want) {
-			t.Errorf("variablesIn(%s) = %q, want %q", raw, got, want)
-		}
-	}
-}
 
 func TestSecretVariable(t *testing.T) {
 	for name, service := range map[string]string{"GITHUB_TOKEN": "github", "AWS_SECRET_ACCESS_KEY": "aws", "NPM_TOKEN": "",

@@ -92,8 +92,9 @@ type Rule struct {
 	MaxArgs int
 	// ArgsUnknown: some argument must be one not known until the command runs.
 	ArgsUnknown bool
-	// StdinFed: its standard input must be a heredoc, a here-string or a file (answers fed to
-	// a tool that would otherwise ask: fdisk /dev/sda <<< $'o\nw').
+	// StdinFed: its standard input must be fed by the command line: a pipe, a heredoc, a
+	// here-string or a file (answers fed to a tool that would otherwise ask: fdisk /dev/sda <<<
+	// $'o\nw', printf 'o\nw\n' | fdisk /dev/sdb, echo y | parted /dev/sdb mklabel gpt).
 	StdinFed bool
 	Findings []string
 	Pattern  *regexp.Regexp
@@ -165,6 +166,13 @@ var globalValueOpts = map[string]map[string]bool{
 	"docker-compose": composeValueOpts, "podman-compose": composeValueOpts,
 }
 
+// redisValueOpts are redis-cli's options that take a value, before the command it sends.
+var redisValueOpts = sync.OnceValue(func() map[string]bool {
+	return set("-h", "-p", "-s", "-a", "-u", "-n", "-r", "-i", "-d", "--user", "--pass", "--askpass", "--tls-ca-cert",
+		"--cacert", "--cacertdir", "--cert", "--key", "--sni", "--pattern", "--count", "--quoted-pattern", "--eval", "--rdb",
+		"--functions-rdb", "--pipe-timeout")
+})
+
 // composeValueOpts are Compose's options before its subcommand that take a value (docker
 // compose -f FILE -p NAME down -v), for docker-compose and after docker's compose.
 var composeValueOpts = map[string]bool{"-f": true, "--file": true, "-p": true, "--project-name": true, "--env-file": true,
@@ -190,6 +198,9 @@ func newView(inv *shell.Invocation) *view {
 		v.path = path.Clean(inv.Args[0].Value)
 	}
 	opts := globalValueOpts[inv.Name]
+	if inv.Name == "redis-cli" {
+		opts = redisValueOpts() // redis-cli -n 2 DEL KEY: the command after the connection's options
+	}
 	endOfOpts, beforeSub := false, true
 	args := inv.Args
 	if len(args) > 0 {
@@ -328,9 +339,7 @@ func (r *Rule) matchInvocation(v *view, c *classifier) (ok bool, arg, class stri
 	if r.ArgsUnknown && !slices.ContainsFunc(args, func(w shell.Word) bool { return !w.Static }) {
 		return false, "", ""
 	}
-	if r.StdinFed && !slices.ContainsFunc(v.inv.Redirects, func(rd shell.Redirect) bool {
-		return rd.Op == "<" || rd.Op == "<<" || rd.Op == "<<-" || rd.Op == "<<<"
-	}) {
+	if r.StdinFed && v.inv.Stdin == "" {
 		return false, "", ""
 	}
 	if r.MaxArgs > 0 {

@@ -592,7 +592,7 @@ func (pr *protector) hits(inv *shell.Invocation) []hit {
 		if w, ok := textOutput(name, inv.Args[1:]); ok {
 			add(opWrite, w)
 		}
-	case readers.has(name) || inv.Function:
+	case readers.has(name) || inv.Function || inv.ReadsOnly:
 	default:
 		for _, w := range inv.Args[1:] {
 			if !w.Static {

@@ -61,6 +61,9 @@ func remoteJudgement(v *view, s *shell.Script, idx int) (Match, bool) {
 		if m, ok := syncFromEmpty(v, s, idx); ok {
 			return m, true
 		}
+		if m, ok := everyBucketRemoved(v); ok {
+			return m, true
+		}
 		return bucketRemoval(v)
 	}
 	return Match{}, false
@@ -349,6 +352,31 @@ func bucketRemoval(v *view) (Match, bool) {
 		Message: "deletes named objects, as rm deletes named files"}, true
 }
 
+// everyBucketRemoved denies removing buckets named by a listing of every bucket by the same tool
+// (aws s3 ls | awk '{print $3}' | xargs -I{} aws s3 rb s3://{}): an empty bucket's name is
+// free for anyone to take once it is gone, a full one goes with what it holds (--force). A
+// listing narrowed by a pattern is left to the rules and the verbs.
+func everyBucketRemoved(v *view) (Match, bool) {
+	var ops []shell.Word
+	switch {
+	case v.name == "aws" && len(v.sub) >= 2 && v.sub[0] == "s3" && (v.sub[1] == "rb" || v.sub[1] == "rm"):
+		ops = v.positional[2:]
+	case v.name == "gsutil" && len(v.sub) >= 1 && (v.sub[0] == "rb" || v.sub[0] == "rm"):
+		ops = v.positional[1:]
+	case v.name == "gcloud" && len(v.sub) >= 3 && v.sub[0] == "storage" && (v.sub[1] == "buckets" && v.sub[2] == "delete" || v.sub[1] == "rm"):
+		ops = v.positional[2:]
+	default:
+		return Match{}, false
+	}
+	for _, w := range ops {
+		if _, all := fedByListing(v.name, w); all {
+			return Match{Rule: RuleBucketWipe, Decision: Deny, Pos: v.inv.Pos, Subject: v.name + " " + strings.Join(v.sub, " "),
+				Message: "removes every bucket a listing of all of them names"}, true
+		}
+	}
+	return Match{}, false
+}
+
 // inScratch reports whether an absolute path is in the machine's temporary folders.
 func inScratch(p string) bool {
 	p = path.Clean(p)
@@ -363,9 +391,10 @@ func inScratch(p string) bool {
 // RulePublish is the pseudo-rule id of the judgement of package publishing.
 const RulePublish = "package-publish"
 
-// publishCommand says whether an invocation publishes a package, and which of its options name
-// the registry (a URL or a configured name).
-func publishCommand(v *view) (registryOpts []string, ok bool) {
+// publishCommand says whether an invocation publishes a package, or withdraws a published
+// version from its registry (npm unpublish, cargo yank, gem yank, nuget delete), and which of its
+// options name the registry (a URL or a configured name).
+func publishCommand(v *view) (registryOpts []string, withdraw, ok bool) {
 	words := v.sub
 	for len(words) > 0 && !isWordlike(words[0]) {
 		words = words[1:] // a global option's value: npm --registry URL publish
@@ -380,31 +409,48 @@ func publishCommand(v *view) (registryOpts []string, ok bool) {
 		return false
 	}
 	switch v.name {
-	case "npm", "pnpm", "bun":
-		return []string{"--registry"}, has("publish")
+	case "npm":
+		if has("unpublish") {
+			return []string{"--registry"}, true, true
+		}
+		return []string{"--registry"}, false, has("publish")
+	case "pnpm", "bun":
+		return []string{"--registry"}, false, has("publish")
 	case "yarn":
 		// yarn workspaces foreach -A npm publish: every workspace
-		return []string{"--registry"}, has("publish", "npm publish") || strings.Contains(" "+sub+" ", " npm publish ")
+		return []string{"--registry"}, false, has("publish", "npm publish") || strings.Contains(" "+sub+" ", " npm publish ")
 	case "lerna", "changeset":
-		return []string{"--registry"}, has("publish")
+		return []string{"--registry"}, false, has("publish")
 	case "cargo":
-		return []string{"--registry", "--index"}, has("publish")
+		if has("yank") {
+			return []string{"--registry", "--index"}, true, true
+		}
+		return []string{"--registry", "--index"}, false, has("publish")
 	case "gem":
-		return []string{"--host"}, has("push")
+		if has("yank") {
+			return []string{"--host"}, true, true
+		}
+		return []string{"--host"}, false, has("push")
 	case "twine":
-		return []string{"--repository-url", "--repository", "-r"}, has("upload")
+		return []string{"--repository-url", "--repository", "-r"}, false, has("upload")
 	case "poetry", "pdm", "flit":
-		return []string{"--repository", "-r", "--repository-url"}, has("publish")
+		return []string{"--repository", "-r", "--repository-url"}, false, has("publish")
 	case "uv":
-		return []string{"--publish-url", "--index"}, has("publish")
+		return []string{"--publish-url", "--index"}, false, has("publish")
 	case "hatch":
-		return []string{"--repo", "-r"}, has("publish")
+		return []string{"--repo", "-r"}, false, has("publish")
 	case "dotnet":
-		return []string{"--source", "-s"}, has("nuget push")
+		if has("nuget delete") {
+			return []string{"--source", "-s"}, true, true
+		}
+		return []string{"--source", "-s"}, false, has("nuget push")
 	case "nuget":
-		return []string{"-Source", "-source", "--source"}, has("push")
+		if has("delete") {
+			return []string{"-Source", "-source", "--source"}, true, true
+		}
+		return []string{"-Source", "-source", "--source"}, false, has("push")
 	}
-	return nil, false
+	return nil, false, false
 }
 
 // publicRegistries are the hosts and configured names of the public package registries.
@@ -416,17 +462,29 @@ var publicRegistries = lazySet("registry.npmjs.org", "registry.yarnpkg.com", "re
 // published cannot be taken back or reused: denied; to a registry on this machine (a verdaccio
 // for tests) it is allowed; to any other registry it is asked about. --dry-run forms return
 // before this (remoteJudgement).
+//
+// Withdrawing a published version (unpublish, yank, nuget delete) is judged the same way: from
+// the public registry it breaks every project that depends on the version, and the version
+// number can never be used again.
 func publishJudgement(v *view) (Match, bool) {
-	opts, ok := publishCommand(v)
+	opts, withdraw, ok := publishCommand(v)
 	if !ok {
 		return Match{}, false
+	}
+	verb, to, public := "publishes a package", " to ", "publishes a package to the public registry, for everyone who installs it; a published version cannot be taken back or reused"
+	subject := v.name + " " + strings.Join(v.sub, " ")
+	if withdraw && v.name == "cargo" && slices.ContainsFunc(v.inv.Args, func(w shell.Word) bool { return w.Value == "--undo" }) {
+		return Match{Rule: RulePublish, Decision: Allow, Pos: v.inv.Pos, Subject: subject,
+			Message: "puts a yanked version back"}, true
+	}
+	if withdraw {
+		verb, to, public = "withdraws a published version", " from ", "withdraws a published version from the public registry: every project that depends on it breaks, and the version can never be published again"
 	}
 	for _, w := range v.inv.Args[1:] {
 		if w.Static && (w.Value == "--dry-run" || w.Value == "-n" && v.name == "cargo" || w.Value == "--help" || w.Value == "-h") {
 			return Match{}, false
 		}
 	}
-	subject := v.name + " " + strings.Join(v.sub, " ")
 	registry, named := "", false
 	args := v.inv.Args[1:]
 	for i, w := range args {
@@ -440,7 +498,7 @@ func publishJudgement(v *view) (Match, bool) {
 			}
 			if !args[i+1].Static {
 				return Match{Rule: RulePublish, Decision: Ask, Pos: v.inv.Pos, Subject: subject,
-					Message: "publishes a package to a registry not known until it runs"}, true
+					Message: verb + to + "a registry not known until it runs"}, true
 			}
 			value = args[i+1].Value
 		}
@@ -454,14 +512,14 @@ func publishJudgement(v *view) (Match, bool) {
 		switch {
 		case isLocalHost(host):
 			return Match{Rule: RulePublish, Decision: Allow, Pos: v.inv.Pos, Subject: subject,
-				Message: "publishes to a registry on this machine"}, true
+				Message: verb + to + "a registry on this machine"}, true
 		case !publicRegistries()[host]:
 			return Match{Rule: RulePublish, Decision: Ask, Pos: v.inv.Pos, Subject: subject,
-				Message: "publishes a package to " + Plain(registry) + ", for everyone who installs from it"}, true
+				Message: verb + to + Plain(registry) + ", for everyone who installs from it"}, true
 		}
 	}
 	return Match{Rule: RulePublish, Decision: Deny, Pos: v.inv.Pos, Subject: subject,
-		Message: "publishes a package to the public registry, for everyone who installs it; a published version cannot be taken back or reused"}, true
+		Message: public}, true
 }
 
 // RuleRegistryHTTP is the pseudo-rule id of the judgement of package indexes over plain HTTP.

@@ -51,7 +51,7 @@ var verbs = sync.OnceValue(func() *verbTables {
 	t := &verbTables{
 		destructive: set("delete", "destroy", "drop", "purge", "prune", "wipe", "flush", "flushall", "flushdb", "reset",
 			"rm", "rmi", "rmr", "remove", "uninstall", "terminate", "nuke", "truncate", "teardown", "unpublish",
-			"deregister", "obliterate", "expunge", "yank", "zap", "clean-all", "annihilate", "deletion", "del"),
+			"deregister", "obliterate", "expunge", "yank", "zap", "clean-all", "annihilate", "deletion", "del", "unlink"),
 		force: set("--force", "-force", "--yes", "-yes", "-y", "--auto-approve", "-auto-approve", "--confirm", "--no-confirm", "--no-prompt",
 			"--assume-yes", "--non-interactive", "--skip-confirmation", "--accept-data-loss", "--force-reset", "--quiet",
 			"--force-delete", "--yes-i-really-mean-it", "--noconfirm", "--no-interactive", "--silent"),
@@ -120,8 +120,10 @@ var verbCatalogue = sync.OnceValue(func() map[string]toolEntry {
 	t.catalogue["kind"] = toolEntry{verbs: allow("delete cluster", "delete"), fallback: Ask}
 	t.catalogue["tmux"] = toolEntry{fallback: Allow}
 	t.catalogue["screen"] = toolEntry{fallback: Allow}
-	t.catalogue["redis-cli"] = toolEntry{fallback: Ask, verbs: allow("del", "unlink")} // one key; FLUSHALL is sqlc's
-	t.catalogue["pm2"] = toolEntry{fallback: Allow}                                    // a process list entry
+	// One key comes back from wherever it was computed; every key a --scan or KEYS * lists is
+	// the whole database, as FLUSHDB (sqlc's) is. redis-cli never asks.
+	t.catalogue["redis-cli"] = toolEntry{fallback: Ask, noPrompt: true, verbs: allow("del", "unlink"), wholesale: set("del", "unlink")}
+	t.catalogue["pm2"] = toolEntry{fallback: Allow} // a process list entry
 	t.catalogue["aws"] = toolEntry{noPrompt: true, verbs: map[string]Decision{"s3 rm": Ask, "s3 rb": Ask}}
 	// gcloud asks before it deletes, unless --quiet or -q turns every prompt off.
 	t.catalogue["gcloud"] = toolEntry{forceAlso: set("-q")}
@@ -213,9 +215,13 @@ func verbJudgement(v *view) (Match, bool) {
 	}
 	if decision == Allow && forced && entry.wholesale[strings.Join(path, " ")] {
 		for _, w := range v.positional {
-			if !w.Static && listsEverything(v.name, w.Raw) && !strings.Contains(w.Raw, " -f") && !strings.Contains(w.Raw, "--filter") {
+			if _, all := fedByListing(v.name, w); all {
+				msg := "removes everything a listing by the same tool names"
+				if entry.forceF {
+					msg = "forcibly removes everything a listing names, running ones too"
+				}
 				return Match{Rule: RuleClusterTarget, Decision: Deny, Pos: v.inv.Pos, Subject: v.name + " " + strings.Join(path, " "),
-					Message: "forcibly removes everything a listing names, running ones too"}, true
+					Message: msg}, true
 			}
 		}
 	}

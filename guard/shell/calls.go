@@ -994,8 +994,18 @@ func (a *analyzer) record(args []Word, name string, f *frame, ctx *callCtx) int 
 			}
 		}
 	}
+	args = a.withFrom(args)
+	if len(a.copies) > 0 && len(ctx.redirs) > 0 {
+		// a here-string of a copied variable feeds its copy's source (curl -d @- <<<"$T")
+		redirs := make([]Redirect, len(ctx.redirs))
+		copy(redirs, ctx.redirs)
+		for i := range redirs {
+			redirs[i].Target = a.withFrom([]Word{redirs[i].Target})[0]
+		}
+		ctx = &callCtx{stmt: ctx.stmt, stdin: ctx.stdin, redirs: redirs, pos: ctx.pos, filtered: ctx.filtered}
+	}
 	inv := Invocation{Args: args, Name: name, Wrappers: f.wrappers, Pos: ctx.pos, Depth: f.depth,
-		Cwd: a.cwd, Redirects: ctx.redirs, Filtered: ctx.filtered, Function: name != "" && a.funcs[name]}
+		Cwd: a.cwd, Redirects: ctx.redirs, Filtered: ctx.filtered, Function: name != "" && a.funcs[name], Stdin: stdinOf(ctx, f)}
 	a.script.Invocations = append(a.script.Invocations, inv)
 	i := len(a.script.Invocations) - 1
 	for _, r := range ctx.redirs {
@@ -1007,6 +1017,36 @@ func (a *analyzer) record(args []Word, name string, f *frame, ctx *callCtx) int 
 		a.find(FindingDeviceWrite, ctx.pos, i, name+" writes to disk device "+dev)
 	}
 	return i
+}
+
+// stdinOf says what feeds a command's stdin (Invocation.Stdin): the last redirection of fd 0
+// wins over the pipe, as in bash. What xargs and parallel run reads their items, not their
+// stdin: GNU xargs gives it /dev/null.
+func stdinOf(ctx *callCtx, f *frame) string {
+	if n := len(f.wrappers); n > 0 && (f.wrappers[n-1] == "xargs" || f.wrappers[n-1] == "parallel") {
+		return ""
+	}
+	kind := ""
+	if ctx.stdin != nil {
+		kind = "pipe"
+	}
+	if ctx.stmt == nil {
+		return kind
+	}
+	for _, r := range ctx.stmt.Redirs {
+		if r.N != nil && r.N.Value != "0" {
+			continue
+		}
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			kind = "heredoc"
+		case syntax.WordHdoc:
+			kind = "here-string"
+		case syntax.RdrIn, syntax.RdrInOut:
+			kind = "file"
+		}
+	}
+	return kind
 }
 
 // deviceDestination returns the disk device a copying command writes to, or "".

@@ -155,6 +155,12 @@ func (a *analyzer) readBuiltin(args []Word, ctx *callCtx, mapfile bool) {
 	if len(names) == 0 && array == "" {
 		names = []string{"REPLY"}
 	}
+	for _, n := range names {
+		a.copyInto(n, a.stdinRaws(ctx.stmt)...)
+	}
+	if array != "" {
+		a.copyInto(array, a.stdinRaws(ctx.stmt)...)
+	}
 	text, ok := "", false
 	if ctx.stmt != nil && hasStdinString(ctx.stmt) && ctx.stdin == nil {
 		text, ok, _ = a.stdinText(ctx)
@@ -238,6 +244,11 @@ func (a *analyzer) printfVar(args []Word) {
 	if !args[0].Static || name == "" {
 		return
 	}
+	raws := make([]string, 0, len(args)-1)
+	for _, w := range args[1:] {
+		raws = append(raws, w.Raw)
+	}
+	a.copyInto(name, raws...)
 	vals := make([]string, 0, len(args)-2)
 	known := args[1].Static
 	for _, w := range args[2:] {

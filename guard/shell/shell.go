@@ -50,6 +50,11 @@ type Word struct {
 	Glob   bool   `json:"glob,omitempty"`   // has unquoted glob characters
 	Raw    string `json:"raw,omitempty"`    // as written
 	Source string `json:"source,omitempty"` // where a synthesized word comes from ("stdin", "find")
+	// From holds, as written, where the word's value comes from elsewhere on the line: what the
+	// variables it expands were copied from (T=$GH_TOKEN; curl -d "$T": "$GH_TOKEN"), through
+	// every copy, and, for the items xargs puts in its place, the pipeline that prints them as
+	// a command substitution ("$(redis-cli --scan)") (taint.go).
+	From []string `json:"from,omitempty"`
 }
 
 // Display is the word as a person reads it: dynamic parts shown as $(…).
@@ -101,6 +106,13 @@ type Invocation struct {
 	// Followed is set when the program is a script whose text was read and judged in its
 	// place (bash x.sh, ./x.sh, source x.sh): its effect is what its commands do.
 	Followed bool `json:"followed,omitempty"`
+	// Stdin says what feeds the command's standard input when the command line does: "pipe"
+	// (an earlier stage of a pipeline), "heredoc", "here-string" or "file" (< FILE); "" when it
+	// is the terminal the command line was started with.
+	Stdin string `json:"stdin,omitempty"`
+	// ReadsOnly is set when the program only reads or tests its operands: a PowerShell or
+	// cmd.exe command that winshell knows writes nothing (Get-Content, Test-Path, type).
+	ReadsOnly bool `json:"reads_only,omitempty"`
 }
 
 // Under reports whether the invocation was found inside wrapper w (by its first word).
@@ -229,6 +241,8 @@ type analyzer struct {
 	left         int
 	spent, short bool
 	at           Pos
+	// copies are what variables assigned from other expansions carry (taint.go).
+	copies map[string][]string
 	// sqlFiles counts the bytes of SQL files read for the database command being judged, which
 	// workspaceFile charged as it read them.
 	sqlFiles int
@@ -569,6 +583,11 @@ func (a *analyzer) forClause(c *syntax.ForClause, f *frame) {
 		items := a.fields(loop.Items)
 		if len(items) == 0 || len(items) > 16 || !loop.InPos.IsValid() {
 			a.vars[loop.Name.Value] = Dyn
+			raws := make([]string, len(loop.Items))
+			for i, w := range loop.Items {
+				raws[i] = a.source(w)
+			}
+			a.copyInto(loop.Name.Value, raws...)
 			a.stmts(c.Do, f)
 			return
 		}
@@ -576,6 +595,7 @@ func (a *analyzer) forClause(c *syntax.ForClause, f *frame) {
 		// each name it matches: "$f" in the body is a pattern too (for f in src/*; do : > "$f").
 		for _, it := range items {
 			a.vars[loop.Name.Value] = it.Value
+			a.copyInto(loop.Name.Value, it.Raw)
 			if it.Glob && it.Static {
 				if a.globVals == nil {
 					a.globVals = map[string]bool{}
@@ -738,6 +758,11 @@ func (a *analyzer) assign(as *syntax.Assign, f *frame) {
 		return
 	}
 	w := a.literal(as.Value)
+	if as.Append {
+		a.copyInto(as.Name.Value, append([]string{w.Raw}, a.copies[as.Name.Value]...)...)
+	} else {
+		a.copyInto(as.Name.Value, w.Raw)
+	}
 	if as.Append {
 		w.Value = a.vars[as.Name.Value] + w.Value
 	}

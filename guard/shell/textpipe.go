@@ -606,8 +606,17 @@ func (a *analyzer) xargsCommand(rest []Word, ctx *callCtx) []Word {
 		a.find(FindingKillAll, ctx.pos, -1, "xargs kill of every process ps lists")
 	}
 	text, known, _ := a.stdinText(ctx)
-	if t, ok, given := a.xargsFile(rest); given {
+	t, ok, given := a.xargsFile(rest)
+	if given {
 		text, known = t, ok // xargs -a FILE reads its items from FILE, not stdin
+	} else if from := a.pipedFrom(ctx.stdin); from != "" {
+		// the items are what the pipeline before it prints: the words they stand in for
+		// carry it (redis-cli --scan | xargs redis-cli del: every key)
+		for i := range cmd {
+			if cmd[i].Source == "stdin" && !cmd[i].Static {
+				cmd[i].From = append(cmd[i].From, from)
+			}
+		}
 	}
 	if !known || strings.Contains(text, Dyn) {
 		return cmd
@@ -682,16 +691,59 @@ func listsEveryPid(src *stdinSource) bool {
 				}
 			}
 			return false
-		case "awk", "cut", "tr", "sort", "uniq", "tail", "sed":
-			// column pickers and tidiers keep every line; awk or sed with a pattern may not
-			for _, w := range argv[1:] {
-				if strings.Contains(w.Value, "/") || strings.Contains(w.Value, "~") || strings.Contains(w.Value, "==") {
-					return false
-				}
+		case "awk", "cut", "tr", "sort", "uniq", "tail", "sed", "jq", "column":
+			vals := make([]string, len(argv))
+			for i, w := range argv {
+				vals[i] = w.Value
+			}
+			if !KeepsEveryLine(vals) {
+				return false
 			}
 		default:
 			return false // grep, head, pgrep NAME: some processes
 		}
 	}
 	return false
+}
+
+// KeepsEveryLine reports whether a pipeline stage (argv) passes on every line it reads, perhaps
+// cut down or tidied: column pickers and tidiers (awk '{print $3}', cut -f1, tr, sort, uniq,
+// tail -n +2 past a header, jq without select). awk or sed with a pattern, grep, head, and
+// anything else may pick some lines.
+func KeepsEveryLine(argv []string) bool {
+	if len(argv) == 0 {
+		return false
+	}
+	name := path.Base(argv[0])
+	switch name {
+	case "awk", "cut", "tr", "sort", "uniq", "tail", "sed", "jq", "column":
+	default:
+		return false
+	}
+	if name == "tail" && len(argv) < 2 {
+		return false // the last ten lines
+	}
+	for i, v := range argv[1:] {
+		if strings.Contains(v, "/") || strings.Contains(v, "~") || strings.Contains(v, "==") {
+			return false
+		}
+		switch {
+		case name == "tail":
+			// only tail -n +2 (every line from the second: past a header)
+			n := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(v, "--lines="), "-n"), "--lines")
+			if n == "" && i+2 < len(argv) {
+				n = argv[i+2]
+			}
+			if !strings.HasPrefix(n, "+") && !(i > 0 && (argv[i] == "-n" || argv[i] == "--lines")) {
+				return false
+			}
+		case name == "jq" && strings.Contains(v, "select"):
+			return false
+		case name == "awk" && strings.Contains(v, "{") && !strings.HasPrefix(strings.TrimSpace(v), "{"):
+			return false // a pattern before the action: NR>1 {print $1}
+		case name == "awk" && (strings.Contains(v, "if") || strings.Contains(v, "next") || strings.Contains(v, "exit")):
+			return false
+		}
+	}
+	return true
 }

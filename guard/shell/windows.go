@@ -65,7 +65,14 @@ func (a *analyzer) windows(args []Word, f *frame, ctx *callCtx) {
 			}
 			// the shell itself (c.Name is its canonical name: /CMD, C:\Windows\cmd.exe are cmd) is
 			// what is being read: invoking it again would read it again, without end
-			if len(words) > 0 && !windowsShells()[strings.ToLower(c.Name)] && !windowsShells()[strings.ToLower(path.Base(words[0].Value))] {
+			switch {
+			case len(words) == 0 || windowsShells()[strings.ToLower(c.Name)] || windowsShells()[strings.ToLower(path.Base(words[0].Value))]:
+			case c.ReadsOnly():
+				// looks at what it is handed (Test-Path ~/.claude/settings.json): recorded for
+				// what it reads (a secret sent on), not judged as a program that may change it
+				i := a.record(words, path.Base(words[0].Value), inner, ctx)
+				a.script.Invocations[i].ReadsOnly = true
+			default:
 				a.invoke(words, inner, ctx)
 			}
 		}

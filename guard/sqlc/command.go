@@ -488,6 +488,14 @@ func redisClient() *client {
 					}
 					words = append(words[:len(words):len(words)], last)
 				}
+				if len(words) > 1 && !strings.Contains(words[0], Dynamic) && redisRead()[strings.ToUpper(words[0])] {
+					// a command that changes nothing, whatever keys it is given (xargs redis-cli
+					// MGET): its arguments not known before it runs leave it as known as it is
+					words = append([]string{words[0]}, words[1:]...)
+					for i := 1; i < len(words); i++ {
+						words[i] = strings.ReplaceAll(words[i], Dynamic, "KEY")
+					}
+				}
 				add("args", redisLine(words))
 				return false
 			}

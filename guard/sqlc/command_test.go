@@ -102,6 +102,12 @@ var commandCases = []commandCase{
 	{"redis-cli -h cache -p 6380 -n 2 flushdb", "", true, Redis, true, Destroy, "redis-flushdb"},
 	{"redis-cli -a secret --no-auth-warning PING", "", true, Redis, true, Read, "redis-ping"},
 	{"redis-cli --scan --pattern user:*", "", true, Redis, true, "", ""},
+	// keys not known until it runs: a command that reads stays known, one that writes does not
+	{"redis-cli MGET \x1b\x1d", "", true, Redis, true, Read, "redis-mget"},
+	{"redis-cli -n 2 exists user:\x1b\x1d", "", true, Redis, true, Read, "redis-exists"},
+	{"redis-cli DEL \x1b\x1d", "", true, Redis, false, Write, "redis-del"},
+	{"redis-cli CONFIG SET dir \x1b\x1d", "", true, Redis, false, Destroy, "redis-config-set-dir"},
+	{"redis-cli \x1b\x1d key", "", true, Redis, false, Write, ""},
 	{"redis-cli", "FLUSHALL\n", true, Redis, true, Destroy, "redis-flushall"},
 	{"redis-cli --pipe", "*1\r\n$8\r\nFLUSHALL\r\n", true, Redis, true, Destroy, "redis-flushall"},
 	{"redis-cli --pipe", "SET a 1\r\nGET a\r\n", true, Redis, true, Write, "redis-set"},

@@ -405,3 +405,31 @@ func resolveParam(cmdlet, written string) (canon string, value, ok bool) {
 	}
 	return found.name, found.value, true
 }
+
+// ReadsOnly reports whether the command only reads or tests what it is given, and writes no
+// file: PowerShell's Get-, Test-, Select-, Resolve- and formatting cmdlets (Get-Content,
+// Test-Path, Select-String, ...), cmd.exe's type, dir, findstr. A file such a command is handed
+// is looked at, not changed, whatever it is. A redirection of its output into a file is a write.
+func (c *Command) ReadsOnly() bool {
+	for _, r := range c.Redirects {
+		if r.Writes() {
+			return false
+		}
+	}
+	if c.Shell == Cmd {
+		switch c.Name {
+		case "type", "dir", "findstr", "more", "fc", "comp", "tree", "where", "echo":
+			return true
+		}
+		return false
+	}
+	switch strings.ToLower(c.Name) { // a cmdlet this package does not spell keeps the case written
+	case "get-content", "get-item", "get-childitem", "get-itemproperty", "get-itempropertyvalue", "get-acl", "get-filehash",
+		"test-path", "resolve-path", "join-path", "split-path", "select-string", "select-object", "where-object",
+		"sort-object", "measure-object", "compare-object", "format-hex", "format-table", "format-list", "out-string",
+		"out-null", "write-output", "write-host", "get-command", "get-member", "get-location", "get-date", "get-help",
+		"convertfrom-json", "convertto-json", "import-csv", "import-clixml":
+		return true
+	}
+	return false
+}
