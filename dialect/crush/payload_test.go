@@ -101,4 +101,16 @@ func TestGuardView(t *testing.T) {
 	if _, err := GuardView([]byte(`{"event":`)); err == nil {
 		t.Error("broken JSON must be an error")
 	}
+	// Crush's MCP tools (mcp_<server>_<tool>, seen in e2e TestCrushMCPGuard) reach the MCP guard
+	// as the neutral joined name, which it judges in every split; a name already in Claude
+	// Code's form keeps it.
+	for in, want := range map[string]string{"mcp_e2edb_drop_table": "mcp__e2edb_drop_table", "mcp__a__b": "mcp__a__b", "download": "download"} {
+		b, err := GuardView([]byte(`{"event":"PreToolUse","cwd":"/tmp","tool_name":"` + in + `","tool_input":{}}`))
+		if err == nil {
+			err = json.Unmarshal(b, &v)
+		}
+		if err != nil || v.Tool != want {
+			t.Errorf("guard view of %s: %s (%v), want tool_name %s", in, b, err, want)
+		}
+	}
 }
