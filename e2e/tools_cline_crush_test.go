@@ -231,7 +231,7 @@ func (c *crushRun) addMCPServer(t testing.TB) {
 func TestCrushSubagentUnhooked(t *testing.T) {
 	c := newCrushWith(t, chatToolsModel)
 	notes := filepath.Join(c.ws.dir, "notes.txt")
-	if err := os.WriteFile(notes, []byte("hello\n"), 0o644); err != nil {
+	if err := os.WriteFile(notes, []byte("read by the sub-agent\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	c.model.commands = []string{
@@ -253,7 +253,7 @@ func TestCrushSubagentUnhooked(t *testing.T) {
 	if readFile(canary) != "alive\n" {
 		t.Error("the sub-agent's rm -rf .git ran inside Crush")
 	}
-	if !c.model.anySent("hello") {
+	if !c.model.anySent("read by the sub-agent") {
 		t.Error("the sub-agent's view of notes.txt did not run: the stand-in's script is broken")
 	}
 	got := auditTools(t, c.ws, "crush", "PreToolUse")
@@ -332,4 +332,126 @@ func TestCrushMCPGuard(t *testing.T) {
 	c.addMCPServer(t)
 	c.exec(t, "please run it")
 	checkMCPGuard(t, "Crush", c.agentRun)
+}
+
+// newClineWith is newCline with another model stand-in, and model as the model's id: Cline
+// 3.0.65 gives a model whose id names gpt or codex apply_patch in place of its editor tool.
+func newClineWith(t testing.TB, handler func(*model) http.HandlerFunc, modelID string, commands ...string) *clineRun {
+	c := &clineRun{newAgentRun(t, installAgent(t, "cline", clineVersion, "cline"), handler, commands)}
+	c.ws.run(t, c.env(), c.bin, "auth", "-p", "openai-compatible", "-k", "sk-test", "-m", modelID, "-b", c.url+"/v1")
+	return c
+}
+
+// TestClineSubagentGuard: in the Cline CLI 3.0.65, with the wrappers agenthooks install writes,
+// a subagent (spawn_agent) running rm -rf .git is stopped inside the subagent: the canary in .git
+// survives, Cline logs the guard's reason, and the audit's deny carries the subagent's own
+// agent_id and its parent's; another subagent's ordinary command runs, in the next task (a
+// cancel ends Cline's whole run).
+func TestClineSubagentGuard(t *testing.T) {
+	c := newClineWith(t, chatToolsModel, "gpt-4.1", "spawn:rm -rf .git")
+	canary := writeCanary(t, c.ws)
+	c.ws.agenthooksEnv(t, c.env(), "install", "--agent", "cline")
+	c.exec(t, "please run it")
+	if tools := subagentTools(c.model); !slices.Contains(tools, "run_commands") {
+		t.Fatalf("no subagent asked the model for its command (the stand-in's script is broken); requests:\n%s", strings.Join(c.model.sent(), "\n---\n"))
+	}
+	if readFile(canary) != "alive\n" {
+		t.Error("the subagent's rm -rf .git ran inside Cline: the guard did not see the subagent's call")
+	}
+	if !strings.Contains(c.stopReason(t), "Blocked by agenthooks") {
+		t.Errorf("Cline's log does not carry the guard's reason:\n%s", c.stopReason(t))
+	}
+	c.script("spawn:echo sub > sub.txt")
+	c.exec(t, "please run it")
+	if !c.ws.exists("sub.txt") {
+		t.Errorf("the subagent's ordinary command did not run inside Cline; requests:\n%s", strings.Join(c.model.sent(), "\n---\n"))
+	}
+	checkSubagentDeny(t, c.ws, "cline", "PreToolUse", "rm -rf .git", true)
+	log := c.ws.agenthooks(t, "log", "--json", "--audit", c.ws.audit, "--agent", "cline", "--event", "PreToolUse")
+	if !strings.Contains(log, `\"parent_agent_id\":\"`) {
+		t.Errorf("no PreToolUse in the audit names a parent agent (a subagent's call):\n%s", log)
+	}
+}
+
+// TestClineFileToolsGuard: in the Cline CLI 3.0.65, with the wrappers agenthooks install writes,
+// each of its file tools is refused on a hook file: apply_patch (the tool Cline gives a gpt
+// model) adding the project's .clinerules/hooks/PreToolUse, and editor (any other model's)
+// creating it and rewriting the user's wrapper in ~/Documents/Cline/Hooks. Neither file changes
+// and Cline logs the guard's reason (a cancel ends the task: the model does not read it); the
+// same tools on an ordinary file run, in the next task.
+func TestClineFileToolsGuard(t *testing.T) {
+	patch := func(header, body string) string {
+		return call("apply_patch", map[string]any{"input": "*** Begin Patch\n" + header + "\n" + body + "\n*** End Patch\n"})
+	}
+	check := func(c *clineRun, refused []string, files map[string]string, ordinary []string, want map[string]string) {
+		t.Helper()
+		for _, step := range refused {
+			c.script(step)
+			c.exec(t, "please edit")
+		}
+		for f, before := range files {
+			if after := readFile(f); after != before {
+				t.Errorf("a file tool changed %s inside Cline:\n%s", f, after)
+			}
+		}
+		if n := strings.Count(c.stopReason(t), "a person must make this change outside the agent"); n != len(refused) {
+			t.Errorf("Cline logged the guard's reason %d times, want %d:\n%s", n, len(refused), c.stopReason(t))
+		}
+		c.script(ordinary...)
+		c.exec(t, "please edit")
+		for f, content := range want {
+			if got := readFile(f); got != content {
+				t.Errorf("the file tools left %q in %s, want %q; requests:\n%s", got, f, content, strings.Join(c.model.sent(), "\n---\n"))
+			}
+		}
+	}
+
+	c := newClineWith(t, chatToolsModel, "gpt-4.1")
+	c.ws.agenthooksEnv(t, c.env(), "install", "--agent", "cline")
+	project := filepath.Join(c.ws.dir, ".clinerules", "hooks", "PreToolUse")
+	notes := filepath.Join(c.ws.dir, "notes.txt")
+	check(c, []string{patch("*** Add File: "+project, "+#!/bin/sh")}, map[string]string{project: ""},
+		[]string{patch("*** Add File: "+notes, "+hello"), patch("*** Update File: "+notes, "@@\n-hello\n+bye")},
+		map[string]string{notes: "bye"}) // Cline's apply_patch ends the file without a newline
+
+	c = newClineWith(t, chatToolsModel, "e2e-model")
+	c.ws.agenthooksEnv(t, c.env(), "install", "--agent", "cline")
+	project = filepath.Join(c.ws.dir, ".clinerules", "hooks", "PreToolUse")
+	user := filepath.Join(c.ws.home, "Documents", "Cline", "Hooks", "PreToolUse")
+	wrapper := readFile(user)
+	if wrapper == "" {
+		t.Fatalf("install wrote no wrapper at %s", user)
+	}
+	notes = filepath.Join(c.ws.dir, "notes.txt")
+	check(c, []string{
+		call("editor", map[string]any{"path": project, "new_text": "#!/bin/sh\n"}),
+		call("editor", map[string]any{"path": user, "old_text": "agenthooks", "new_text": "true"}),
+	}, map[string]string{project: "", user: wrapper},
+		[]string{call("editor", map[string]any{"path": notes, "new_text": "hello\n"}),
+			call("editor", map[string]any{"path": notes, "old_text": "hello", "new_text": "bye"})},
+		map[string]string{notes: "bye\n"})
+}
+
+// TestClineMCPGuard: in the Cline CLI 3.0.65, which offers an MCP server's tools to the model as
+// <server>__<tool>, guard mcp in a PreToolUse hook file stops the MCP tool its policy denies
+// (the server never runs it; Cline logs why) and lets the one it allows run, in the next task.
+func TestClineMCPGuard(t *testing.T) {
+	c := newClineWith(t, chatToolsModel, "gpt-4.1", "call:e2edb__drop_table {}")
+	writeJSONFile(t, filepath.Join(c.ws.home, ".cline", "data", "settings", "cline_mcp_settings.json"),
+		map[string]any{"mcpServers": map[string]any{mcpServer: mcpServerConfig(t, c.ws.dir)}})
+	pol := writeMCPPolicy(t, c.ws.home)
+	c.hookFile(t, "PreToolUse", "exec agenthooks guard mcp --policy "+pol)
+	c.exec(t, "please run it")
+	c.script("call:e2edb__list_tables {}")
+	c.exec(t, "please run it")
+	if c.ws.exists("drop_table.txt") {
+		t.Errorf("the MCP tool the policy denies ran inside Cline: the guard did not see the MCP call; audit:\n%s",
+			c.ws.agenthooks(t, "log", "--json", "--audit", c.ws.audit))
+	}
+	if !c.ws.exists("list_tables.txt") {
+		t.Errorf("the MCP tool the policy allows did not run inside Cline; requests:\n%s", strings.Join(c.model.sent(), "\n---\n"))
+	}
+	if !strings.Contains(c.stopReason(t), "dropping tables needs a person") {
+		t.Errorf("Cline's log does not carry why the MCP call was stopped:\n%s", c.stopReason(t))
+	}
 }
