@@ -455,3 +455,33 @@ func TestClineMCPGuard(t *testing.T) {
 		t.Errorf("Cline's log does not carry why the MCP call was stopped:\n%s", c.stopReason(t))
 	}
 }
+
+// TestClineTeammateGuard: the Cline CLI 3.0.65's other way to delegate, agent teams: a teammate
+// (team_spawn_teammate, then team_run_task) running rm -rf .git is stopped inside the teammate,
+// as a subagent's call is: the canary survives and Cline logs the guard's reason; another
+// teammate's ordinary command runs, in the next task.
+func TestClineTeammateGuard(t *testing.T) {
+	team := func(command string) []string {
+		return []string{call("team_spawn_teammate", map[string]any{"agentId": "mate", "rolePrompt": "You run one command."}),
+			call("team_run_task", map[string]any{"agentId": "mate", "task": subagentMarker + command + "\n", "runMode": "sync"})}
+	}
+	c := newClineWith(t, chatToolsModel, "gpt-4.1", team("rm -rf .git")...)
+	canary := writeCanary(t, c.ws)
+	c.ws.agenthooksEnv(t, c.env(), "install", "--agent", "cline")
+	c.exec(t, "please run it")
+	if tools := subagentTools(c.model); !slices.Contains(tools, "run_commands") {
+		t.Fatalf("no teammate asked the model for its command (the stand-in's script is broken); requests:\n%s", strings.Join(c.model.sent(), "\n---\n"))
+	}
+	if readFile(canary) != "alive\n" {
+		t.Error("the teammate's rm -rf .git ran inside Cline: the guard did not see the teammate's call")
+	}
+	if !strings.Contains(c.stopReason(t), "Blocked by agenthooks") {
+		t.Errorf("Cline's log does not carry the guard's reason:\n%s", c.stopReason(t))
+	}
+	c.script(team("echo sub > sub.txt")...)
+	c.exec(t, "please run it")
+	if !c.ws.exists("sub.txt") {
+		t.Errorf("the teammate's ordinary command did not run inside Cline; requests:\n%s", strings.Join(c.model.sent(), "\n---\n"))
+	}
+	checkSubagentDeny(t, c.ws, "cline", "PreToolUse", "rm -rf .git", true)
+}
