@@ -317,6 +317,7 @@ func FuzzPayload(f *testing.F) {
 	f.Add(`{"preToolUse":{"toolName":"read_files","parameters":{"files":"[[[\"a\"]]]"}},"tool_call":{"input":{"files":"x"}}}`)
 	f.Add(`{"hookName":"tool_call","tool_call":{"name":"use_mcp_tool","input":{"server_name":"github","tool_name":"delete_repository"}}}`)
 	f.Add(`{"hookName":"tool_call","tool_call":{"name":"use_mcp_tool","input":{"server_name":5}}}`)
+	f.Add(`{"hookName":"tool_call","tool_call":{"name":"e2edb__drop_table","input":{}},"preToolUse":{"toolName":"e2edb__drop_table","parameters":{}}}`)
 	f.Fuzz(func(t *testing.T, payload string) {
 		if v, err := GuardView([]byte(payload)); err == nil {
 			m, err := decodeObject(v)
@@ -325,6 +326,9 @@ func FuzzPayload(f *testing.F) {
 			}
 			if m["tool_name"] == "use_mcp_tool" {
 				t.Fatalf("use_mcp_tool left for the MCP guard to miss: %s", v)
+			}
+			if tool, _ := m["tool_name"].(string); strings.Contains(tool, "__") && !strings.HasPrefix(tool, "mcp__") {
+				t.Fatalf("the CLI's MCP name left for the MCP guard to miss: %s", v)
 			}
 		}
 		for _, ev := range []string{"PreToolUse", "PostToolUse", "UserPromptSubmit"} {
