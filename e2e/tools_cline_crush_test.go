@@ -134,8 +134,8 @@ func chatReply(w http.ResponseWriter, model string, stream bool, step int, call 
 	fmt.Fprint(w, "data: [DONE]\n\n")
 }
 
-// call is the call: step for tool with args.
-func call(tool string, args map[string]any) string {
+// toolStep is the call: step that asks for tool with args.
+func toolStep(tool string, args map[string]any) string {
 	b, _ := json.Marshal(args)
 	return "call:" + tool + " " + string(b)
 }
@@ -235,8 +235,8 @@ func TestCrushSubagentUnhooked(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.model.commands = []string{
-		"spawn:" + call("bash", map[string]any{"command": "rm -rf .git", "description": "remove"}),
-		"spawn:" + call("view", map[string]any{"file_path": notes}),
+		"spawn:" + toolStep("bash", map[string]any{"command": "rm -rf .git", "description": "remove"}),
+		"spawn:" + toolStep("view", map[string]any{"file_path": notes}),
 	}
 	canary := writeCanary(t, c.ws)
 	c.ws.agenthooksEnv(t, c.env(), "install", "--agent", "crush")
@@ -286,16 +286,16 @@ func TestCrushFileToolsGuard(t *testing.T) {
 	notes := filepath.Join(c.ws.dir, "notes.txt")
 	fetched := filepath.Join(c.ws.dir, "fetched.txt")
 	c.model.commands = []string{
-		call("write", map[string]any{"file_path": cfg, "content": "{}"}),
-		call("edit", map[string]any{"file_path": cfg, "old_string": "PreToolUse", "new_string": "PostToolUse"}),
-		call("multiedit", map[string]any{"file_path": cfg, "edits": []any{map[string]any{"old_string": "PreToolUse", "new_string": "PostToolUse"}}}),
-		call("download", map[string]any{"url": c.url + "/download", "file_path": cfg}),
-		call("lsp_replace_symbol", map[string]any{"symbol": "hooks", "file_path": cfg, "replacement": "{}"}),
-		call("write", map[string]any{"file_path": notes, "content": "hello\n"}),
-		call("view", map[string]any{"file_path": notes}),
-		call("edit", map[string]any{"file_path": notes, "old_string": "hello", "new_string": "bye"}),
-		call("multiedit", map[string]any{"file_path": notes, "edits": []any{map[string]any{"old_string": "bye", "new_string": "ciao"}}}),
-		call("download", map[string]any{"url": c.url + "/download", "file_path": fetched}),
+		toolStep("write", map[string]any{"file_path": cfg, "content": "{}"}),
+		toolStep("edit", map[string]any{"file_path": cfg, "old_string": "PreToolUse", "new_string": "PostToolUse"}),
+		toolStep("multiedit", map[string]any{"file_path": cfg, "edits": []any{map[string]any{"old_string": "PreToolUse", "new_string": "PostToolUse"}}}),
+		toolStep("download", map[string]any{"url": c.url + "/download", "file_path": cfg}),
+		toolStep("lsp_replace_symbol", map[string]any{"symbol": "hooks", "file_path": cfg, "replacement": "{}"}),
+		toolStep("write", map[string]any{"file_path": notes, "content": "hello\n"}),
+		toolStep("view", map[string]any{"file_path": notes}),
+		toolStep("edit", map[string]any{"file_path": notes, "old_string": "hello", "new_string": "bye"}),
+		toolStep("multiedit", map[string]any{"file_path": notes, "edits": []any{map[string]any{"old_string": "bye", "new_string": "ciao"}}}),
+		toolStep("download", map[string]any{"url": c.url + "/download", "file_path": fetched}),
 	}
 	c.exec(t, "please edit")
 	if after := readFile(cfg); after != before {
@@ -381,7 +381,7 @@ func TestClineSubagentGuard(t *testing.T) {
 // same tools on an ordinary file run, in the next task.
 func TestClineFileToolsGuard(t *testing.T) {
 	patch := func(header, body string) string {
-		return call("apply_patch", map[string]any{"input": "*** Begin Patch\n" + header + "\n" + body + "\n*** End Patch\n"})
+		return toolStep("apply_patch", map[string]any{"input": "*** Begin Patch\n" + header + "\n" + body + "\n*** End Patch\n"})
 	}
 	check := func(c *clineRun, refused []string, files map[string]string, ordinary []string, want map[string]string) {
 		t.Helper()
@@ -424,11 +424,11 @@ func TestClineFileToolsGuard(t *testing.T) {
 	}
 	notes = filepath.Join(c.ws.dir, "notes.txt")
 	check(c, []string{
-		call("editor", map[string]any{"path": project, "new_text": "#!/bin/sh\n"}),
-		call("editor", map[string]any{"path": user, "old_text": "agenthooks", "new_text": "true"}),
+		toolStep("editor", map[string]any{"path": project, "new_text": "#!/bin/sh\n"}),
+		toolStep("editor", map[string]any{"path": user, "old_text": "agenthooks", "new_text": "true"}),
 	}, map[string]string{project: "", user: wrapper},
-		[]string{call("editor", map[string]any{"path": notes, "new_text": "hello\n"}),
-			call("editor", map[string]any{"path": notes, "old_text": "hello", "new_text": "bye"})},
+		[]string{toolStep("editor", map[string]any{"path": notes, "new_text": "hello\n"}),
+			toolStep("editor", map[string]any{"path": notes, "old_text": "hello", "new_text": "bye"})},
 		map[string]string{notes: "bye\n"})
 }
 
@@ -462,8 +462,8 @@ func TestClineMCPGuard(t *testing.T) {
 // teammate's ordinary command runs, in the next task.
 func TestClineTeammateGuard(t *testing.T) {
 	team := func(command string) []string {
-		return []string{call("team_spawn_teammate", map[string]any{"agentId": "mate", "rolePrompt": "You run one command."}),
-			call("team_run_task", map[string]any{"agentId": "mate", "task": subagentMarker + command + "\n", "runMode": "sync"})}
+		return []string{toolStep("team_spawn_teammate", map[string]any{"agentId": "mate", "rolePrompt": "You run one command."}),
+			toolStep("team_run_task", map[string]any{"agentId": "mate", "task": subagentMarker + command + "\n", "runMode": "sync"})}
 	}
 	c := newClineWith(t, chatToolsModel, "gpt-4.1", team("rm -rf .git")...)
 	canary := writeCanary(t, c.ws)
