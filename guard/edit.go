@@ -17,14 +17,17 @@ import (
 // whose patch names its files), Copilot CLI and Qwen Code (their edit, create and write tools;
 // Qwen Code 0.24's notebook_edit),
 // Factory Droid 0.215 (ApplyPatch: Codex's patch format, in its input field), OpenCode 1.18
-// (apply_patch with patchText, the only edit tool it gives GPT models; patch).
+// (apply_patch with patchText, the only edit tool it gives GPT models; patch), Crush after
+// v0.90 (download, which saves a URL's content to file_path, and lsp_replace_symbol; its
+// write, edit and multiedit reach the guard as Claude Code's).
 var editTools = map[string][]string{
 	"Write": {"file_path", "path"}, "Edit": {"file_path", "path"}, "MultiEdit": {"file_path"},
 	"NotebookEdit": {"notebook_path", "file_path"}, "notebook_edit": {"notebook_path"}, "Delete": {"file_path", "path", "target_file"},
 	"write_file": {"file_path", "path"}, "replace": {"file_path", "path"}, "edit": {"path", "file_path"},
 	"create": {"path", "file_path"}, "str_replace_editor": {"path"}, "edit_file": {"target_file", "path", "file_path"},
 	"apply_patch": {"command", "patch", "input", "patchText"}, "ApplyPatch": {"input", "patch"},
-	"patch": {"patchText", "patch", "input"},
+	"patch":    {"patchText", "patch", "input"},
+	"download": {"file_path"}, "lsp_replace_symbol": {"file_path"},
 }
 
 // isPatchTool reports whether tool's input is a patch in Codex's format, which names its files.

@@ -317,6 +317,7 @@ func FuzzPayload(f *testing.F) {
 	f.Add(`{"preToolUse":{"toolName":"read_files","parameters":{"files":"[[[\"a\"]]]"}},"tool_call":{"input":{"files":"x"}}}`)
 	f.Add(`{"hookName":"tool_call","tool_call":{"name":"use_mcp_tool","input":{"server_name":"github","tool_name":"delete_repository"}}}`)
 	f.Add(`{"hookName":"tool_call","tool_call":{"name":"use_mcp_tool","input":{"server_name":5}}}`)
+	f.Add(`{"hookName":"tool_call","tool_call":{"name":"e2edb__drop_table","input":{}},"preToolUse":{"toolName":"e2edb__drop_table","parameters":{}}}`)
 	f.Fuzz(func(t *testing.T, payload string) {
 		if v, err := GuardView([]byte(payload)); err == nil {
 			m, err := decodeObject(v)
@@ -325,6 +326,9 @@ func FuzzPayload(f *testing.F) {
 			}
 			if m["tool_name"] == "use_mcp_tool" {
 				t.Fatalf("use_mcp_tool left for the MCP guard to miss: %s", v)
+			}
+			if tool, _ := m["tool_name"].(string); strings.Contains(tool, "__") && !strings.HasPrefix(tool, "mcp__") {
+				t.Fatalf("the CLI's MCP name left for the MCP guard to miss: %s", v)
 			}
 		}
 		for _, ev := range []string{"PreToolUse", "PostToolUse", "UserPromptSubmit"} {
@@ -379,13 +383,20 @@ func TestWrapperAnswers(t *testing.T) {
 	}
 }
 
-// TestGuardViewMCP: Cline calls an MCP tool through use_mcp_tool, which the MCP guard gets as
-// mcp__server__tool; one that names no server or tool is an error.
+// TestGuardViewMCP: the VS Code extension calls an MCP tool through use_mcp_tool, the CLI as
+// server__tool, and the MCP guard gets either as mcp__server__tool; a use_mcp_tool that names
+// no server or tool is an error.
 func TestGuardViewMCP(t *testing.T) {
 	t.Parallel()
 	b, err := GuardView([]byte(`{"hookName":"tool_call","tool_call":{"id":"c","name":"use_mcp_tool","input":{"server_name":"github","tool_name":"delete_repository","arguments":"{}"}}}`))
 	if err != nil || !strings.Contains(string(b), `"tool_name":"mcp__github__delete_repository"`) {
 		t.Errorf("use_mcp_tool view = %s, %v", b, err)
+	}
+	// The CLI 3.0.65 offers an MCP tool to the model as <server>__<tool>, and names it so in
+	// its payload (e2e TestClineMCPGuard).
+	b, err = GuardView([]byte(`{"hookName":"tool_call","tool_call":{"id":"c","name":"e2edb__drop_table","input":{}},"preToolUse":{"toolName":"e2edb__drop_table","parameters":{}}}`))
+	if err != nil || !strings.Contains(string(b), `"tool_name":"mcp__e2edb__drop_table"`) {
+		t.Errorf("the CLI's MCP tool view = %s, %v", b, err)
 	}
 	for _, in := range []string{`{"tool_name":"x"}`, `{"server_name":"github"}`, `{"server_name":"github","tool_name":7}`} {
 		if b, err := GuardView([]byte(`{"hookName":"tool_call","tool_call":{"id":"c","name":"use_mcp_tool","input":` + in + `}}`)); err == nil {

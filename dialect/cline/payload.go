@@ -437,6 +437,10 @@ func GuardView(payload []byte) ([]byte, error) {
 			return nil, fmt.Errorf("payload: use_mcp_tool must name its server and tool (tool_input.server_name, tool_input.tool_name, non-empty strings)")
 		}
 		m["tool_name"] = dialect.MCPTool(server, tool)
+	} else if tool, _ := m["tool_name"].(string); strings.Contains(tool, "__") && !strings.HasPrefix(tool, "mcp__") {
+		// The CLI 3.x offers an MCP tool as <server>__<tool> (no built-in name holds "__"):
+		// Claude Code's mcp__<server>__<tool> for the MCP guard (e2e TestClineMCPGuard)
+		m["tool_name"] = "mcp__" + tool
 	}
 	return dialect.Marshal(m)
 }

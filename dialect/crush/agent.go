@@ -47,11 +47,18 @@ var Agent = dialect.Agent{
 		Events:       []string{"PreToolUse"},
 		RunArgs:      "run --agent crush",
 		EditEvent:    "PreToolUse",
-		EditMatcher:  "^(edit|multiedit|write)$",
-		ProjectNote:  "note: Crush runs a project's crush.json hooks without asking; they fire for the top-level agent's tools, not a sub-agent's",
+		// Every tool of Crush's that changes a file it names (download saves a URL to file_path,
+		// lsp_replace_symbol rewrites a symbol in file_path); lsp_rename changes the files its
+		// language server finds, which no hook is told.
+		EditMatcher: "^(edit|multiedit|write|download|lsp_replace_symbol)$",
+		ProjectNote: "note: Crush runs a project's crush.json hooks without asking; they fire for the top-level agent's tools, not a sub-agent's",
 	},
 	Trust: "runs the hooks of a project's crush.json or .crush.json (in the folder and those above it up to the repository's root) " +
 		"without asking; not a sub-agent's tool calls",
+	// Crush wraps only the top-level agent's tools with hooks (coordinator.buildTools, 37f36e9
+	// after v0.90.0): e2e TestCrushSubagentUnhooked.
+	Unhooked: "a sub-agent's calls: those of the agent tool's sub-agent (its read-only view, glob, grep, ls, sourcegraph " +
+		"and LSP lookups) and of agentic_fetch's (web_fetch, web_search, view of the pages it fetched); only the call that starts one reaches the guard",
 	DefaultTimeout: DefaultTimeout,
 	Detect:         func(p dialect.Probe) bool { return p.HookEvent == "" && CanonicalEvent(p.Event) != "" && !p.CamelCase },
 	Proven:         []dialect.Proof{{Event: "PreToolUse", Can: dialect.CapBlock, Test: "TestCrushShellGuard"}},

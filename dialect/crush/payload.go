@@ -130,13 +130,18 @@ func RenameFromClaude(name string, m map[string]any) []string {
 }
 
 // GuardView rewrites a Crush payload for the built-in guards in Claude Code's field and tool
-// names (hook_event_name, Bash, Write, Edit, MultiEdit).
+// names (hook_event_name, Bash, Write, Edit, MultiEdit). An MCP tool, which Crush names
+// mcp_<server>_<tool> (either part may hold "_", so the name does not split), is the neutral
+// mcp__<server>_<tool> (dialect.MCPJoined), which the MCP guard judges in every reading.
 func GuardView(payload []byte) ([]byte, error) {
 	m, err := decodeObject(payload)
 	if err != nil {
 		return nil, err
 	}
 	RenameToClaude("PreToolUse", m)
+	if tool, ok := m["tool_name"].(string); ok && strings.HasPrefix(tool, "mcp_") && !strings.HasPrefix(tool, "mcp__") {
+		m["tool_name"] = dialect.MCPJoined(strings.TrimPrefix(tool, "mcp_"))
+	}
 	return dialect.Marshal(m)
 }
 

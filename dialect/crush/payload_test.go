@@ -11,7 +11,7 @@ import (
 
 // goldenPayloads are Crush's payloads in dialect/testdata/payloads/crush, as its
 // hooks.BuildPayload writes them (go test ./e2e -update-payloads captures them from Crush).
-func goldenPayloads(t *testing.T) map[string][]byte {
+func goldenPayloads(t testing.TB) map[string][]byte {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join("..", "testdata", "payloads", "crush", "*.json"))
 	if err != nil || len(files) == 0 {
@@ -101,4 +101,41 @@ func TestGuardView(t *testing.T) {
 	if _, err := GuardView([]byte(`{"event":`)); err == nil {
 		t.Error("broken JSON must be an error")
 	}
+	// Crush's MCP tools (mcp_<server>_<tool>, seen in e2e TestCrushMCPGuard) reach the MCP guard
+	// as the neutral joined name, which it judges in every split; a name already in Claude
+	// Code's form keeps it.
+	for in, want := range map[string]string{"mcp_e2edb_drop_table": "mcp__e2edb_drop_table", "mcp__a__b": "mcp__a__b", "download": "download"} {
+		b, err := GuardView([]byte(`{"event":"PreToolUse","cwd":"/tmp","tool_name":"` + in + `","tool_input":{}}`))
+		if err == nil {
+			err = json.Unmarshal(b, &v)
+		}
+		if err != nil || v.Tool != want {
+			t.Errorf("guard view of %s: %s (%v), want tool_name %s", in, b, err, want)
+		}
+	}
+}
+
+// FuzzGuardView: no payload makes the guard's view panic, what it writes reads back as an
+// object, and it never leaves one of Crush's MCP names (mcp_<server>_<tool>) for the MCP guard
+// to take for another tool.
+func FuzzGuardView(f *testing.F) {
+	for _, b := range goldenPayloads(f) {
+		f.Add(string(b))
+	}
+	f.Add(`{"event":"PreToolUse","cwd":"/tmp","tool_name":"mcp_e2edb_drop_table","tool_input":{}}`)
+	f.Add(`{"event":"PreToolUse","tool_name":"download","tool_input":{"url":"http://x","file_path":"crush.json"}}`)
+	f.Add(`{"tool_name":5}`)
+	f.Fuzz(func(t *testing.T, payload string) {
+		v, err := GuardView([]byte(payload))
+		if err != nil {
+			return
+		}
+		m, err := decodeObject(v)
+		if err != nil {
+			t.Fatalf("GuardView wrote what it cannot read: %s", v)
+		}
+		if tool, _ := m["tool_name"].(string); strings.HasPrefix(tool, "mcp_") && !strings.HasPrefix(tool, "mcp__") {
+			t.Fatalf("an MCP name left unjoined: %s", v)
+		}
+	})
 }

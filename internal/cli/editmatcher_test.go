@@ -58,9 +58,11 @@ var editCalls = map[string]map[string]string{
 		"ApplyPatch": `{"session_id":"s","transcript_path":"","cwd":"/tmp","permission_mode":"auto-low","hook_event_name":"PreToolUse","tool_name":"ApplyPatch","tool_input":{"input":"*** Begin Patch\n*** Update File: @FILE\n@@\n-{}\n+{}\n*** End Patch\n"}}`,
 	},
 	"crush": {
-		"edit":      `{"event":"PreToolUse","session_id":"s","cwd":"/tmp","tool_name":"edit","tool_input":{"file_path":"@FILE","old_string":"a","new_string":"b"}}`,
-		"multiedit": `{"event":"PreToolUse","session_id":"s","cwd":"/tmp","tool_name":"multiedit","tool_input":{"file_path":"@FILE","edits":[{"old_string":"a","new_string":"b"}]}}`,
-		"write":     `{"event":"PreToolUse","session_id":"s","cwd":"/tmp","tool_name":"write","tool_input":{"file_path":"@FILE","content":"{}"}}`,
+		"edit":               `{"event":"PreToolUse","session_id":"s","cwd":"/tmp","tool_name":"edit","tool_input":{"file_path":"@FILE","old_string":"a","new_string":"b"}}`,
+		"multiedit":          `{"event":"PreToolUse","session_id":"s","cwd":"/tmp","tool_name":"multiedit","tool_input":{"file_path":"@FILE","edits":[{"old_string":"a","new_string":"b"}]}}`,
+		"write":              `{"event":"PreToolUse","session_id":"s","cwd":"/tmp","tool_name":"write","tool_input":{"file_path":"@FILE","content":"{}"}}`,
+		"download":           `{"event":"PreToolUse","session_id":"s","cwd":"/tmp","tool_name":"download","tool_input":{"url":"http://127.0.0.1:9/x","file_path":"@FILE"}}`,
+		"lsp_replace_symbol": `{"event":"PreToolUse","session_id":"s","cwd":"/tmp","tool_name":"lsp_replace_symbol","tool_input":{"symbol":"hooks","file_path":"@FILE","replacement":"{}"}}`,
 	},
 	"auggie": {
 		"save-file":          `{"hook_event_name":"PreToolUse","conversation_id":"c","workspace_roots":["/tmp"],"tool_name":"save-file","tool_input":{"path":"@FILE","file_content":"{}"},"is_mcp_tool":false}`,
