@@ -55,7 +55,17 @@ func (a *analyzer) call(s *syntax.Stmt, c *syntax.CallExpr, f *frame, stdin *std
 		}
 		ctx.redirs = append(ctx.redirs, Redirect{Op: r.Op.String(), Target: a.literal(r.Word)})
 	}
-	a.invoke(a.fields(c.Args), f, ctx)
+	args := a.fields(c.Args)
+	if len(args) > 0 {
+		var names []string
+		for _, as := range c.Assigns {
+			if as.Name != nil && homeVariable(as.Name.Value) {
+				names = append(names, as.Name.Value)
+			}
+		}
+		a.agentHome(names, args[0], ctx.pos)
+	}
+	a.invoke(args, f, ctx)
 }
 
 // Option tables: the options of a wrapper that take a separate value.
@@ -362,7 +372,13 @@ func optionValue(args []Word, short, long string) (Word, bool) {
 }
 
 // envArgs handles env's assignments and options: -u NAME, -C DIR (a cd), -S STRING (split).
-func (a *analyzer) envArgs(args []Word, f *frame, ctx *callCtx) []Word {
+func (a *analyzer) envArgs(args []Word, f *frame, ctx *callCtx) (rest []Word) {
+	var homes []string // HOME=/tmp/x and the like, for an agent's program run so
+	defer func() {
+		if len(homes) > 0 && len(rest) > 0 {
+			a.agentHome(homes, rest[0], ctx.pos)
+		}
+	}()
 	for len(args) > 0 {
 		v := args[0].Value
 		switch {
@@ -378,24 +394,27 @@ func (a *analyzer) envArgs(args []Word, f *frame, ctx *callCtx) []Word {
 			args = args[2:]
 		case v == "-S" || v == "--split-string" || strings.HasPrefix(v, "-S"):
 			str := strings.TrimPrefix(strings.TrimPrefix(v, "--split-string"), "-S")
-			rest := args[1:]
-			if str == "" && len(rest) > 0 {
-				str, rest = rest[0].Value, rest[1:]
+			more := args[1:]
+			if str == "" && len(more) > 0 {
+				str, more = more[0].Value, more[1:]
 			}
 			split, ok := envSplitString(str)
 			if !ok {
 				return nil // env refuses a string with an open quote and runs nothing
 			}
-			words := make([]Word, 0, len(split)+len(rest))
+			words := make([]Word, 0, len(split)+len(more))
 			for _, s := range split {
 				words = append(words, Word{Value: s, Static: !strings.Contains(s, Dyn), Raw: s})
 			}
-			return append(words, rest...)
+			return append(words, more...)
 		case strings.HasPrefix(v, "-") && len(v) > 1:
 			args = args[1:]
 		case strings.Contains(v, "=") && !strings.HasPrefix(v, "="):
 			name, val, _ := strings.Cut(v, "=")
 			a.guardVariable(name, ctx.pos)
+			if homeVariable(name) {
+				homes = append(homes, name)
+			}
 			if gitCommandEnv()[name] || name == "BASH_ENV" || name == "ENV" {
 				w := args[0]
 				w.Value = val

@@ -46,11 +46,12 @@ func (p *policyFlags) policyFile(e *env) string {
 }
 
 // protectedPaths is what no command or file tool of the agent may change: every agent's hook
-// configuration for the project (and the working directory, when it is another folder),
-// agenthooks' own files, the policy in use and the agenthooks binaries.
+// configuration for the project (and the working directory, when it is another folder), where
+// the agent's environment moves it and where it is by default, agenthooks' own files, the
+// policy in use and the agenthooks binaries.
 func protectedPaths(e *env, home, project, cwd, policyFile, auditFile string) []policy.Protected {
 	env := config.Env{Home: home, EnterpriseDir: e.getenv("AGENTHOOKS_ENTERPRISE_DIR"),
-		ClaudeManagedDir: e.getenv("AGENTHOOKS_CLAUDE_MANAGED_DIR"), CodexHome: e.getenv("CODEX_HOME")}
+		ClaudeManagedDir: e.getenv("AGENTHOOKS_CLAUDE_MANAGED_DIR"), CodexHome: e.getenv("CODEX_HOME"), Getenv: e.getenv}
 	for _, ws := range []string{project, cwd} {
 		if ws != "" && !slices.Contains(env.Workspaces, ws) {
 			env.Workspaces = append(env.Workspaces, ws)
