@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/guard/policy"
+	"github.com/agenthooks/agenthooks/guard/shell"
 )
 
 // Every place an agent reads hooks from or loads hooks, plugins and tools from is protected
@@ -151,6 +153,38 @@ func TestProtectedPathsFollowTheAgentsVariables(t *testing.T) {
 		}
 		if got[i].Dir != c.dir {
 			t.Errorf("%s protected as %+v, want dir %v", c.path, got[i], c.dir)
+		}
+	}
+}
+
+// Every variable that moves an agent's folders, as the descriptors name them, is one the shell
+// guard denies setting: else the agent could move its own hooks away for an agent it starts.
+// XDG_CONFIG_HOME moves every program's folder and is denied for an agent's program only.
+func TestAgentVariablesAreGuarded(t *testing.T) {
+	for _, a := range agents.All() {
+		names := []string{a.HomeEnv, a.ManagedEnv}
+		for _, locs := range [][]dialect.Location{a.Files, a.Loads, a.Configs} {
+			for _, l := range locs {
+				names = append(names, l.Env)
+			}
+		}
+		for _, n := range names {
+			if n == "" || n == "XDG_CONFIG_HOME" {
+				continue
+			}
+			if shell.AgentVariable(n) == "" && !shell.IsGuardVariable(n) {
+				t.Errorf("%s: setting %s moves its configuration, but the shell guard lets an agent set it", a.Name, n)
+			}
+		}
+	}
+}
+
+// Every agent's program is one the shell guard knows as an agent's (HOME=/tmp/x claude, and its
+// config commands, are judged by that list).
+func TestAgentBinariesAreKnown(t *testing.T) {
+	for _, a := range agents.All() {
+		if a.Binary != "" && !shell.IsAgentCLI(a.Binary) {
+			t.Errorf("%s: its program %s is not among the shell guard's agents' programs", a.Name, a.Binary)
 		}
 	}
 }

@@ -303,7 +303,7 @@ func (pr *protector) finding(f shell.Finding) (Match, bool) {
 			Message: "agenthooks' variables are set by a person, not by the agent"}, true
 	case shell.FindingAgentEnv:
 		return Match{Rule: RuleAgentEnv, Decision: Deny, Pos: f.Pos, Subject: f.Message,
-			Message: "an agent started so runs without its hooks, unseen by any guard; " + personMust}, true
+			Message: "a person, not the agent, starts an agent without its hooks"}, true
 	}
 	return Match{}, false
 }

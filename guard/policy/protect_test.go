@@ -258,7 +258,9 @@ func TestProtectionsIgnoreThePolicy(t *testing.T) {
 	if problems.HasErrors() {
 		t.Fatal(problems.Err())
 	}
-	for _, c := range []string{`rm ~/.claude/settings.json`, `agenthooks trust .`, `export AGENTHOOKS_POLICY=x`} {
+	for _, c := range []string{`rm ~/.claude/settings.json`, `agenthooks trust .`, `export AGENTHOOKS_POLICY=x`,
+		`env -S 'AGENTHOOKS_POLICY=/tmp/p.yaml agenthooks guard bash'`, `OPENCODE_CONFIG_DIR=/tmp/x opencode run hi`,
+		`echo {} > .opencode/package.json`} {
 		if v := guard.New(pol).Check(c, ctx); v.Decision != policy.Deny {
 			t.Errorf("%q under an empty policy: %s, want deny", c, v.Decision)
 		}
@@ -436,6 +438,8 @@ func TestAgentVariablesDenied(t *testing.T) {
 		`env HOME=/tmp/h /usr/local/bin/claude -p hi`,
 		`env -i HOME=/tmp/h PATH=/usr/bin codex exec hi`,
 		`bash -c 'CLAUDE_CONFIG_DIR=/tmp/c claude -p hi'`,
+		`env -S 'CLAUDE_CONFIG_DIR=/tmp/c claude' -p hi`,
+		`env -S 'HOME=/tmp/h codex' exec hi`,
 	} {
 		v := g.Check(c, ctx)
 		if v.Decision != policy.Deny || !hasRule(v, policy.RuleAgentEnv) {

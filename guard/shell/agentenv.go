@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -45,15 +46,18 @@ func AgentVariable(name string) string {
 	return ""
 }
 
+// agentCLIs are the coding agents' command lines, sorted (every descriptor's Binary among them:
+// a test in config checks it).
+var agentCLIs = []string{
+	"agy", "auggie", "claude", "cline", "code", "codex", "copilot", "crush", "cursor-agent", "droid", "gemini", "kiro",
+	"kiro-cli", "opencode", "qwen", "windsurf",
+}
+
 // IsAgentCLI reports whether name (a program's base name, .exe or not) is one of the coding
 // agents' command lines.
 func IsAgentCLI(name string) bool {
-	switch strings.TrimSuffix(name, ".exe") {
-	case "auggie", "claude", "cline", "codex", "copilot", "crush", "cursor-agent", "droid", "gemini", "kiro", "kiro-cli",
-		"opencode", "qwen":
-		return true
-	}
-	return false
+	_, ok := slices.BinarySearch(agentCLIs, strings.TrimSuffix(name, ".exe"))
+	return ok
 }
 
 // homeVariable reports whether the variable name moves every program's home or configuration

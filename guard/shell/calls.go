@@ -406,7 +406,8 @@ func (a *analyzer) envArgs(args []Word, f *frame, ctx *callCtx) (rest []Word) {
 			for _, s := range split {
 				words = append(words, Word{Value: s, Static: !strings.Contains(s, Dyn), Raw: s})
 			}
-			return append(words, more...)
+			// env reads the split words as its own: assignments and options before the program
+			return a.envArgs(append(words, more...), f, ctx)
 		case strings.HasPrefix(v, "-") && len(v) > 1:
 			args = args[1:]
 		case strings.Contains(v, "=") && !strings.HasPrefix(v, "="):
