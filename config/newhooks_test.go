@@ -65,6 +65,8 @@ func TestProtectedPathsCoverPlacesNotYetThere(t *testing.T) {
 		{"linux", home + "/.opencode/package.json", false, false},
 		{"linux", "/etc/opencode/opencode.json", false, false},
 		{"darwin", "/Library/Application Support/opencode/opencode.jsonc", false, false},
+		{"linux", ws + "/.factory/hooks/hooks.json", false, false},
+		{"linux", home + "/.factory/hooks/hooks.json", false, false},
 		{"linux", home + "/.claude/plugins", true, false},
 		{"linux", home + "/.gemini/extensions", true, false},
 		{"linux", ws + "/.gemini/extensions", true, false},

@@ -40,15 +40,22 @@ func ProtectedPaths(env Env, files, binaries []string) []policy.Protected {
 	// are protected, and so are the places they are when the variables are not set: an agent
 	// started without them (by a person later, or by the agent with its environment cleaned)
 	// reads those.
-	envs := []Env{env}
-	if env.CodexHome != "" || env.Getenv != nil {
-		unset := env
-		unset.CodexHome, unset.Getenv = "", nil
-		envs = append(envs, unset)
+	unset := env
+	unset.CodexHome, unset.Getenv = "", nil
+	envsOf := func(a *dialect.Agent) []Env {
+		if movedBy(env, a) {
+			return []Env{env, unset}
+		}
+		return []Env{env} // the places without the variables are these, less RootEnv's
 	}
-	for _, env := range envs {
-		for _, c := range CandidatesOf(env) {
-			add(c.Path, string(c.Family)+" hooks configuration ("+string(c.Layer)+")", false, false)
+	for _, c := range CandidatesOf(env) {
+		add(c.Path, string(c.Family)+" hooks configuration ("+string(c.Layer)+")", false, false)
+	}
+	for _, a := range agents.ByFilePriority() {
+		if movedBy(env, a) {
+			for _, c := range AgentCandidates(unset, a) {
+				add(c.Path, string(c.Family)+" hooks configuration ("+string(c.Layer)+")", false, false)
+			}
 		}
 	}
 	// The places themselves, for the files that do not exist yet: a location with a "*"
@@ -56,7 +63,7 @@ func ProtectedPaths(env Env, files, binaries []string) []policy.Protected {
 	// plugins or tools from are protected whole, and its settings files that load code or
 	// switch hooks off are protected as files.
 	for _, a := range agents.ByFilePriority() {
-		for _, env := range envs {
+		for _, env := range envsOf(a) {
 			for _, p := range LocationPaths(env, a, a.Files) {
 				if dir, base := filepath.Split(p); base == "*" && !strings.Contains(dir, "*") {
 					add(dir, a.Title+" hooks folder (a new file there runs as a hook)", true, false)
@@ -109,6 +116,22 @@ func ProtectedPaths(env Env, files, binaries []string) []policy.Protected {
 		add(b, "the agenthooks binary", false, true)
 	}
 	return out
+}
+
+// movedBy reports whether env's variables move one of agent a's places away from where it is
+// without them: its user folder ($HomeEnv) or a file of its own (Location.Env).
+func movedBy(env Env, a *dialect.Agent) bool {
+	if env.lookup(a.HomeEnv) != "" {
+		return true
+	}
+	for _, locs := range [][]dialect.Location{a.Files, a.Loads, a.Configs} {
+		for _, l := range locs {
+			if l.Root != dialect.RootEnv && env.lookup(l.Env) != "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // credentialPaths are the keys and tokens in a home folder that cannot be fetched again: the
