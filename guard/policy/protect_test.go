@@ -440,6 +440,7 @@ func TestAgentVariablesDenied(t *testing.T) {
 		`bash -c 'CLAUDE_CONFIG_DIR=/tmp/c claude -p hi'`,
 		`env -S 'CLAUDE_CONFIG_DIR=/tmp/c claude' -p hi`,
 		`env -S 'HOME=/tmp/h codex' exec hi`,
+		`export HOME=/tmp/h; claude -p hi`,
 	} {
 		v := g.Check(c, ctx)
 		if v.Decision != policy.Deny || !hasRule(v, policy.RuleAgentEnv) {

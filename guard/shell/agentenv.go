@@ -91,3 +91,15 @@ func (a *analyzer) agentHome(names []string, cmd Word, pos Pos) {
 		}
 	}
 }
+
+// agentAfterHome reports an agent's program, name, run after the command set a variable that
+// moves every home (export HOME=/tmp/x; claude -p …): HOME is in every environment, so even a
+// plain assignment reaches the program.
+func (a *analyzer) agentAfterHome(name string, pos Pos) {
+	for _, v := range []string{"HOME", "XDG_CONFIG_HOME", "USERPROFILE", "APPDATA"} {
+		if _, ok := a.vars[v]; ok {
+			a.find(FindingAgentEnv, pos, -1, "runs "+name+" after setting "+v+", where it reads none of the user's hooks")
+			return
+		}
+	}
+}

@@ -1014,6 +1014,9 @@ func (a *analyzer) record(args []Word, name string, f *frame, ctx *callCtx) int 
 			}
 		}
 	}
+	if IsAgentCLI(name) {
+		a.agentAfterHome(name, ctx.pos)
+	}
 	inv := Invocation{Args: args, Name: name, Wrappers: f.wrappers, Pos: ctx.pos, Depth: f.depth,
 		Cwd: a.cwd, Redirects: ctx.redirs, Filtered: ctx.filtered, Function: name != "" && a.funcs[name]}
 	a.script.Invocations = append(a.script.Invocations, inv)
