@@ -441,6 +441,8 @@ func TestAgentVariablesDenied(t *testing.T) {
 		`env -S 'CLAUDE_CONFIG_DIR=/tmp/c claude' -p hi`,
 		`env -S 'HOME=/tmp/h codex' exec hi`,
 		`export HOME=/tmp/h; claude -p hi`,
+		`unset CLAUDE_CONFIG_DIR; claude -p hi`,
+		`env -i PATH=/usr/bin claude -p hi`,
 	} {
 		v := g.Check(c, ctx)
 		if v.Decision != policy.Deny || !hasRule(v, policy.RuleAgentEnv) {

@@ -78,9 +78,19 @@ func (a *analyzer) agentVariable(name string, pos Pos) {
 	}
 }
 
+// agentVariableUnset reports the removal of a variable that moves an agent's configuration
+// (unset CLAUDE_CONFIG_DIR, env -u CODEX_HOME): an agent started after it reads its default
+// folder, where a person who moved it may have no hooks.
+func (a *analyzer) agentVariableUnset(name string, pos Pos) {
+	if who := AgentVariable(name); who != "" {
+		a.find(FindingAgentEnv, pos, -1, "unsets "+name+", which moves "+who+"'s configuration and its hooks")
+	}
+}
+
 // agentHome reports names, variables set for the one program cmd, when one moves every home
-// and cmd is an agent's program: HOME=/tmp/x claude -p ….
-func (a *analyzer) agentHome(names []string, cmd Word, pos Pos) {
+// and cmd is an agent's program (HOME=/tmp/x claude -p …), and cmd run with its environment
+// cleared (env -i claude -p …: the agents' variables gone too).
+func (a *analyzer) agentHome(names []string, cleared bool, cmd Word, pos Pos) {
 	if !cmd.Static || !IsAgentCLI(path.Base(cmd.Value)) {
 		return
 	}
@@ -89,6 +99,9 @@ func (a *analyzer) agentHome(names []string, cmd Word, pos Pos) {
 			a.find(FindingAgentEnv, pos, -1, "runs "+path.Base(cmd.Value)+" with another "+n+", where it reads none of the user's hooks")
 			return
 		}
+	}
+	if cleared {
+		a.find(FindingAgentEnv, pos, -1, "runs "+path.Base(cmd.Value)+" with its environment cleared, where it may read none of the user's hooks")
 	}
 }
 

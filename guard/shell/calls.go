@@ -63,7 +63,7 @@ func (a *analyzer) call(s *syntax.Stmt, c *syntax.CallExpr, f *frame, stdin *std
 				names = append(names, as.Name.Value)
 			}
 		}
-		a.agentHome(names, args[0], ctx.pos)
+		a.agentHome(names, false, args[0], ctx.pos)
 	}
 	a.invoke(args, f, ctx)
 }
@@ -374,9 +374,10 @@ func optionValue(args []Word, short, long string) (Word, bool) {
 // envArgs handles env's assignments and options: -u NAME, -C DIR (a cd), -S STRING (split).
 func (a *analyzer) envArgs(args []Word, f *frame, ctx *callCtx) (rest []Word) {
 	var homes []string // HOME=/tmp/x and the like, for an agent's program run so
+	cleared := false   // env -i: the program gets no variables, the agents' included
 	defer func() {
-		if len(homes) > 0 && len(rest) > 0 {
-			a.agentHome(homes, rest[0], ctx.pos)
+		if len(rest) > 0 && (len(homes) > 0 || cleared) {
+			a.agentHome(homes, cleared, rest[0], ctx.pos)
 		}
 	}()
 	for len(args) > 0 {
@@ -384,14 +385,22 @@ func (a *analyzer) envArgs(args []Word, f *frame, ctx *callCtx) (rest []Word) {
 		switch {
 		case v == "--":
 			return args[1:]
+		case v == "-" || v == "-i" || v == "--ignore-environment":
+			cleared = true
+			args = args[1:]
 		case v == "-u" || v == "--unset" || v == "-C" || v == "--chdir":
 			if len(args) < 2 {
 				return nil
 			}
 			if v == "-C" || v == "--chdir" {
 				a.cd(args[1:2])
+			} else {
+				a.agentVariableUnset(args[1].Value, ctx.pos)
 			}
 			args = args[2:]
+		case strings.HasPrefix(v, "--unset=") || strings.HasPrefix(v, "-u") && !strings.HasPrefix(v, "--"):
+			a.agentVariableUnset(strings.TrimPrefix(strings.TrimPrefix(v, "--unset="), "-u"), ctx.pos)
+			args = args[1:]
 		case v == "-S" || v == "--split-string" || strings.HasPrefix(v, "-S"):
 			str := strings.TrimPrefix(strings.TrimPrefix(v, "--split-string"), "-S")
 			more := args[1:]
@@ -1016,6 +1025,11 @@ func (a *analyzer) record(args []Word, name string, f *frame, ctx *callCtx) int 
 	}
 	if IsAgentCLI(name) {
 		a.agentAfterHome(name, ctx.pos)
+	}
+	if name == "unset" {
+		for _, w := range args[1:] {
+			a.agentVariableUnset(w.Value, ctx.pos)
+		}
 	}
 	inv := Invocation{Args: args, Name: name, Wrappers: f.wrappers, Pos: ctx.pos, Depth: f.depth,
 		Cwd: a.cwd, Redirects: ctx.redirs, Filtered: ctx.filtered, Function: name != "" && a.funcs[name]}
