@@ -49,6 +49,13 @@ func AgentCandidates(env Env, a *dialect.Agent) []Candidate {
 // locationPath is where a location that is not a workspace's is in env: its variable's value,
 // else its path under its root ("" when env has no such root). A "*" is left unmatched.
 func locationPath(env Env, a *dialect.Agent, l dialect.Location) string {
+	if l.Root == dialect.RootEnv {
+		v := env.lookup(l.Env)
+		if v == "" || l.Path == "" {
+			return v
+		}
+		return filepath.Join(v, filepath.FromSlash(l.Path))
+	}
 	if v := env.lookup(l.Env); v != "" {
 		return v
 	}
@@ -145,8 +152,16 @@ func (env Env) lookup(key string) string {
 	if key == "" {
 		return ""
 	}
-	if v := map[string]string{"AGENTHOOKS_ENTERPRISE_DIR": env.EnterpriseDir, "AGENTHOOKS_CLAUDE_MANAGED_DIR": env.ClaudeManagedDir,
-		"CODEX_HOME": env.CodexHome}[key]; v != "" {
+	var v string
+	switch key {
+	case "AGENTHOOKS_ENTERPRISE_DIR":
+		v = env.EnterpriseDir
+	case "AGENTHOOKS_CLAUDE_MANAGED_DIR":
+		v = env.ClaudeManagedDir
+	case "CODEX_HOME":
+		v = env.CodexHome
+	}
+	if v != "" {
 		return v
 	}
 	if env.Getenv != nil {

@@ -36,22 +36,47 @@ func ProtectedPaths(env Env, files, binaries []string) []policy.Protected {
 		seen[p] = true
 		out = append(out, policy.Protected{Path: p, What: what, Dir: dir, Binary: binary})
 	}
+	// The places the agents' variables move their folders to (CODEX_HOME, OPENCODE_CONFIG_DIR)
+	// are protected, and so are the places they are when the variables are not set: an agent
+	// started without them (by a person later, or by the agent with its environment cleaned)
+	// reads those.
+	unset := env
+	unset.CodexHome, unset.Getenv = "", nil
+	envsOf := func(a *dialect.Agent) []Env {
+		if movedBy(env, a) {
+			return []Env{env, unset}
+		}
+		return []Env{env} // the places without the variables are these, less RootEnv's
+	}
 	for _, c := range CandidatesOf(env) {
 		add(c.Path, string(c.Family)+" hooks configuration ("+string(c.Layer)+")", false, false)
 	}
-	// The places themselves, for the files that do not exist yet: a location with a "*"
-	// protects its pattern (a "*" alone, its whole folder), and the folders an agent loads
-	// hooks, plugins or tools from are protected whole.
 	for _, a := range agents.ByFilePriority() {
-		for _, p := range LocationPaths(env, a, a.Files) {
-			if dir, base := filepath.Split(p); base == "*" && !strings.Contains(dir, "*") {
-				add(dir, a.Title+" hooks folder (a new file there runs as a hook)", true, false)
-			} else if strings.Contains(p, "*") {
-				add(p, a.Title+" hooks files (a new one is read as hooks)", false, false)
+		if movedBy(env, a) {
+			for _, c := range AgentCandidates(unset, a) {
+				add(c.Path, string(c.Family)+" hooks configuration ("+string(c.Layer)+")", false, false)
 			}
 		}
-		for _, p := range LocationPaths(env, a, a.Loads) {
-			add(p, "what "+a.Title+" loads as hooks, plugins or tools (a file put there runs unguarded)", true, false)
+	}
+	// The places themselves, for the files that do not exist yet: a location with a "*"
+	// protects its pattern (a "*" alone, its whole folder), the folders an agent loads hooks,
+	// plugins or tools from are protected whole, and its settings files that load code or
+	// switch hooks off are protected as files.
+	for _, a := range agents.ByFilePriority() {
+		for _, env := range envsOf(a) {
+			for _, p := range LocationPaths(env, a, a.Files) {
+				if dir, base := filepath.Split(p); base == "*" && !strings.Contains(dir, "*") {
+					add(dir, a.Title+" hooks folder (a new file there runs as a hook)", true, false)
+				} else if strings.Contains(p, "*") {
+					add(p, a.Title+" hooks files (a new one is read as hooks)", false, false)
+				}
+			}
+			for _, p := range LocationPaths(env, a, a.Loads) {
+				add(p, "what "+a.Title+" loads as hooks, plugins or tools (a file put there runs unguarded)", true, false)
+			}
+			for _, p := range LocationPaths(env, a, a.Configs) {
+				add(p, a.Title+" settings (they can load code that runs unguarded or switch its hooks off)", false, false)
+			}
 		}
 		if a.Switches != nil {
 			// A settings file VS Code reads only once a person opens or picks it (a
@@ -91,6 +116,22 @@ func ProtectedPaths(env Env, files, binaries []string) []policy.Protected {
 		add(b, "the agenthooks binary", false, true)
 	}
 	return out
+}
+
+// movedBy reports whether env's variables move one of agent a's places away from where it is
+// without them: its user folder ($HomeEnv) or a file of its own (Location.Env).
+func movedBy(env Env, a *dialect.Agent) bool {
+	if env.lookup(a.HomeEnv) != "" {
+		return true
+	}
+	for _, locs := range [][]dialect.Location{a.Files, a.Loads, a.Configs} {
+		for _, l := range locs {
+			if l.Root != dialect.RootEnv && env.lookup(l.Env) != "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // credentialPaths are the keys and tokens in a home folder that cannot be fetched again: the

@@ -39,19 +39,32 @@ func protectedPathsBefore(env Env, files, binaries []string) []policy.Protected 
 		seen[p] = true
 		out = append(out, policy.Protected{Path: p, What: what, Dir: dir, Kind: kind})
 	}
-	for _, c := range CandidatesOf(env) {
-		add(c.Path, string(c.Family)+" hooks configuration ("+string(c.Layer)+")", false, false)
+	envs := []Env{env}
+	if env.CodexHome != "" || env.Getenv != nil {
+		unset := env
+		unset.CodexHome, unset.Getenv = "", nil
+		envs = append(envs, unset)
+	}
+	for _, env := range envs {
+		for _, c := range CandidatesOf(env) {
+			add(c.Path, string(c.Family)+" hooks configuration ("+string(c.Layer)+")", false, false)
+		}
 	}
 	for _, a := range agents.ByFilePriority() {
-		for _, p := range LocationPaths(env, a, a.Files) {
-			if dir, base := filepath.Split(p); base == "*" && !strings.Contains(dir, "*") {
-				add(dir, a.Title+" hooks folder (a new file there runs as a hook)", true, false)
-			} else if strings.Contains(p, "*") {
-				add(p, a.Title+" hooks files (a new one is read as hooks)", false, false)
+		for _, env := range envs {
+			for _, p := range LocationPaths(env, a, a.Files) {
+				if dir, base := filepath.Split(p); base == "*" && !strings.Contains(dir, "*") {
+					add(dir, a.Title+" hooks folder (a new file there runs as a hook)", true, false)
+				} else if strings.Contains(p, "*") {
+					add(p, a.Title+" hooks files (a new one is read as hooks)", false, false)
+				}
 			}
-		}
-		for _, p := range LocationPaths(env, a, a.Loads) {
-			add(p, "what "+a.Title+" loads as hooks, plugins or tools (a file put there runs unguarded)", true, false)
+			for _, p := range LocationPaths(env, a, a.Loads) {
+				add(p, "what "+a.Title+" loads as hooks, plugins or tools (a file put there runs unguarded)", true, false)
+			}
+			for _, p := range LocationPaths(env, a, a.Configs) {
+				add(p, a.Title+" settings (they can load code that runs unguarded or switch its hooks off)", false, false)
+			}
 		}
 		if a.Switches != nil {
 			for _, p := range LocationPaths(env, a, a.Switches(runtime.GOOS)) {

@@ -41,6 +41,11 @@ type Agent struct {
 	// reads none of them, but a file the agent plants there runs later unguarded, so they are
 	// protected as Files are, whether or not they exist yet. nil for none.
 	Loads []Location
+	// Configs are the agent's own settings files, beyond Files, that load code into it or can
+	// switch its hooks off where agenthooks does not read them (OpenCode's opencode.json, whose
+	// plugin list loads npm packages, and .opencode/package.json, whose dependencies OpenCode
+	// installs): protected as files, whether or not they exist yet. nil for none.
+	Configs []Location
 	// Switches are the settings files of the program that hosts the agent where keys switch its
 	// hooks off or move them (VS Code's settings.json and chat.useHooks), per platform
 	// (runtime.GOOS values); nil for none. SwitchKeys are those keys, or their prefixes: the
@@ -274,6 +279,10 @@ const (
 	// RootUserHome is the user's home folder itself (~), for a place outside the agent's
 	// folder (the Cline CLI's ~/.cline/hooks beside the extension's ~/Documents/Cline).
 	RootUserHome
+	// RootEnv is the folder or file that the environment variable Location.Env names, when it
+	// is set (Claude Code's CLAUDE_CONFIG_DIR, OpenCode's OPENCODE_CONFIG_DIR): the location is
+	// nowhere when it is not. Path is under it ("" for the named path itself).
+	RootEnv
 )
 
 // Location is one place an agent reads hooks from.
@@ -284,7 +293,8 @@ type Location struct {
 	Path   string
 	Format Format
 	// Env names an environment variable that, when set, is this file's whole path instead
-	// (Qwen Code's QWEN_CODE_SYSTEM_SETTINGS_PATH); "" for none.
+	// (Qwen Code's QWEN_CODE_SYSTEM_SETTINGS_PATH); "" for none. Under RootEnv it is the
+	// variable that names the root.
 	Env string
 }
 

@@ -238,7 +238,8 @@ func TestClaudePromptAndReadGuards(t *testing.T) {
 // install registers it, the agent tries to switch its own guard off by every road a worm or a
 // careless agent takes: shell commands on the user's and the project's settings, agenthooks'
 // policy, trust store and audit trail, the agenthooks binary, agenthooks' own commands, its
-// variables, and Claude Code's Write tool planting a settings file. Every file is unchanged,
+// variables, a nested Claude Code started with its configuration moved away, and Claude Code's
+// Write tool planting a settings file. Every file is unchanged,
 // the model is told a person must do it, and an ordinary command still runs.
 func TestClaudeGuardCannotBeSwitchedOff(t *testing.T) {
 	c := newClaude(t)
@@ -275,6 +276,7 @@ func TestClaudeGuardCannotBeSwitchedOff(t *testing.T) {
 		"cp /bin/true \"$(command -v agenthooks)\"",
 		"agenthooks trust .",
 		"export AGENTHOOKS_POLICY=/tmp/none.yaml",
+		"CLAUDE_CONFIG_DIR=/tmp/unguarded claude -p 'rm -rf ~' > nested.txt",
 		"write:" + filepath.Join(c.ws.dir, ".claude", "settings.local.json") + `={"disableAllHooks": true}`,
 		ordinary,
 	}
@@ -295,7 +297,11 @@ func TestClaudeGuardCannotBeSwitchedOff(t *testing.T) {
 	if !c.ws.exists("hello.txt") {
 		t.Error("the ordinary command did not run")
 	}
-	for _, want := range []string{"protected-config", "agenthooks-self", "agenthooks-env", "a person must make this change outside the agent",
+	if c.ws.exists("nested.txt") {
+		t.Error("a nested Claude Code with its configuration moved away was started")
+	}
+	for _, want := range []string{"protected-config", "agenthooks-self", "agenthooks-env", "agent-env: a person, not the agent, starts an agent without its hooks",
+		"a person must make this change outside the agent",
 		"changes claude hooks configuration (local)"} { // the last from the Write tool
 		if !c.model.anySent(want) {
 			t.Errorf("no model request carries %q", want)

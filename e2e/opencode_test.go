@@ -100,6 +100,41 @@ func TestOpenCodeEditGuard(t *testing.T) {
 	}
 }
 
+// TestOpenCodeConfigGuard: inside OpenCode, the agent cannot add a plugin to the project's
+// opencode.json (write tool) nor a dependency to .opencode/package.json (bash), nor plant a
+// plugin in the config folder $OPENCODE_CONFIG_DIR names, nor start a nested OpenCode with its
+// plugins off: each is refused and the model reads why; an ordinary write goes through.
+func TestOpenCodeConfigGuard(t *testing.T) {
+	o := newOpenCode(t)
+	ocdir := filepath.Join(o.ws.dir, "ocdir") // in the project: OpenCode asks before writing outside it
+	o.model.commands = []string{
+		"write:" + filepath.Join(o.ws.dir, "opencode.json") + `={"plugin":["opencode-unguard"]}`,
+		`echo '{"dependencies":{"opencode-unguard":"1"}}' > .opencode/package.json`,
+		"write:" + filepath.Join(ocdir, "plugins", "unguard.js") + "=export default {}",
+		`OPENCODE_PURE=1 opencode run hi > pure.txt`,
+		"write:" + filepath.Join(o.ws.dir, "notes.txt") + "=hi",
+	}
+	o.ws.agenthooksEnv(t, o.env(), "install", "--agent", "opencode")
+	if err := os.MkdirAll(filepath.Join(o.ws.dir, ".opencode"), 0o755); err != nil { // so that the write could happen
+		t.Fatal(err)
+	}
+	o.ws.run(t, append(o.env(), "OPENCODE_CONFIG_DIR="+ocdir), o.bin, "run", "please do these")
+	for _, f := range []string{filepath.Join(o.ws.dir, "opencode.json"), filepath.Join(o.ws.dir, ".opencode", "package.json"),
+		filepath.Join(ocdir, "plugins", "unguard.js"), filepath.Join(o.ws.dir, "pure.txt")} {
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("OpenCode wrote %s past the guard", f)
+		}
+	}
+	for _, want := range []string{"protected-config", "agent-env"} {
+		if !o.model.anySent(want) {
+			t.Errorf("no model request carries %q; requests:\n%s", want, strings.Join(o.model.sent(), "\n---\n"))
+		}
+	}
+	if !o.ws.exists("notes.txt") {
+		t.Error("an ordinary write did not happen")
+	}
+}
+
 // TestOpenCodeRunsOtherAgentsHooks: a Claude Code exit-2 hook and a Cursor hooks.json deny run
 // on OpenCode's bash tool through agenthooks run --agent opencode, and their messages reach the
 // model.

@@ -28,7 +28,11 @@ var Agent = dialect.Agent{
 	},
 	// Installed plugins (~/.claude/plugins: their hooks/hooks.json, MCP servers and scripts run
 	// once a plugin is enabled), which agenthooks does not read.
-	Loads:        []dialect.Location{{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "plugins"}},
+	// CLAUDE_CONFIG_DIR moves ~/.claude, its settings.json and plugins with it; agenthooks reads
+	// hooks from ~/.claude, and protects both places.
+	Loads: []dialect.Location{{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "plugins"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "CLAUDE_CONFIG_DIR", Path: "plugins"}},
+	Configs:      []dialect.Location{{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "CLAUDE_CONFIG_DIR", Path: "settings.json"}},
 	Dialect:      func(dialect.AskAs) dialect.Dialect { return Dialect },
 	ToolKind:     ToolKind,
 	HookSwitches: true,

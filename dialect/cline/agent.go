@@ -29,9 +29,11 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".cline/hooks/*", Format: dialect.FormatClineHook},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "Hooks/*", Format: dialect.FormatClineHook},
 	},
-	// The Cline CLI's global hooks folder (~/.cline/hooks, beside its ~/.cline data): agenthooks
-	// does not read it, but Cline runs what is there.
-	Loads:            []dialect.Location{{Scope: dialect.ScopeUser, Root: dialect.RootUserHome, Path: ".cline/hooks"}},
+	// The Cline CLI's global hooks folder (~/.cline/hooks, beside its ~/.cline data; CLINE_DIR
+	// moves ~/.cline in the Cline CLI 3.0.65): agenthooks does not read it, but Cline runs what
+	// is there.
+	Loads: []dialect.Location{{Scope: dialect.ScopeUser, Root: dialect.RootUserHome, Path: ".cline/hooks"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "CLINE_DIR", Path: "hooks"}},
 	Dialect:          DialectFor,
 	ToolKind:         toolKind,
 	Speaks:           dialect.Claude,

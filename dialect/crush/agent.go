@@ -13,7 +13,7 @@ var Agent = dialect.Agent{
 	Title:  "Crush",
 	Binary: "crush",
 	// Dir is Crush's user folder, ~/.config/crush; CRUSH_GLOBAL_CONFIG moves it (Crush also
-	// follows XDG_CONFIG_HOME, which agenthooks does not).
+	// follows XDG_CONFIG_HOME, which agenthooks does not read, but protects: Configs).
 	Dir:        ".config/crush",
 	HomeEnv:    "CRUSH_GLOBAL_CONFIG",
 	ManagedDir: ManagedDir,
@@ -23,6 +23,7 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: "crush.json", Format: dialect.FormatCrush},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "crush.json", Format: dialect.FormatCrush},
 	},
+	Configs:          []dialect.Location{{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "XDG_CONFIG_HOME", Path: "crush/crush.json"}},
 	Dialect:          Dialect,
 	ToolKind:         toolKind,
 	Speaks:           dialect.Claude,

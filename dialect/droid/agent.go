@@ -26,6 +26,16 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "hooks.json", Format: dialect.FormatBareSettings},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "settings.json", Format: dialect.FormatSettings},
 	},
+	// The legacy hooks/hooks.json, which Droid reads where hooks.json is missing (and whose
+	// events then replace settings.json's), and the user's folder where FACTORY_HOME_OVERRIDE
+	// stands for the home folder (Droid 0.215.0): its .factory is the user's folder then.
+	Configs: []dialect.Location{
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".factory/hooks/hooks.json"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "hooks/hooks.json"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "FACTORY_HOME_OVERRIDE", Path: ".factory/hooks.json"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "FACTORY_HOME_OVERRIDE", Path: ".factory/hooks/hooks.json"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "FACTORY_HOME_OVERRIDE", Path: ".factory/settings.json"},
+	},
 	Dialect:          Dialect,
 	ToolKind:         toolKind,
 	Speaks:           dialect.Claude,

@@ -24,7 +24,11 @@ var Agent = dialect.Agent{
 	Loads: []dialect.Location{
 		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".gemini/extensions"},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "extensions"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "GEMINI_CLI_HOME", Path: ".gemini/extensions"},
 	},
+	// GEMINI_CLI_HOME stands for the home folder (Gemini CLI 0.61.0's homedir()): its
+	// .gemini/settings.json is the user's settings then.
+	Configs: []dialect.Location{{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "GEMINI_CLI_HOME", Path: ".gemini/settings.json"}},
 	Settings: dialect.Settings{TimeoutUnit: time.Millisecond, GroupFields: []string{"sequential"},
 		HandlerFields: []string{"name", "description"}},
 	Dialect:          New,

@@ -14,23 +14,89 @@ var Agent = dialect.Agent{
 	Binary: "opencode",
 	// OpenCode's user folder is $XDG_CONFIG_HOME/opencode, ~/.config/opencode by default; a
 	// project's is .opencode (Install.ProjectFile).
-	Dir: ".config/opencode",
+	Dir:        ".config/opencode",
+	ManagedDir: ManagedDir,
 	Files: []dialect.Location{
 		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".opencode/" + PluginFile, Format: dialect.FormatOpenCodePlugin},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: PluginFile, Format: dialect.FormatOpenCodePlugin},
 	},
-	// Every folder OpenCode loads plugins and custom tools from at start, in the project's
-	// .opencode and in ~/.config/opencode (its loader's {plugin,plugins}/*.{js,ts} and
-	// {tool,tools}/*.{js,ts}): a file put there runs inside OpenCode, unguarded.
+	// OpenCode 1.18.33 reads its config folders in this order: ~/.config/opencode
+	// ($XDG_CONFIG_HOME/opencode), each .opencode from the working directory up to the
+	// repository's root, ~/.opencode, and $OPENCODE_CONFIG_DIR. From each it loads plugins and
+	// custom tools ({plugin,plugins}/*.{js,ts}, {tool,tools}/*.{js,ts}) and runs bun install on
+	// its package.json, whose packages those plugins import from node_modules: a file put there
+	// runs inside OpenCode, unguarded.
 	Loads: []dialect.Location{
 		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".opencode/plugin"},
 		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".opencode/plugins"},
 		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".opencode/tool"},
 		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".opencode/tools"},
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".opencode/node_modules"},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "plugin"},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "plugins"},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "tool"},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "tools"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "node_modules"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootUserHome, Path: ".opencode/plugin"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootUserHome, Path: ".opencode/plugins"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootUserHome, Path: ".opencode/tool"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootUserHome, Path: ".opencode/tools"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootUserHome, Path: ".opencode/node_modules"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "XDG_CONFIG_HOME", Path: "opencode/plugin"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "XDG_CONFIG_HOME", Path: "opencode/plugins"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "XDG_CONFIG_HOME", Path: "opencode/tool"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "XDG_CONFIG_HOME", Path: "opencode/tools"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "XDG_CONFIG_HOME", Path: "opencode/node_modules"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "OPENCODE_CONFIG_DIR", Path: "plugin"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "OPENCODE_CONFIG_DIR", Path: "plugins"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "OPENCODE_CONFIG_DIR", Path: "tool"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "OPENCODE_CONFIG_DIR", Path: "tools"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "OPENCODE_CONFIG_DIR", Path: "node_modules"},
+	},
+	// Its config files, whose plugin list loads npm packages and local files into OpenCode
+	// (one can replace or undo agenthooks' plugin), and the package.json of each config folder,
+	// whose dependencies it installs: the project's opencode.json(c) from the working directory
+	// up, each config folder's opencode.json(c) (the user's also config.json and the older TOML
+	// config), tui.json(c) (the terminal UI's plugins), $OPENCODE_CONFIG, $OPENCODE_TUI_CONFIG,
+	// and the machine's managed opencode.json(c).
+	Configs: []dialect.Location{
+		{Scope: dialect.ScopeEnterprise, Root: dialect.RootManaged, Path: "opencode.json"},
+		{Scope: dialect.ScopeEnterprise, Root: dialect.RootManaged, Path: "opencode.jsonc"},
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: "opencode.json"},
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: "opencode.jsonc"},
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: "tui.json"},
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: "tui.jsonc"},
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".opencode/opencode.json"},
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".opencode/opencode.jsonc"},
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".opencode/tui.json"},
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".opencode/tui.jsonc"},
+		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".opencode/package.json"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "opencode.json"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "opencode.jsonc"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "config.json"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "config"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "tui.json"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "tui.jsonc"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "package.json"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootUserHome, Path: ".opencode/opencode.json"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootUserHome, Path: ".opencode/opencode.jsonc"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootUserHome, Path: ".opencode/tui.json"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootUserHome, Path: ".opencode/tui.jsonc"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootUserHome, Path: ".opencode/package.json"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "XDG_CONFIG_HOME", Path: "opencode/opencode.json"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "XDG_CONFIG_HOME", Path: "opencode/opencode.jsonc"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "XDG_CONFIG_HOME", Path: "opencode/config.json"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "XDG_CONFIG_HOME", Path: "opencode/config"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "XDG_CONFIG_HOME", Path: "opencode/tui.json"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "XDG_CONFIG_HOME", Path: "opencode/tui.jsonc"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "XDG_CONFIG_HOME", Path: "opencode/package.json"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "OPENCODE_CONFIG_DIR", Path: "opencode.json"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "OPENCODE_CONFIG_DIR", Path: "opencode.jsonc"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "OPENCODE_CONFIG_DIR", Path: "tui.json"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "OPENCODE_CONFIG_DIR", Path: "tui.jsonc"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "OPENCODE_CONFIG_DIR", Path: "package.json"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "OPENCODE_CONFIG"},
+		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "OPENCODE_TUI_CONFIG"},
 	},
 	Dialect:          Dialect,
 	ToolKind:         toolKind,
@@ -127,4 +193,17 @@ func toolKind(event, tool string) dialect.Kind {
 func shellPayload(c, cwd string) map[string]any {
 	return map[string]any{"hook_event_name": BeforeTool, "tool": "bash", "sessionID": "agenthooks-doctor", "callID": "agenthooks-doctor",
 		"args": map[string]any{"command": c, "description": "agenthooks doctor's canary"}, "cwd": cwd}
+}
+
+// ManagedDir returns the folder of OpenCode's managed opencode.json on a platform (OpenCode
+// 1.18.33's managedConfigDir): /etc/opencode on Linux, /Library/Application Support/opencode
+// on macOS, %ProgramData%\opencode on Windows (C:\ProgramData by default).
+func ManagedDir(goos string) string {
+	switch goos {
+	case "darwin":
+		return "/Library/Application Support/opencode"
+	case "windows":
+		return `C:\ProgramData\opencode`
+	}
+	return "/etc/opencode"
 }

@@ -22,6 +22,8 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".qwen/settings.json", Format: dialect.FormatSettings},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "settings.json", Format: dialect.FormatSettings},
 	},
+	// QWEN_HOME replaces ~/.qwen (Qwen Code 0.24.4's getGlobalQwenDir).
+	Configs: []dialect.Location{{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "QWEN_HOME", Path: "settings.json"}},
 	Settings: dialect.Settings{TimeoutUnit: time.Millisecond, GroupFields: []string{"sequential"},
 		HandlerFields: []string{"name", "description"}},
 	Dialect:          func(dialect.AskAs) dialect.Dialect { return Dialect },

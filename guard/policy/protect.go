@@ -55,6 +55,9 @@ const (
 	RuleSelf = "agenthooks-self"
 	// RuleGuardEnv denies setting a variable that changes what agenthooks does.
 	RuleGuardEnv = "agenthooks-env"
+	// RuleAgentEnv denies setting a variable that moves an agent's configuration, and so its
+	// hooks, away (CLAUDE_CONFIG_DIR, OPENCODE_CONFIG_DIR, HOME for an agent's program).
+	RuleAgentEnv = "agent-env"
 )
 
 // personMust ends every protection message: the agent cannot do this, a person can.
@@ -112,13 +115,6 @@ var gitWorkTree = words{
 // trusts or where it is installed.
 var selfCommands = words{
 	"install", "trust", "uninstall", "untrust",
-}
-
-// agentCLIs are the agents' own command lines, whose config commands rewrite the settings that
-// hold their hooks (claude config set, gemini hooks disable, ...).
-var agentCLIs = words{
-	"auggie", "claude", "cline", "codex", "copilot", "crush", "cursor-agent", "droid", "gemini", "kiro", "kiro-cli",
-	"opencode", "qwen",
 }
 
 // agentConfigVerbs are the words after config, hooks or settings that change them.
@@ -299,13 +295,17 @@ func plainStartupLine(inv *shell.Invocation, h hit) bool {
 }
 
 // finding is the protection a structural finding breaks, if any: setting a variable that
-// changes agenthooks.
+// changes agenthooks, or one that moves an agent's configuration away from its hooks.
 func (pr *protector) finding(f shell.Finding) (Match, bool) {
-	if f.Kind != shell.FindingGuardEnv {
-		return Match{}, false
+	switch f.Kind {
+	case shell.FindingGuardEnv:
+		return Match{Rule: RuleGuardEnv, Decision: Deny, Pos: f.Pos, Subject: f.Message,
+			Message: "agenthooks' variables are set by a person, not by the agent"}, true
+	case shell.FindingAgentEnv:
+		return Match{Rule: RuleAgentEnv, Decision: Deny, Pos: f.Pos, Subject: f.Message,
+			Message: "a person, not the agent, starts an agent without its hooks"}, true
 	}
-	return Match{Rule: RuleGuardEnv, Decision: Deny, Pos: f.Pos, Subject: f.Message,
-		Message: "agenthooks' variables are set by a person, not by the agent"}, true
+	return Match{}, false
 }
 
 func describeHit(h hit, home string) string {
@@ -460,7 +460,7 @@ func agenthooksPackage(v string) bool {
 // agentConfigCommand returns "NAME NOUN VERB" when an invocation runs an agent's CLI command that
 // changes its settings or hooks, or "".
 func agentConfigCommand(inv *shell.Invocation) string {
-	if !agentCLIs.has(strings.TrimSuffix(inv.Name, ".exe")) {
+	if !shell.IsAgentCLI(inv.Name) { // their config commands rewrite the settings that hold their hooks
 		return ""
 	}
 	pos := positional(inv.Args[1:])

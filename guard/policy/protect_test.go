@@ -239,7 +239,7 @@ func TestProtectedTargets(t *testing.T) {
 func hasProtectionRule(v policy.Verdict) bool {
 	for _, m := range v.Matches {
 		switch m.Rule {
-		case policy.RuleProtected, policy.RuleSelf, policy.RuleGuardEnv, policy.RuleExfiltration:
+		case policy.RuleProtected, policy.RuleSelf, policy.RuleGuardEnv, policy.RuleAgentEnv, policy.RuleExfiltration:
 			return true
 		}
 	}
@@ -258,7 +258,9 @@ func TestProtectionsIgnoreThePolicy(t *testing.T) {
 	if problems.HasErrors() {
 		t.Fatal(problems.Err())
 	}
-	for _, c := range []string{`rm ~/.claude/settings.json`, `agenthooks trust .`, `export AGENTHOOKS_POLICY=x`} {
+	for _, c := range []string{`rm ~/.claude/settings.json`, `agenthooks trust .`, `export AGENTHOOKS_POLICY=x`,
+		`env -S 'AGENTHOOKS_POLICY=/tmp/p.yaml agenthooks guard bash'`, `OPENCODE_CONFIG_DIR=/tmp/x opencode run hi`,
+		`echo {} > .opencode/package.json`} {
 		if v := guard.New(pol).Check(c, ctx); v.Decision != policy.Deny {
 			t.Errorf("%q under an empty policy: %s, want deny", c, v.Decision)
 		}
@@ -338,4 +340,128 @@ func TestProtectedByWhatTheyAre(t *testing.T) {
 			t.Errorf("%q: %s (%s), want no deny", c, v.Decision, v.Reason)
 		}
 	}
+}
+
+// openCodeHome is protectedHome with OpenCode's folders moved as its variables move them
+// ($OPENCODE_CONFIG_DIR, $OPENCODE_CONFIG): the guard context the CLI builds from the agent's
+// environment.
+func openCodeHome(t *testing.T) (guard.Context, string) {
+	t.Helper()
+	home := t.TempDir()
+	home, _ = filepath.EvalSymlinks(home)
+	proj := filepath.Join(home, "src", "app")
+	if err := os.MkdirAll(filepath.Join(proj, ".opencode", "agent"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{"HOME": home, "OPENCODE_CONFIG_DIR": filepath.Join(home, "ocdir"),
+		"OPENCODE_CONFIG": filepath.Join(home, "oc", "extra.json")}
+	env := config.Env{Home: home, Workspaces: []string{proj}, ClaudeManagedDir: filepath.Join(home, "etc-claude"),
+		Getenv: func(k string) string { return vars[k] }}
+	return guard.Context{Home: home, Cwd: proj, Project: proj, Protected: config.ProtectedPaths(env, nil, nil),
+		Getenv: func(k string) string { return vars[k] }}, home
+}
+
+// OpenCode's config files and folders, wherever its variables put them, cannot be changed by
+// the agent's commands or file tools: a plugin named there, or a package its package.json adds,
+// loads into OpenCode and can undo agenthooks' plugin. Its other files stay the agent's.
+func TestOpenCodeConfigProtected(t *testing.T) {
+	ctx, home := openCodeHome(t)
+	g := guard.Default()
+	for _, c := range []string{
+		`echo '{"plugin":["opencode-evil"]}' > opencode.json`,
+		`jq '.plugin += ["x"]' opencode.jsonc > t && mv t opencode.jsonc`,
+		`cat > .opencode/opencode.json <<'EOF'` + "\n{\"plugin\":[\"x\"]}\nEOF",
+		`npm pkg set dependencies.evil=1 --prefix .opencode && echo {} > .opencode/package.json`,
+		`echo {} > .opencode/tui.json`,
+		`cp /tmp/evil.js .opencode/node_modules/@opencode-ai/plugin/index.js`,
+		`echo '{"plugin":["x"]}' > ~/.config/opencode/opencode.json`,
+		`echo '{"plugin":["x"]}' > ~/.config/opencode/config.json`,
+		`echo '{"dependencies":{"x":"1"}}' > ~/.config/opencode/package.json`,
+		`mkdir -p ~/.opencode/plugins && cp /tmp/evil.js ~/.opencode/plugins/`,
+		`echo {} > ~/.opencode/opencode.jsonc`,
+		`echo '{"plugin":["x"]}' > "$OPENCODE_CONFIG"`,
+		`cp /tmp/evil.js "$OPENCODE_CONFIG_DIR/plugin/zz.js"`,
+		`echo {} > ~/ocdir/opencode.json`,
+		`rm ~/.config/opencode/plugin/agenthooks.js`,
+	} {
+		if v := g.Check(c, ctx); v.Decision != policy.Deny || !hasProtectionRule(v) {
+			t.Errorf("%q: %s (%s), want a protection's deny", c, v.Decision, v.Reason)
+		}
+	}
+	for _, c := range []struct {
+		tool  string
+		files []string
+	}{
+		{"Write", []string{"opencode.json"}},
+		{"Edit", []string{home + "/src/app/.opencode/package.json"}},
+		{"Write", []string{home + "/.config/opencode/opencode.jsonc"}},
+		{"Write", []string{home + "/ocdir/plugins/x.ts"}},
+		{"Edit", []string{home + "/oc/extra.json"}},
+	} {
+		if v := g.CheckEdit(c.tool, c.files, ctx); v.Decision != policy.Deny {
+			t.Errorf("%s %v: %s (%s), want deny", c.tool, c.files, v.Decision, v.Reason)
+		}
+	}
+	for _, c := range []string{`cat opencode.json`, `jq .plugin ~/.config/opencode/opencode.json`, `mkdir -p .opencode/plugins`,
+		`echo '# review' > .opencode/agent/review.md`, `cp opencode.json /tmp/`, `echo {} > package.json`} {
+		if v := g.Check(c, ctx); hasProtectionRule(v) {
+			t.Errorf("%q: %s (%s), want no protection to apply", c, v.Decision, v.Reason)
+		}
+	}
+	if v := g.CheckEdit("Write", []string{home + "/src/app/.opencode/agent/review.md"}, ctx); v.Decision == policy.Deny {
+		t.Errorf("Write .opencode/agent/review.md: %s (%s), want no deny", v.Decision, v.Reason)
+	}
+}
+
+// Setting a variable that moves an agent's configuration, or handing an agent's program another
+// home, starts an agent that reads none of its hooks: denied however it is set, whatever the
+// policy. The same variables read, and a home given to another program, are not.
+func TestAgentVariablesDenied(t *testing.T) {
+	ctx, _ := protectedHome(t)
+	g := guard.Default()
+	for _, c := range []string{
+		`OPENCODE_CONFIG_DIR=/tmp/x opencode run "rm -rf ~"`,
+		`export CLAUDE_CONFIG_DIR=/tmp/c; claude -p hi`,
+		`CLAUDE_CONFIG_DIR=/tmp/c claude -p hi`,
+		`env CODEX_HOME=/tmp/c codex exec hi`,
+		`declare -x COPILOT_HOME=/tmp/c`,
+		`OPENCODE_PURE=1 opencode run hi`,
+		`OPENCODE_CONFIG_CONTENT='{"plugin":["x"]}' opencode run hi`,
+		`OPENCODE_DISABLE_PROJECT_CONFIG=1 opencode run hi`,
+		`export CLINE_DIR=/tmp/c`,
+		`GEMINI_CLI_HOME=/tmp/g gemini -p hi`,
+		`QWEN_HOME=/tmp/q qwen -p hi`,
+		`FACTORY_HOME_OVERRIDE=/tmp/f droid exec hi`,
+		`CRUSH_GLOBAL_CONFIG=/tmp/c crush run hi`,
+		`HOME=/tmp/h claude -p hi`,
+		`XDG_CONFIG_HOME=/tmp/x opencode run hi`,
+		`env HOME=/tmp/h /usr/local/bin/claude -p hi`,
+		`env -i HOME=/tmp/h PATH=/usr/bin codex exec hi`,
+		`bash -c 'CLAUDE_CONFIG_DIR=/tmp/c claude -p hi'`,
+		`env -S 'CLAUDE_CONFIG_DIR=/tmp/c claude' -p hi`,
+		`env -S 'HOME=/tmp/h codex' exec hi`,
+		`export HOME=/tmp/h; claude -p hi`,
+		`unset CLAUDE_CONFIG_DIR; claude -p hi`,
+		`env -i PATH=/usr/bin claude -p hi`,
+	} {
+		v := g.Check(c, ctx)
+		if v.Decision != policy.Deny || !hasRule(v, policy.RuleAgentEnv) {
+			t.Errorf("%q: %s (%s), want deny by %s", c, v.Decision, v.Reason, policy.RuleAgentEnv)
+		}
+	}
+	for _, c := range []string{`echo "$CLAUDE_CONFIG_DIR"`, `ls "$OPENCODE_CONFIG_DIR"`, `HOME=/tmp/h npm test`,
+		`XDG_CONFIG_HOME=/tmp/x go test ./...`, `env HOME=/tmp/h git status`, `claude --version`, `printenv CODEX_HOME`} {
+		if v := g.Check(c, ctx); hasRule(v, policy.RuleAgentEnv) {
+			t.Errorf("%q: %s (%s), want no %s", c, v.Decision, v.Reason, policy.RuleAgentEnv)
+		}
+	}
+}
+
+func hasRule(v policy.Verdict, rule string) bool {
+	for _, m := range v.Matches {
+		if m.Rule == rule {
+			return true
+		}
+	}
+	return false
 }

@@ -8,7 +8,7 @@ import (
 // wordSets are every words set of the package, by name: a set out of order would miss words
 // without a sound, so each is checked sorted and free of repeats.
 var wordSets = map[string]words{"readers": readers, "deleters": deleters, "writers": writers, "copiers": copiers,
-	"gitWorkTree": gitWorkTree, "selfCommands": selfCommands, "agentCLIs": agentCLIs, "agentConfigVerbs": agentConfigVerbs,
+	"gitWorkTree": gitWorkTree, "selfCommands": selfCommands, "agentConfigVerbs": agentConfigVerbs,
 	"agentConfigNouns": agentConfigNouns, "writeModes": writeModes, "shadowed": shadowed, "senders": senders, "listers": listers,
 	"nodeRemoves": nodeRemoves, "yarnRemoves": yarnRemoves, "systemRemoves": systemRemoves, "otherRemoves": otherRemoves}
 

@@ -55,7 +55,17 @@ func (a *analyzer) call(s *syntax.Stmt, c *syntax.CallExpr, f *frame, stdin *std
 		}
 		ctx.redirs = append(ctx.redirs, Redirect{Op: r.Op.String(), Target: a.literal(r.Word)})
 	}
-	a.invoke(a.fields(c.Args), f, ctx)
+	args := a.fields(c.Args)
+	if len(args) > 0 {
+		var names []string
+		for _, as := range c.Assigns {
+			if as.Name != nil && homeVariable(as.Name.Value) {
+				names = append(names, as.Name.Value)
+			}
+		}
+		a.agentHome(names, false, args[0], ctx.pos)
+	}
+	a.invoke(args, f, ctx)
 }
 
 // Option tables: the options of a wrapper that take a separate value.
@@ -362,40 +372,59 @@ func optionValue(args []Word, short, long string) (Word, bool) {
 }
 
 // envArgs handles env's assignments and options: -u NAME, -C DIR (a cd), -S STRING (split).
-func (a *analyzer) envArgs(args []Word, f *frame, ctx *callCtx) []Word {
+func (a *analyzer) envArgs(args []Word, f *frame, ctx *callCtx) (rest []Word) {
+	var homes []string // HOME=/tmp/x and the like, for an agent's program run so
+	cleared := false   // env -i: the program gets no variables, the agents' included
+	defer func() {
+		if len(rest) > 0 && (len(homes) > 0 || cleared) {
+			a.agentHome(homes, cleared, rest[0], ctx.pos)
+		}
+	}()
 	for len(args) > 0 {
 		v := args[0].Value
 		switch {
 		case v == "--":
 			return args[1:]
+		case v == "-" || v == "-i" || v == "--ignore-environment":
+			cleared = true
+			args = args[1:]
 		case v == "-u" || v == "--unset" || v == "-C" || v == "--chdir":
 			if len(args) < 2 {
 				return nil
 			}
 			if v == "-C" || v == "--chdir" {
 				a.cd(args[1:2])
+			} else {
+				a.agentVariableUnset(args[1].Value, ctx.pos)
 			}
 			args = args[2:]
+		case strings.HasPrefix(v, "--unset=") || strings.HasPrefix(v, "-u") && !strings.HasPrefix(v, "--"):
+			a.agentVariableUnset(strings.TrimPrefix(strings.TrimPrefix(v, "--unset="), "-u"), ctx.pos)
+			args = args[1:]
 		case v == "-S" || v == "--split-string" || strings.HasPrefix(v, "-S"):
 			str := strings.TrimPrefix(strings.TrimPrefix(v, "--split-string"), "-S")
-			rest := args[1:]
-			if str == "" && len(rest) > 0 {
-				str, rest = rest[0].Value, rest[1:]
+			more := args[1:]
+			if str == "" && len(more) > 0 {
+				str, more = more[0].Value, more[1:]
 			}
 			split, ok := envSplitString(str)
 			if !ok {
 				return nil // env refuses a string with an open quote and runs nothing
 			}
-			words := make([]Word, 0, len(split)+len(rest))
+			words := make([]Word, 0, len(split)+len(more))
 			for _, s := range split {
 				words = append(words, Word{Value: s, Static: !strings.Contains(s, Dyn), Raw: s})
 			}
-			return append(words, rest...)
+			// env reads the split words as its own: assignments and options before the program
+			return a.envArgs(append(words, more...), f, ctx)
 		case strings.HasPrefix(v, "-") && len(v) > 1:
 			args = args[1:]
 		case strings.Contains(v, "=") && !strings.HasPrefix(v, "="):
 			name, val, _ := strings.Cut(v, "=")
 			a.guardVariable(name, ctx.pos)
+			if homeVariable(name) {
+				homes = append(homes, name)
+			}
 			if gitCommandEnv()[name] || name == "BASH_ENV" || name == "ENV" {
 				w := args[0]
 				w.Value = val
@@ -1003,6 +1032,14 @@ func (a *analyzer) record(args []Word, name string, f *frame, ctx *callCtx) int 
 			redirs[i].Target = a.withFrom([]Word{redirs[i].Target})[0]
 		}
 		ctx = &callCtx{stmt: ctx.stmt, stdin: ctx.stdin, redirs: redirs, pos: ctx.pos, filtered: ctx.filtered}
+	}
+	if IsAgentCLI(name) {
+		a.agentAfterHome(name, ctx.pos)
+	}
+	if name == "unset" {
+		for _, w := range args[1:] {
+			a.agentVariableUnset(w.Value, ctx.pos)
+		}
 	}
 	inv := Invocation{Args: args, Name: name, Wrappers: f.wrappers, Pos: ctx.pos, Depth: f.depth,
 		Cwd: a.cwd, Redirects: ctx.redirs, Filtered: ctx.filtered, Function: name != "" && a.funcs[name], Stdin: stdinOf(ctx, f)}

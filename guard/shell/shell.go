@@ -774,6 +774,7 @@ func (a *analyzer) guardVariable(name string, pos Pos) {
 	if IsGuardVariable(name) {
 		a.find(FindingGuardEnv, pos, -1, "sets "+name+", which changes what agenthooks does")
 	}
+	a.agentVariable(name, pos)
 }
 
 // terraformVariable reports TF_CLI_ARGS (or TF_CLI_ARGS_apply) set to add -destroy: every

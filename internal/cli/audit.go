@@ -15,6 +15,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/audit"
 	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/internal/tracectx"
 	"github.com/agenthooks/agenthooks/runner"
@@ -94,13 +95,22 @@ func agentTrace(getenv func(string) string) (traceID, spanID string) {
 
 // recordOf turns an engine decision into an audit record.
 func recordOf(d *engine.Decision, payload []byte, workspace string) *audit.Record {
+	// The session as the guards read it: in Claude Code's shape, where the agent's GuardView
+	// moved its own field (OpenCode's sessionID, Cline's taskId, Antigravity's conversationId).
+	view := payload
+	if a, ok := agents.Lookup(string(d.Agent)); ok && a.GuardView != nil {
+		if v, err := a.GuardView(payload); err == nil {
+			view = v
+		}
+	}
 	var p struct {
 		SessionID      string `json:"session_id"`
 		ConversationID string `json:"conversation_id"`
+		SessionIDCamel string `json:"sessionId"` // Copilot CLI's camelCase payloads
 	}
-	_ = json.Unmarshal(payload, &p)
+	_ = json.Unmarshal(view, &p)
 	r := &audit.Record{Origin: "run", Agent: string(d.Agent), Event: d.Event, Workspace: workspace,
-		Session: cmp.Or(p.SessionID, p.ConversationID), Decision: string(d.Permission), Reason: d.Reason,
+		Session: cmp.Or(p.SessionID, p.ConversationID, p.SessionIDCamel), Decision: string(d.Permission), Reason: d.Reason,
 		Payload: string(payload), Warnings: d.Warnings, TraceID: d.Trace.TraceID, SpanID: d.Trace.SpanID, ParentSpanID: d.Trace.ParentSpanID}
 	if r.Decision == "" {
 		r.Decision = "none"

@@ -46,11 +46,12 @@ func (p *policyFlags) policyFile(e *env) string {
 }
 
 // protectedPaths is what no command or file tool of the agent may change: every agent's hook
-// configuration for the project (and the working directory, when it is another folder),
-// agenthooks' own files, the policy in use and the agenthooks binaries.
+// configuration for the project (and the working directory, when it is another folder), where
+// the agent's environment moves it and where it is by default, agenthooks' own files, the
+// policy in use and the agenthooks binaries.
 func protectedPaths(e *env, home, project, cwd, policyFile, auditFile string) []policy.Protected {
 	env := config.Env{Home: home, EnterpriseDir: e.getenv("AGENTHOOKS_ENTERPRISE_DIR"),
-		ClaudeManagedDir: e.getenv("AGENTHOOKS_CLAUDE_MANAGED_DIR"), CodexHome: e.getenv("CODEX_HOME")}
+		ClaudeManagedDir: e.getenv("AGENTHOOKS_CLAUDE_MANAGED_DIR"), CodexHome: e.getenv("CODEX_HOME"), Getenv: e.getenv}
 	for _, ws := range []string{project, cwd} {
 		if ws != "" && !slices.Contains(env.Workspaces, ws) {
 			env.Workspaces = append(env.Workspaces, ws)
@@ -249,6 +250,10 @@ type shellPayload struct {
 	// SessionIDCamel and ToolNameCamel tell a camelCase payload (Copilot CLI's).
 	SessionIDCamel string `json:"sessionId"`
 	ToolNameCamel  string `json:"toolName"`
+	// SessionID and ConversationID name the session in Claude Code's shape, the agent's
+	// GuardView having moved its own field there (OpenCode's sessionID, Cline's taskId).
+	SessionID      string `json:"session_id"`
+	ConversationID string `json:"conversation_id"`
 	// ActionName is Windsurf's agent_action_name.
 	ActionName string `json:"agent_action_name"`
 	// ToolCall is Antigravity's toolCall.
@@ -279,7 +284,8 @@ type shellCall struct {
 	command string
 	cwd     string
 	project string
-	skip    bool // not a shell call: not this guard's business
+	session string // the agent's session, for the audit trail
+	skip    bool   // not a shell call: not this guard's business
 	// tool and edits are set for an agent's file tool (Write, Edit, write_file, apply_patch):
 	// the files it changes, judged against the protected paths.
 	tool  string
@@ -374,7 +380,7 @@ func (p guardBashParams) record(e *env, call shellCall, decision, reason, verdic
 		hook += " (" + policyName + ")"
 	}
 	record(e, auditPath(e, p.audit), &audit.Record{Origin: "guard bash", Agent: call.format, Event: event,
-		Workspace: call.project, Decision: decision, Reason: reason, Payload: string(call.payload),
+		Workspace: call.project, Session: call.session, Decision: decision, Reason: reason, Payload: string(call.payload),
 		Runs: []audit.Run{{Hook: hook, Event: event, Command: "agenthooks guard bash", Verdict: verdict, Duration: time.Since(start),
 			Error: map[bool]string{true: reason}[verdict == "error" || verdict == "failed-closed"]}}})
 }
@@ -409,6 +415,7 @@ func readShellCall(e *env, forced string) (shellCall, error) {
 		return call, err
 	}
 	call.cwd = pl.Cwd
+	call.session = cmp.Or(pl.SessionID, pl.ConversationID, pl.SessionIDCamel)
 	call.project = cmp.Or(e.getenv("CLAUDE_PROJECT_DIR"), e.getenv("CURSOR_PROJECT_DIR"))
 	if call.project == "" && len(pl.WorkspaceRoots) > 0 {
 		call.project = pl.WorkspaceRoots[0]

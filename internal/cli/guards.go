@@ -68,6 +68,8 @@ type guardPayload struct {
 	Timestamp      any              `json:"timestamp"`
 	SessionIDCamel string           `json:"sessionId"`
 	ToolNameCamel  string           `json:"toolName"`
+	SessionID      string           `json:"session_id"` // in the guards' view, as for guard bash
+	ConversationID string           `json:"conversation_id"`
 	ActionName     string           `json:"agent_action_name"`
 	ToolCall       any              `json:"toolCall"`
 	HookName       string           `json:"hookName"`        // Cline's
@@ -179,7 +181,7 @@ func recordGuard(e *env, flag, origin string, pl *guardPayload, event, decision,
 		event = pl.HookEventName
 	}
 	record(e, auditPath(e, flag), &audit.Record{Origin: origin, Agent: pl.format, Event: event, Workspace: pl.project(e),
-		Decision: decision, Reason: reason, Payload: string(pl.raw),
+		Session: cmp.Or(pl.SessionID, pl.ConversationID, pl.SessionIDCamel), Decision: decision, Reason: reason, Payload: string(pl.raw),
 		Runs: []audit.Run{{Hook: "agenthooks " + origin, Event: event, Command: "agenthooks " + origin, Verdict: verdict,
 			Duration: time.Since(start), Error: map[bool]string{true: reason}[verdict == "error" || verdict == "failed-closed"]}}})
 }

@@ -1,0 +1,64 @@
+package shell
+
+import (
+	"slices"
+	"testing"
+)
+
+// agentCLIs is searched by halves: out of order, it would miss names without a sound.
+func TestAgentCLIsSorted(t *testing.T) {
+	if !slices.IsSorted(agentCLIs) || len(slices.Compact(slices.Clone(agentCLIs))) != len(agentCLIs) {
+		t.Errorf("agentCLIs is not sorted or repeats a name: %q", agentCLIs)
+	}
+	for _, n := range agentCLIs {
+		if !IsAgentCLI(n) || !IsAgentCLI(n+".exe") {
+			t.Errorf("IsAgentCLI(%q) = false", n)
+		}
+	}
+	if IsAgentCLI("git") || IsAgentCLI("") {
+		t.Error("IsAgentCLI takes git or nothing for an agent's program")
+	}
+}
+
+// The variables that move an agent's configuration are found however they are set; reading
+// them, or giving another program a home, is not a finding.
+func TestAgentEnvFindings(t *testing.T) {
+	for _, c := range []struct {
+		cmd  string
+		want bool
+	}{
+		{`CLAUDE_CONFIG_DIR=/tmp/c claude -p hi`, true},
+		{`export OPENCODE_CONFIG_DIR=/tmp/x`, true},
+		{`declare -x CODEX_HOME=/tmp/x`, true},
+		{`env CLINE_DIR=/tmp/x cline`, true},
+		{`OPENCODE_PURE=1`, true},
+		{`HOME=/tmp/h claude -p hi`, true},
+		{`env XDG_CONFIG_HOME=/tmp/x opencode run hi`, true},
+		{`env -S 'HOME=/tmp/h codex' exec hi`, true},
+		{`HOME=/tmp/h ./node_modules/.bin/claude -p hi`, true},
+		{`export HOME=/tmp/h; claude -p hi`, true},
+		{`HOME=/tmp/h && cd x && opencode run hi`, true},
+		{`export XDG_CONFIG_HOME=/tmp/x; make; crush run hi`, true},
+		{`export HOME=/tmp/h; make test`, false},
+		{`(HOME=/tmp/h; make); claude -p hi`, false},
+		{`unset CLAUDE_CONFIG_DIR; claude -p hi`, true},
+		{`env -u CODEX_HOME codex exec hi`, true},
+		{`env --unset=COPILOT_HOME copilot -p hi`, true},
+		{`env -uOPENCODE_CONFIG_DIR opencode run hi`, true},
+		{`env -i PATH=/usr/bin claude -p hi`, true},
+		{`env - claude -p hi`, true},
+		{`env -i PATH=/usr/bin make test`, false},
+		{`unset GOPATH`, false},
+		{`env -u GOFLAGS go test ./...`, false},
+		{`echo "$CLAUDE_CONFIG_DIR"`, false},
+		{`HOME=/tmp/h make test`, false},
+		{`env HOME=/tmp/h git config --global user.name x`, false},
+		{`claude -p hi`, false},
+	} {
+		s := Analyze(c.cmd, Options{})
+		got := slices.ContainsFunc(s.Findings, func(f Finding) bool { return f.Kind == FindingAgentEnv })
+		if got != c.want {
+			t.Errorf("%q: agent-env finding %v, want %v (%+v)", c.cmd, got, c.want, s.Findings)
+		}
+	}
+}
