@@ -89,9 +89,18 @@ type Wiring struct {
 	DisabledBy []string
 }
 
-// Enforcing reports whether the wiring lets the guard block: registered, resolving, and not
-// switched off.
-func (w Wiring) Enforcing() bool { return w.Registered && w.Resolves && len(w.DisabledBy) == 0 }
+// Problem says why the wiring would let a call through unguarded, "" when it lets the guard
+// block: "not wired" (no agenthooks guard on the shell tool, or a program that does not
+// resolve), or "disabled by" and the settings that switch it off.
+func (w Wiring) Problem() string {
+	switch {
+	case !w.Registered || !w.Resolves:
+		return "not wired"
+	case len(w.DisabledBy) > 0:
+		return "disabled by " + strings.Join(w.DisabledBy, ", ")
+	}
+	return ""
+}
 
 // Report is what Check found of every agent agenthooks knows, in the register's order.
 type Report struct {
