@@ -101,7 +101,9 @@ func (d *decoder) settingsHooks(hooks *jsonpos.Value) {
 		ev, ok, unknown := d.settingsEvent(m.Key)
 		if !ok {
 			if unknown != "" {
-				d.errorf(m.KeyOff, CodeUnknownEvent, "%s", unknown)
+				// A newer version's event, or a misspelt one: the agent's own file stays valid
+				// for the agent that has it, so only that event's hooks are skipped.
+				d.warnf(m.KeyOff, CodeUnknownEvent, "%s; %s", unknown, skippedNewer)
 			} else {
 				d.warnf(m.KeyOff, CodeNoEffect, "Codex's %s has no counterpart in other agents; agenthooks does not run these hooks", m.Key)
 			}
@@ -208,7 +210,9 @@ func (d *decoder) handler(ev *claude.Event, matcher string, v *jsonpos.Value) *H
 	case "mcp_tool", "prompt", "agent":
 		h.Unsupported = "agenthooks does not run " + t.Str + " hooks; Claude Code runs them itself"
 	default:
-		d.errorf(t.Off, CodeField, "Hook type must be one of: command, http, mcp_tool, prompt, agent")
+		// A type of a newer Claude Code's: valid there, and Claude Code runs it; agenthooks
+		// skips this hook alone and says so.
+		d.warnf(t.Off, CodeUnknownType, "Hook type %q is not one agenthooks knows (command, http, mcp_tool, prompt, agent); this hook is skipped", t.Str)
 		return nil
 	}
 	for _, m := range v.Members {

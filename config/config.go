@@ -318,6 +318,20 @@ func (c *Config) Problems() srcpos.List {
 	return out
 }
 
+// RunErrors returns the errors of the files whose hooks run (trusted ones), in priority order:
+// what run --fail-closed denies for, as such a file may hold deny hooks its errors switch off. A
+// project file nobody trusted runs no hook whatever it holds, so its errors (Problems has them)
+// switch nothing off, and a repository cannot block an agent with a broken file of its own.
+func (c *Config) RunErrors() srcpos.List {
+	var out srcpos.List
+	for _, f := range c.Files {
+		if f.Source.Trusted {
+			out = append(out, f.Problems.Errors()...)
+		}
+	}
+	return out
+}
+
 // Untrusted returns the project files that were found but not run because the trust store does
 // not vouch for them (Source.Untrusted says why).
 func (c *Config) Untrusted() []*File {

@@ -290,3 +290,31 @@ func TestClaudeTeamBundleIsTeamLayer(t *testing.T) {
 		t.Fatalf("team hooks = %+v", got)
 	}
 }
+
+// TestRunErrors: the errors run --fail-closed denies for are those of the files whose hooks run;
+// an untrusted project file's errors are problems still, but switch no hook off.
+func TestRunErrors(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	broken := []byte("{\"version\": 1, \"hooks\": {\"stop\": [],}}")
+	user, project := filepath.Join(dir, "user.json"), filepath.Join(dir, "ws", ".cursor", "hooks.json")
+	if err := os.MkdirAll(filepath.Dir(project), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{user, project} {
+		if err := os.WriteFile(p, broken, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cands := []Candidate{{Layer: Project, Path: project, Workspace: filepath.Join(dir, "ws")}, {Layer: User, Path: user}}
+	cfg := Load(cands, nil) // nil trusts no project file
+	if got := cfg.Problems().Errors(); len(got) != 2 {
+		t.Fatalf("problems %v, want both files' syntax errors", got)
+	}
+	if got := cfg.RunErrors(); len(got) != 1 || got[0].File != user {
+		t.Errorf("RunErrors %v, want the user file's error alone", got)
+	}
+	if got := Load(cands, TrustAll).RunErrors(); len(got) != 2 {
+		t.Errorf("trusted, RunErrors %v, want both", got)
+	}
+}

@@ -103,7 +103,7 @@ func TestCopilotFileProblems(t *testing.T) {
 	if f.Usable || len(f.Problems) != 3 {
 		t.Fatalf("%v (usable %v)", f.Problems, f.Usable)
 	}
-	for i, want := range []string{"h.json:1:13: version must be 1", "h.json:2:27: a command hook needs a bash, powershell or command string", "h.json:2:49: Unknown Copilot CLI hook event"} {
+	for i, want := range []string{"h.json:1:13: version must be 1", "h.json:2:27: a command hook needs a bash, powershell or command string", "h.json:2:49: warning: Unknown Copilot CLI hook event"} {
 		if s := f.Problems[i].String(); len(s) < len(want) || s[:len(want)] != want {
 			t.Errorf("problem %d: %s, want %s", i, s, want)
 		}

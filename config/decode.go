@@ -41,7 +41,14 @@ const (
 	CodeDuplicateKey  = "duplicate_key"
 	CodeUnsafeCommand = "unsafe_command"
 	CodeNoEffect      = "no_effect"
+	// CodeUnknownType is a hook of a type agenthooks does not run (a prompt hook, a newer
+	// agent's type): a warning, and that hook alone is skipped.
+	CodeUnknownType = "unknown_type"
 )
+
+// skippedNewer ends the warning for an event agenthooks does not know: the file is valid for
+// an agent that has the event (a newer version's), so only that event's hooks are skipped.
+const skippedNewer = "its hooks are skipped and the rest of the file runs (a newer version's event?)"
 
 // decoder validates one file, collecting problems.
 type decoder struct {
@@ -150,7 +157,9 @@ func (d *decoder) root(root *jsonpos.Value) {
 	for _, m := range hooks.Members {
 		ev, ok := cursor.Lookup(m.Key)
 		if !ok {
-			d.errorf(m.KeyOff, CodeUnknownEvent, "%s", unknownEvent(m.Key))
+			// A newer Cursor's event, or a misspelt one: Cursor's own file, valid for the Cursor
+			// that has it, so its hooks are skipped and the rest of the file runs (NewerFormat).
+			d.warnf(m.KeyOff, CodeUnknownEvent, "%s; %s", unknownEvent(m.Key), skippedNewer)
 			continue
 		}
 		if m.Value.Kind != jsonpos.Array {
@@ -189,7 +198,7 @@ func (d *decoder) sequential(v *jsonpos.Value) {
 				continue
 			}
 			if _, ok := cursor.Lookup(el.Str); !ok {
-				d.errorf(el.Off, CodeUnknownEvent, "%s", unknownEvent(el.Str))
+				d.warnf(el.Off, CodeUnknownEvent, "%s; it is ignored here", unknownEvent(el.Str))
 				continue
 			}
 			d.file.Sequential = append(d.file.Sequential, el.Str)
@@ -205,6 +214,12 @@ func (d *decoder) hook(ev *cursor.Event, v *jsonpos.Value) *Hook {
 		return nil
 	}
 	d.duplicates(v)
+	if t := v.Get("type"); t != nil && t.Kind == jsonpos.String && t.Str != "command" {
+		// Cursor's prompt hooks, or a type of a newer Cursor's: valid for Cursor, which runs
+		// them; agenthooks skips this hook alone, says so, and runs the rest of the file.
+		d.warnf(t.Off, CodeUnknownType, "Hook type %q is not run by agenthooks, which runs command hooks only; this hook is skipped", t.Str)
+		return nil
+	}
 	cmd := v.Get("command")
 	if cmd == nil || cmd.Kind != jsonpos.String {
 		off := v.Off
@@ -230,8 +245,8 @@ func (d *decoder) hook(ev *cursor.Event, v *jsonpos.Value) *Hook {
 		case "dialect":
 			d.dialectField(h, ev.Kind, m.Value)
 		case "type":
-			if m.Value.Kind != jsonpos.String || m.Value.Str != "command" {
-				d.errorf(m.Value.Off, CodeField, `Hook type must be "command"; agenthooks does not run prompt hooks`)
+			if m.Value.Kind != jsonpos.String {
+				d.errorf(m.Value.Off, CodeField, `Hook type must be a string such as "command"`)
 			}
 		case "timeout":
 			n, ok := number(m.Value)

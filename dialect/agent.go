@@ -333,7 +333,8 @@ type Install struct {
 	File string
 	// ShellMatcher selects the shell tool for the shell guard's entry.
 	ShellMatcher string
-	// Events are the events the runner is installed on, each as "agenthooks <RunArgs> <event>".
+	// Events are the events the runner is installed on, each as "agenthooks <RunArgs> <event>",
+	// or "agenthooks <RunArgs> --fail-closed <event>" on an event that Gates.
 	Events  []string
 	RunArgs string
 	// EditEvent and EditMatcher are the guard's entry for the agent's own file tools, so the
@@ -396,7 +397,8 @@ type InstallEntry struct {
 }
 
 // InstallEntries lists the handlers install adds for the agent, its guards running guardArgs:
-// the shell guard on Shell.Event, the runner on each of Install.Events, then the edit guard;
+// the shell guard on Shell.Event, the runner on each of Install.Events (fail-closed where the
+// event Gates), then the edit guard;
 // with Install.OneGuard, an install file of agenthooks' own (Install.Own) and the edit guard on
 // the shell guard's event, the two guards are one entry, the first, matching both tools.
 func (a *Agent) InstallEntries(guardArgs string) []InstallEntry {
@@ -410,12 +412,28 @@ func (a *Agent) InstallEntries(guardArgs string) []InstallEntry {
 	}
 	out := []InstallEntry{shell}
 	for _, ev := range in.Events {
-		out = append(out, InstallEntry{Event: ev, Args: in.RunArgs + " " + ev})
+		args := in.RunArgs + " " + ev
+		if a.Gates(ev) {
+			args = in.RunArgs + " --fail-closed " + ev
+		}
+		out = append(out, InstallEntry{Event: ev, Args: args})
 	}
 	if join {
 		return out
 	}
 	return append(out, InstallEntry{Event: in.EditEvent, Matcher: in.EditMatcher, Args: guardArgs, FailClosed: in.FailClosed})
+}
+
+// Gates reports whether the agent honours a deny on its event ev (Spec.Gates): the events on
+// which install runs the runner fail-closed (run --fail-closed), so that a hooks file agenthooks
+// cannot read blocks the call, with the file and position, instead of switching its deny hooks
+// off. Elsewhere a deny means nothing, and the runner is left as it is.
+func (a *Agent) Gates(ev string) bool {
+	if a.Dialect == nil {
+		return false
+	}
+	s, ok := a.Dialect(AskAsDeny).Lookup(ev)
+	return ok && s.Gates
 }
 
 // RewriteFor is the form of a rewrite of the agent's, given to the agent itself (inRun false)
@@ -559,4 +577,7 @@ type Probe struct {
 	HookName string
 	// HookEventCamel is the payload's hookEventName (VS Code names its event there).
 	HookEventCamel string
+	// PermissionMode is the payload's permission_mode (Droid's autonomy levels are not Claude
+	// Code's modes).
+	PermissionMode string
 }

@@ -3,19 +3,37 @@ package dialect
 import (
 	"reflect"
 	"testing"
+
+	"github.com/agenthooks/agenthooks/decide"
 )
 
+// gatesOn is a dialect whose events are pre, which can block, and stop, which cannot.
+type gatesOn struct{}
+
+func (gatesOn) Name() Name { return "test" }
+func (gatesOn) Lookup(name string) (*Spec, bool) {
+	if name != "pre" && name != "stop" {
+		return nil, false
+	}
+	return &Spec{Name: name, Gates: name == "pre"}, true
+}
+func (gatesOn) Names() []string                                     { return []string{"pre", "stop"} }
+func (gatesOn) Interpret(*Spec, int, []byte, []byte, int64) Outcome { return Outcome{} }
+func (gatesOn) Encode(*Spec, decide.Decision) Reply                 { return Reply{} }
+func (gatesOn) Messages(*Spec, decide.Decision) (string, string)    { return "", "" }
+
 // TestInstallEntries: the shell guard, the runner on each event, the edit guard; with OneGuard
-// and the edit guard on the shell guard's event, one guard entry matching both tools, first.
+// and the edit guard on the shell guard's event, one guard entry matching both tools, first. The
+// runner is fail-closed on the event that can block (pre) and left as it is on the other (stop).
 func TestInstallEntries(t *testing.T) {
 	t.Parallel()
 	own := func(string, string, []InstallEntry) []byte { return nil }
 	agent := func(oneGuard bool, editEvent string) *Agent {
-		return &Agent{Shell: Shell{Event: "pre"}, Install: Install{ShellMatcher: "bash", Events: []string{"pre", "stop"},
+		return &Agent{Dialect: func(AskAs) Dialect { return gatesOn{} }, Shell: Shell{Event: "pre"}, Install: Install{ShellMatcher: "bash", Events: []string{"pre", "stop"},
 			RunArgs: "run", EditEvent: editEvent, EditMatcher: "create|edit", OneGuard: oneGuard, FailClosed: true, Own: own}}
 	}
 	const g = "guard bash --fail-closed"
-	runner := []InstallEntry{{Event: "pre", Args: "run pre"}, {Event: "stop", Args: "run stop"}}
+	runner := []InstallEntry{{Event: "pre", Args: "run --fail-closed pre"}, {Event: "stop", Args: "run stop"}}
 	cases := []struct {
 		name string
 		a    *Agent

@@ -89,11 +89,15 @@ func chatModel(m *model) http.HandlerFunc {
 	}
 }
 
-// chatToolCall names the tool and its arguments for one scripted step: "read:PATH" reads a
-// file, "write:PATH=CONTENT" writes one, anything else is a shell command. The tools are found by
+// chatToolCall names the tool and its arguments for one scripted step: "call:NAME ARGS" calls
+// tool NAME with the JSON object ARGS, "read:PATH" reads a file, "write:PATH=CONTENT" writes one,
+// anything else is a shell command. The tools are found by
 // the names Qwen Code (run_shell_command, read_file, write_file) and Copilot CLI (bash, view,
 // create) give them.
 func chatToolCall(tools []string, step string) (string, map[string]any) {
+	if name, args, ok := scriptedCall(step); ok { // a named tool and its arguments (tools_test.go)
+		return name, args
+	}
 	pick := func(names ...string) string {
 		for _, n := range names {
 			if slices.Contains(tools, n) {

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,7 +21,12 @@ type openCodeRun struct{ agentRun }
 // custom provider in ~/.config/opencode/opencode.json (OpenCode bundles
 // @ai-sdk/openai-compatible, so nothing is fetched for it).
 func newOpenCode(t testing.TB, commands ...string) *openCodeRun {
-	o := &openCodeRun{newAgentRun(t, installAgent(t, "opencode-ai", openCodeVersion, "opencode"), chatModel, commands)}
+	return newOpenCodeWith(t, chatModel, commands...)
+}
+
+// newOpenCodeWith is newOpenCode with another model stand-in.
+func newOpenCodeWith(t testing.TB, handler func(*model) http.HandlerFunc, commands ...string) *openCodeRun {
+	o := &openCodeRun{newAgentRun(t, installAgent(t, "opencode-ai", openCodeVersion, "opencode"), handler, commands)}
 	writeJSONFile(t, filepath.Join(o.ws.home, ".config", "opencode", "opencode.json"), map[string]any{
 		"$schema": "https://opencode.ai/config.json", "autoupdate": false, "share": "disabled", "model": "e2e/gpt-4.1",
 		"provider": map[string]any{"e2e": map[string]any{"npm": "@ai-sdk/openai-compatible", "name": "e2e",

@@ -12,6 +12,7 @@ import (
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/install"
+	"github.com/agenthooks/agenthooks/internal/srcpos"
 )
 
 // Options say where Check looks and what it may start.
@@ -161,6 +162,12 @@ func diagnose(ctx context.Context, cfg *config.Config, a dialect.Name, o Options
 		if !f.Usable {
 			add(StateFail, f.Source.File, "the file has errors, the agent may ignore it (agenthooks lint "+f.Source.File+")")
 		}
+		for _, pr := range f.Problems {
+			// an event or hook type of a newer version of the agent: agenthooks skips those hooks
+			if pr.Severity == srcpos.Warning && (pr.Code == config.CodeUnknownEvent || pr.Code == config.CodeUnknownType) {
+				add(StateWarn, f.Source.File, fmt.Sprintf("line %d: agenthooks skips hooks it does not know, which the agent may run: %s (an older agenthooks? upgrade it)", pr.Line, pr.Message))
+			}
+		}
 		if why := cfg.Disabled(f); why != "" && hasAgenthooks(f) {
 			add(StateFail, f.Source.File, "hooks switched off by "+why+": the agent runs every command unguarded")
 			disabled(why)
@@ -203,6 +210,14 @@ func diagnose(ctx context.Context, cfg *config.Config, a dialect.Name, o Options
 				w.FailClosed = w.FailClosed || slices.Contains(all, "--fail-closed")
 			}
 			args, _ := install.OwnArgs(h.CommandLine())
+			if len(all) > 0 && all[0] == "run" && !slices.Contains(all, "--fail-closed") {
+				if fa := agents.Get(f.Source.Family); fa != nil && fa.Gates(h.Event) {
+					// an older install's entry: a hooks file agenthooks cannot read then turns its
+					// deny hooks off, the call runs and nothing says so
+					add(StateWarn, f.Source.File, fmt.Sprintf("agenthooks %s on %s is not fail-closed: a hooks file agenthooks cannot read switches its deny hooks off and the call runs unblocked (agenthooks install --agent %s writes it with --fail-closed)",
+						strings.Join(all, " "), h.Event, f.Source.Family))
+				}
+			}
 			if desc.Install.GuardFormat && strings.HasPrefix(args, "guard ") && !namesFormat(args, string(a)) {
 				// the agent's payload reads as another's (Kiro's as Claude Code's): a guard that
 				// does not name the agent's format may answer a deny the agent does not honour

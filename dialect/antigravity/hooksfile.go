@@ -27,6 +27,7 @@ const (
 	CodeRead         = "read"
 	CodeHooks        = "hooks"
 	CodeUnknownEvent = "unknown_event"
+	CodeUnknownType  = "unknown_type"
 	CodeHookEntry    = "hook_entry"
 	CodeCommand      = "command"
 	CodeField        = "field"
@@ -191,8 +192,14 @@ func (d *decoder) handler(name string, enabled bool, event, matcher string, v *j
 	for _, m := range v.Members {
 		switch m.Key {
 		case "type":
-			if m.Value.Kind != jsonpos.String || m.Value.Str != "command" && m.Value.Str != "prompt" {
+			switch t := m.Value.Str; {
+			case m.Value.Kind != jsonpos.String || t != "command" && t != "prompt" && (strings.EqualFold(t, "command") || strings.EqualFold(t, "prompt")):
 				d.errorf(m.Value.Off, CodeField, "hook type must be command or prompt (case matters)")
+				ok = false
+				continue
+			case t != "command" && t != "prompt":
+				// A newer Antigravity's type: valid there; this hook alone is skipped.
+				d.warnf(m.Value.Off, CodeUnknownType, "hook type %q is not one agenthooks knows (command, prompt); this hook is skipped", t)
 				ok = false
 				continue
 			}

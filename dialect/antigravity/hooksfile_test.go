@@ -67,6 +67,11 @@ func TestDecodeHooksFileErrors(t *testing.T) {
 			t.Errorf("%s:\n got  %v\n want %s", c.src, f.Problems.Err(), c.want)
 		}
 	}
+	// A type a newer Antigravity may have: a warning that skips that hook; the file stays usable.
+	if f := DecodeHooksFile("h.json", []byte(`{"g": {"Stop": [{"type": "agent", "command": "x"}, {"command": "y"}]}}`)); !f.Usable() || len(f.Hooks) != 1 ||
+		len(f.Problems) != 1 || !strings.HasPrefix(f.Problems[0].String(), `h.json:1:26: warning: hook type "agent" is not one agenthooks knows`) {
+		t.Errorf("a newer type: want one warning and the other hook, got %v %+v", f.Problems, f.Hooks)
+	}
 	f := DecodeHooksFile("h.json", []byte(`{"g": {"SessionEnd": [], "Stop": [{"command": "x", "cwd": "/"}, {"command": ""}], "PreInvocation": [{"matcher": "x", "command": "y"}]}}`))
 	if !f.Usable() || len(f.Problems) != 4 || len(f.Hooks) != 2 {
 		t.Errorf("want a usable file with 4 warnings and 2 hooks, got %v %+v", f.Problems, f.Hooks)

@@ -27,6 +27,7 @@ const (
 	CodeVersion      = "version"
 	CodeHooks        = "hooks"
 	CodeUnknownEvent = "unknown_event"
+	CodeUnknownType  = "unknown_type"
 	CodeHookEntry    = "hook_entry"
 	CodeCommand      = "command"
 	CodeField        = "field"
@@ -164,7 +165,8 @@ func (d *decoder) hooks(v *jsonpos.Value) {
 			if c := FromClaudeEvent(event); c != "" {
 				event, claudeForm = c, true
 			} else {
-				d.errorf(m.KeyOff, CodeUnknownEvent, "Unknown Copilot CLI hook event: %s. Valid events are: %s", m.Key, strings.Join(Events, ", "))
+				// A newer Copilot's event: the file stays valid, and only its hooks are skipped.
+				d.warnf(m.KeyOff, CodeUnknownEvent, "Unknown Copilot CLI hook event: %s; its hooks are skipped (a newer version's event?). Valid events are: %s", m.Key, strings.Join(Events, ", "))
 				continue
 			}
 		}
@@ -231,7 +233,8 @@ func (d *decoder) entry(event string, claudeForm bool, matcher string, v *jsonpo
 				h.Type = t
 			case "":
 			default:
-				d.errorf(m.Value.Off, CodeField, "hook type must be one of: command, http, prompt")
+				// A newer Copilot's type: valid there; this hook alone is skipped.
+				d.warnf(m.Value.Off, CodeUnknownType, "hook type %q is not one agenthooks knows (command, http, prompt); this hook is skipped", t)
 				ok = false
 			}
 		case "bash":

@@ -70,11 +70,20 @@ func ManagedDir(goos string) string {
 	return "/etc/factory"
 }
 
-// detect: Droid's payload is Claude Code's with Droid's tool names, which Claude Code has not.
+// detect: Droid's payload is Claude Code's with Droid's permission modes (its autonomy levels)
+// and tool names, which Claude Code has not. The permission mode tells the tools the two share
+// by name (Edit, whose input is not Claude Code's, Read, Task) and MCP tools.
 func detect(p dialect.Probe) bool {
+	if p.HookEvent == "" || p.TurnID != nil {
+		return false
+	}
+	switch p.PermissionMode {
+	case "off", "spec", "auto-low", "auto-medium", "auto-high": // 0.215.0's; Claude Code's are others
+		return true
+	}
 	switch p.Tool {
 	case "Execute", "Create", "ApplyPatch", "FetchUrl":
-		return p.HookEvent != "" && p.TurnID == nil
+		return true
 	}
 	return false
 }

@@ -179,3 +179,45 @@ func FuzzInterpret(f *testing.F) {
 		}
 	})
 }
+
+// TestMCPToolNames: Droid 0.215 names an MCP tool SERVER___TOOL (e2e TestDroidMCPGuard); the
+// guards and Claude Code's hooks see it as mcp__SERVER__TOOL, and back.
+func TestMCPToolNames(t *testing.T) {
+	t.Parallel()
+	for droid, claude := range map[string]string{"e2edb___drop_table": "mcp__e2edb__drop_table", "my-db___list": "mcp__my-db__list",
+		"Execute": "Bash", "ApplyPatch": "ApplyPatch", "___x": "___x", "x___": "x___", "plain_tool": "plain_tool"} {
+		if got := ClaudeTool(droid); got != claude {
+			t.Errorf("ClaudeTool(%q) = %q, want %q", droid, got, claude)
+		}
+		if got := DroidTool(claude); got != droid {
+			t.Errorf("DroidTool(%q) = %q, want %q", claude, got, droid)
+		}
+	}
+	g, err := GuardView([]byte(`{"hook_event_name":"PreToolUse","permission_mode":"auto-low","tool_name":"e2edb___drop_table","tool_input":{}}`))
+	if err != nil || !strings.Contains(string(g), `"tool_name":"mcp__e2edb__drop_table"`) {
+		t.Errorf("guard view %s (%v)", g, err)
+	}
+	if k := toolKind("PreToolUse", "e2edb___drop_table"); k != dialect.BeforeMCP {
+		t.Errorf("toolKind = %q, want %q", k, dialect.BeforeMCP)
+	}
+}
+
+// TestDetectByPermissionMode: a Droid payload for a tool Claude Code names alike (Edit, an MCP
+// tool) is told by Droid's permission modes, its autonomy levels; Claude Code's modes are not
+// Droid's.
+func TestDetectByPermissionMode(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []string{"off", "spec", "auto-low", "auto-medium", "auto-high"} {
+		if !Agent.Detect(dialect.Probe{HookEvent: "PreToolUse", Tool: "Edit", PermissionMode: mode}) {
+			t.Errorf("an Edit with permission_mode %q is not Droid's", mode)
+		}
+	}
+	for _, mode := range []string{"", "default", "plan", "acceptEdits", "bypassPermissions", "dontAsk", "yolo"} {
+		if Agent.Detect(dialect.Probe{HookEvent: "PreToolUse", Tool: "Edit", PermissionMode: mode}) {
+			t.Errorf("an Edit with permission_mode %q is taken for Droid's", mode)
+		}
+	}
+	if Agent.Detect(dialect.Probe{HookEvent: "PreToolUse", Tool: "Edit", PermissionMode: "auto-low", TurnID: "t"}) {
+		t.Error("a payload with a turn_id (Codex's) is taken for Droid's")
+	}
+}

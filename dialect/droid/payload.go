@@ -2,6 +2,7 @@ package droid
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/agenthooks/agenthooks/dialect"
 )
@@ -27,14 +28,20 @@ func claudeTools() map[string]string {
 	})
 }
 
-// ClaudeTool names a Droid tool as Claude Code does; others (ApplyPatch, MCP tools) keep their
-// names.
+// ClaudeTool names a Droid tool as Claude Code does: an MCP tool, which Droid 0.215 names
+// SERVER___TOOL, as mcp__SERVER__TOOL; others (ApplyPatch) keep their names.
 func ClaudeTool(tool string) string {
 	if t, ok := claudeTools()[tool]; ok {
 		return t
 	}
+	if server, name, ok := strings.Cut(tool, mcpSeparator); ok && server != "" && name != "" {
+		return dialect.MCPTool(server, name)
+	}
 	return tool
 }
+
+// mcpSeparator joins an MCP tool's server and name in Droid's name for it (e2edb___drop_table).
+const mcpSeparator = "___"
 
 var droidToolsValue dialect.Lazy[map[string]string]
 
@@ -48,10 +55,16 @@ func droidTools() map[string]string {
 	})
 }
 
-// DroidTool names a Claude Code tool as Droid does; others keep their names.
+// DroidTool names a Claude Code tool as Droid does (mcp__SERVER__TOOL as SERVER___TOOL); others
+// keep their names.
 func DroidTool(tool string) string {
 	if d, ok := droidTools()[tool]; ok {
 		return d
+	}
+	if rest, ok := strings.CutPrefix(tool, "mcp__"); ok {
+		if server, name, ok := strings.Cut(rest, "__"); ok && server != "" && name != "" {
+			return server + mcpSeparator + name
+		}
 	}
 	return tool
 }

@@ -28,6 +28,7 @@ const (
 	CodeHooks        = "hooks"
 	CodeVersion      = "version"
 	CodeUnknownEvent = "unknown_event"
+	CodeUnknownType  = "unknown_type"
 	CodeHookEntry    = "hook_entry"
 	CodeCommand      = "command"
 	CodeField        = "field"
@@ -164,7 +165,13 @@ func (d *decoder) hook(v *jsonpos.Value) {
 		case "trigger":
 			t := str(m)
 			if m.Value.Kind == jsonpos.String {
-				if _, known := events()[t]; !known || Trigger(t) != t {
+				switch _, known := events()[t]; {
+				case !known:
+					// A newer Kiro's trigger: the file stays valid, and this hook alone is skipped.
+					d.warnf(m.Value.Off, CodeUnknownEvent, "Unknown Kiro hook trigger: %s; this hook is skipped (a newer version's trigger?). Valid triggers are: %s", t, strings.Join(Events, ", "))
+					ok = false
+				case Trigger(t) != t:
+					// A trigger Kiro has, in another spelling: a mistake, not a newer trigger.
 					d.errorf(m.Value.Off, CodeUnknownEvent, "Unknown Kiro hook trigger: %s. Valid triggers are: %s", t, strings.Join(Events, ", "))
 					ok = false
 				}
@@ -240,7 +247,8 @@ func (d *decoder) action(v *jsonpos.Value, h *Hook) bool {
 			switch m.Key {
 			case "type":
 				if m.Value.Str != "command" && m.Value.Str != "agent" {
-					d.errorf(m.Value.Off, CodeField, "action type must be command or agent")
+					// A newer Kiro's action: valid there; this hook alone is skipped.
+					d.warnf(m.Value.Off, CodeUnknownType, "action type %q is not one agenthooks knows (command, agent); this hook is skipped", m.Value.Str)
 					ok = false
 				}
 				h.Type = m.Value.Str
@@ -313,7 +321,7 @@ func DecodeAgentFile(file string, data []byte) *File {
 			}
 		}
 		if trigger == "" {
-			d.errorf(m.KeyOff, CodeUnknownEvent, "Unknown kiro-cli hook event: %s. Valid events are: %s", m.Key, strings.Join(valid, ", "))
+			d.warnf(m.KeyOff, CodeUnknownEvent, "Unknown kiro-cli hook event: %s; its hooks are skipped (a newer version's event?). Valid events are: %s", m.Key, strings.Join(valid, ", "))
 			continue
 		}
 		if m.Value.Kind != jsonpos.Array {

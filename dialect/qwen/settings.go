@@ -27,6 +27,7 @@ const (
 	CodeRead         = "read"
 	CodeHooks        = "hooks"
 	CodeUnknownEvent = "unknown_event"
+	CodeUnknownType  = "unknown_type"
 	CodeHookEntry    = "hook_entry"
 	CodeCommand      = "command"
 	CodeField        = "field"
@@ -172,7 +173,7 @@ func (d *settingsDecoder) hooks(v *jsonpos.Value) {
 			continue // hooksConfig's fields, which Qwen also accepts here
 		}
 		if _, ok := events()[m.Key]; !ok {
-			d.errorf(m.KeyOff, CodeUnknownEvent, "Unknown Qwen Code hook event: %s (Qwen skips it). Valid events are: %s", m.Key, strings.Join(Events, ", "))
+			d.warnf(m.KeyOff, CodeUnknownEvent, "Unknown Qwen Code hook event: %s; its hooks are skipped (a newer version's event?). Valid events are: %s", m.Key, strings.Join(Events, ", "))
 			continue
 		}
 		if m.Value.Kind != jsonpos.Array {
@@ -242,7 +243,8 @@ func (d *settingsDecoder) hook(event, matcher string, sequential bool, v *jsonpo
 	case "command", "http", "function", "prompt":
 		h.Type = t.Str
 	default:
-		d.errorf(t.Off, CodeField, "hook type must be one of: command, http, function, prompt")
+		// A newer Qwen Code's type: valid there; this hook alone is skipped.
+		d.warnf(t.Off, CodeUnknownType, "hook type %q is not one agenthooks knows (command, http, function, prompt); this hook is skipped", t.Str)
 		return nil
 	}
 	ok := true

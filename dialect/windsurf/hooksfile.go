@@ -114,7 +114,7 @@ func (d *decoder) hooks(v *jsonpos.Value) {
 	}
 	for _, m := range v.Members {
 		if _, ok := events()[m.Key]; !ok {
-			d.errorf(m.KeyOff, CodeUnknownEvent, "Unknown Cascade hook event: %s. Valid events are: %s", m.Key, strings.Join(Events, ", "))
+			d.warnf(m.KeyOff, CodeUnknownEvent, "Unknown Cascade hook event: %s; its hooks are skipped (a newer version's event?). Valid events are: %s", m.Key, strings.Join(Events, ", "))
 			continue
 		}
 		if m.Value.Kind != jsonpos.Array {

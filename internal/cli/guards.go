@@ -69,8 +69,9 @@ type guardPayload struct {
 	ToolNameCamel  string           `json:"toolName"`
 	ActionName     string           `json:"agent_action_name"`
 	ToolCall       any              `json:"toolCall"`
-	HookName       string           `json:"hookName"`      // Cline's
-	HookEventCamel string           `json:"hookEventName"` // VS Code's
+	HookName       string           `json:"hookName"`        // Cline's
+	HookEventCamel string           `json:"hookEventName"`   // VS Code's
+	PermissionMode any              `json:"permission_mode"` // a string tells Droid's
 }
 
 func readGuardPayload(e *env, forced string) (*guardPayload, error) {
@@ -93,10 +94,12 @@ func readGuardPayload(e *env, forced string) (*guardPayload, error) {
 		return p, dialect.JSONError("payload", data, err)
 	}
 	if forced == "" {
+		mode, _ := p.PermissionMode.(string)
 		p.format = string(agents.Detect(dialect.Probe{HookEvent: p.HookEventName, Event: p.Event, Tool: p.ToolName, TurnID: p.TurnID,
 			Timestamp: p.Timestamp, CamelCase: p.SessionIDCamel != "" || p.ToolNameCamel != "",
 			WorkspaceRoots: len(p.WorkspaceRoots) > 0, CommandOnly: p.RawToolInput == nil && p.Command != "",
-			ActionName: p.ActionName, ToolCall: p.ToolCall != nil && p.HookEventName == "", HookName: p.HookName, HookEventCamel: p.HookEventCamel}).Name)
+			ActionName: p.ActionName, ToolCall: p.ToolCall != nil && p.HookEventName == "", HookName: p.HookName, HookEventCamel: p.HookEventCamel,
+			PermissionMode: mode}).Name)
 	}
 	if err := guardView(p.format, &data, p); err != nil {
 		return p, err

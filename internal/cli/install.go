@@ -47,7 +47,11 @@ out of every agent's file. --dry-run prints the unified diff of each file it wou
 writes nothing.
 
 The guard is registered fail-closed (guard bash --fail-closed): a guard that cannot work blocks
-the command. Every command names agenthooks by its absolute path, as the agent may start with
+the command. So is the runner on the events where the agent honours a deny (run --fail-closed on
+PreToolUse, UserPromptSubmit, ...; not on PostToolUse, SessionStart, ...): a hooks file agenthooks
+cannot read or run blocks the call, naming the file and its line and column, instead of turning
+its deny hooks off unseen. An event or hook type of a newer version of the agent is no such
+error: its hooks are skipped with a warning (agenthooks lint, doctor). Every command names agenthooks by its absolute path, as the agent may start with
 another PATH: the agenthooks on PATH when it is this executable (a package manager's link is
 kept, so upgrades need no new install), else this executable. Entries an earlier install wrote
 (another path, no --fail-closed) are brought up to date.`,
@@ -161,11 +165,13 @@ func (p installParams) agents(e *env, o install.Options) ([]*dialect.Agent, erro
 	return list, nil
 }
 
-// installNotes says what an install leaves to the user: the guard's fail-closed mode, each
+// installNotes says what an install leaves to the user: the guard's and the runner's
+// fail-closed mode, each
 // changed agent's notes, and where one agent runs another's files too.
 func installNotes(e *env, o install.Options, list []*dialect.Agent, changes []*install.Change, wrote bool) {
 	if wrote {
 		fmt.Fprintln(e.stdout, "the shell guard is fail-closed (--fail-closed): when it cannot work, the command is blocked, not let through")
+		fmt.Fprintln(e.stdout, "the runner is fail-closed on the events that can block: a hooks file agenthooks cannot read blocks the call, naming the file (agenthooks lint finds it)")
 	}
 	for _, c := range changes {
 		if !c.Changed() {

@@ -260,10 +260,10 @@ func fire(ctx context.Context, e *env, p runParams, spec *dialect.Spec) (*engine
 	if err != nil {
 		return nil, err
 	}
-	problems := eng.Config().Problems().Errors()
-	for _, pr := range problems {
+	for _, pr := range eng.Config().Problems().Errors() {
 		fmt.Fprintln(e.stderr, "agenthooks: config error:", pr)
 	}
+	problems := eng.Config().RunErrors() // an untrusted file's errors switch off no hook
 	for _, f := range eng.Config().Untrusted() {
 		if u := f.Source.Untrusted; u != nil && !u.Quiet() { // a workspace nobody trusted is said with -v
 			fmt.Fprintf(e.stderr, "agenthooks: %s is not used: %s\n", f.Source.File, u.Message)
@@ -285,14 +285,17 @@ func fire(ctx context.Context, e *env, p runParams, spec *dialect.Spec) (*engine
 }
 
 // configErrors is the error of a fail-closed run whose config has errors, which fire has already
-// printed on stderr: it is the deny's reason, and is not printed again.
+// printed on stderr: it is the deny's reason, and is not printed again. It names the first
+// broken file by line and column and how to see every problem, so that whoever reads the deny
+// (the user, the model) can have the file fixed. A hook or event of a newer version of an
+// agent's format is never such an error: config skips it with a warning.
 type configErrors struct {
 	n     int
 	first string
 }
 
 func (c configErrors) Error() string {
-	return fmt.Sprintf("%d config error(s), first: %s", c.n, c.first)
+	return fmt.Sprintf("%d config error(s), first: %s (fix that file; agenthooks lint, run in the project, lists every problem)", c.n, c.first)
 }
 
 // printRuns writes the table -v shows: one line per hook run.
