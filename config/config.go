@@ -123,6 +123,18 @@ func (h *Hook) Matches(target string, text bool) bool {
 // String names the hook by its position: file:line:col.
 func (h *Hook) String() string { return h.Pos.String() }
 
+// CommandLine is what the hook runs, as one line: its command with its arguments, or POST and
+// the URL of an http hook.
+func (h *Hook) CommandLine() string {
+	switch {
+	case h.Type == "http":
+		return "POST " + h.URL
+	case len(h.Args) > 0:
+		return h.Command + " " + strings.Join(h.Args, " ")
+	}
+	return h.Command
+}
+
 // plainMatcher matches a matcher that is only names: letters, digits, _, -, space, comma and |.
 var plainMatcher = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_ ,|-]+$`) })
 

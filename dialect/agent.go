@@ -520,9 +520,10 @@ func GuardByExit2(_ Kind, perm decide.Permission, reason string) Reply {
 
 // Doctor is what doctor checks of an agent beyond its hooks.
 type Doctor struct {
-	// HooksFile says why the agent's settings in one of its hooks files switch hooks off; nil
-	// when they cannot.
-	HooksFile func(file string) []string
+	// HooksFile says why one of the agent's hooks files keeps its hooks from running (its
+	// settings switch them off, with Finding.Setting naming the setting; the file cannot run);
+	// nil when nothing in a hooks file can.
+	HooksFile func(file string) []Finding
 	// Switches says which of the agent's other files (its machine-wide ones, a config beside a
 	// hooks file) switch off the hooks of its hooks files, and why; nil when none can.
 	Switches func(env DoctorEnv, hooksFiles []string) []Finding
@@ -544,9 +545,12 @@ type DoctorEnv struct {
 }
 
 // Finding is one thing doctor found: Level is "ok", "warn" or "fail" (the agent would run a
-// command unguarded).
+// command unguarded). Setting, on a failure, names the agent's own setting that switches the
+// agenthooks hooks off or makes the agent skip them (such as disableAllHooks, or [features]
+// hooks = false); "" when the failure is not a setting's.
 type Finding struct {
 	Level, File, Message string
+	Setting              string
 }
 
 // Skipped is a hook the agent skips: its file, event and command.

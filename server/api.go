@@ -104,6 +104,7 @@ func (s *Server) Handler() http.Handler {
 	member("GET /api/v1/teams/{team}/bundle", s.getBundle)
 	member("POST /api/v1/teams/{team}/audit", s.postAudit)
 	member("POST /api/v1/teams/{team}/coverage", s.postCoverage)
+	member("POST /api/v1/teams/{team}/wiring", s.postWiring)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path)
 	})

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/agenthooks/agenthooks/audit"
@@ -120,32 +121,43 @@ type MachineCoverage struct {
 	Calls        int64      `json:"calls"`
 	Unguarded    int64      `json:"unguarded"`
 	LastCall     *time.Time `json:"last_call,omitempty"`
-	Reported     *time.Time `json:"reported,omitempty"` // nil: the machine never reported
+	Reported     *time.Time `json:"reported,omitempty"` // the coverage report; nil: none
 	LastSeen     *time.Time `json:"last_seen,omitempty"`
-	// Status is enforcing (every call matched a decision), gaps (some did not), not enforcing
-	// (none did), no calls, or no report.
+	// Wiring is what the machine last reported of how the agent runs the guard; nil when it
+	// sent no wiring report (an agenthooks older than the report).
+	Wiring *MachineWiring `json:"wiring,omitempty"`
+	// Status is, first to apply: not wired (no agenthooks guard on the agent's shell tool, a
+	// program that does not resolve, or an agent the wiring report does not list), disabled by
+	// and the agent's settings that switch the guard off, gaps (calls no decision matched),
+	// enforcing (wired, not switched off, every call matched), no wiring report (the calls all
+	// matched, but the machine did not say how the agent is wired), no calls (a machine that
+	// reported no agent), or no report.
 	Status string       `json:"status"`
 	Chain  *ChainStatus `json:"audit_chain,omitempty"`
 }
 
-// coverageStatus names what a row's counts say.
-func coverageStatus(reported bool, calls, unguarded int64) string {
+// protectionStatus names what a row says, in the order MachineCoverage.Status gives.
+func protectionStatus(m *MachineCoverage, wiringReported bool) string {
 	switch {
-	case !reported:
+	case m.Reported == nil && !wiringReported:
 		return "no report"
-	case calls == 0:
+	case m.Agent == "":
 		return "no calls"
-	case unguarded == 0:
-		return "enforcing"
-	case unguarded < calls:
+	case m.Wiring != nil && m.Wiring.problem() != "":
+		return m.Wiring.problem()
+	case m.Unguarded > 0:
 		return "gaps"
+	case m.Wiring != nil:
+		return "enforcing"
 	}
-	return "not enforcing"
+	return "no wiring report"
 }
 
 // Protection returns the protection table of a team: each active member token's last
-// coverage report, one row per agent version (one row for a machine that never reported), with
-// its audit chain status, machines with unguarded calls first.
+// coverage report, one row per agent version, with the agent's last reported wiring (an agent
+// the wiring report lists with no call has a row of its own; a machine that never reported has
+// one row) and the machine's audit chain status; machines with unguarded calls first, then
+// those whose guard is not enforcing.
 func (s *Store) Protection(ctx context.Context, team string) ([]MachineCoverage, error) {
 	tokens, err := s.Tokens(ctx, team)
 	if err != nil {
@@ -176,27 +188,92 @@ func (s *Store) Protection(ctx context.Context, team string) ([]MachineCoverage,
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	wired, err := s.teamWiring(ctx, team)
+	if err != nil {
+		return nil, err
+	}
 	now := s.Now()
 	var out []MachineCoverage
 	for _, t := range tokens {
 		if !t.Active(now) {
 			continue
 		}
-		ms := byToken[t.ID]
-		if len(ms) == 0 {
-			ms = []MachineCoverage{{TokenID: t.ID}}
-		}
+		ms := withWiring(t.ID, byToken[t.ID], wired[t.ID])
 		for _, m := range ms {
 			m.Machine, m.Chain, m.LastSeen = t.Name, t.AuditChain, t.LastUsed
-			m.Status = coverageStatus(m.Reported != nil, m.Calls, m.Unguarded)
+			m.Status = protectionStatus(&m, len(wired[t.ID]) > 0)
 			out = append(out, m)
 		}
 	}
 	slices.SortStableFunc(out, func(a, b MachineCoverage) int {
-		return cmp.Or(cmp.Compare(b.Unguarded, a.Unguarded), cmp.Compare(a.Machine, b.Machine), cmp.Compare(a.Agent, b.Agent),
-			cmp.Compare(a.Version, b.Version))
+		return cmp.Or(cmp.Compare(b.Unguarded, a.Unguarded), cmp.Compare(rank(a.Status), rank(b.Status)), cmp.Compare(a.Machine, b.Machine),
+			cmp.Compare(a.Agent, b.Agent), cmp.Compare(a.Version, b.Version))
 	})
 	return out, nil
+}
+
+// Unprotected reports whether the row shows calls that went, or may go, unguarded: unguarded
+// calls, a guard not wired or switched off.
+func (m MachineCoverage) Unprotected() bool { return m.Unguarded > 0 || rank(m.Status) == 0 }
+
+// rank orders statuses for the table: what lets calls through unguarded first.
+func rank(status string) int {
+	switch {
+	case status == "not wired" || strings.HasPrefix(status, "disabled by "):
+		return 0
+	case status == "enforcing":
+		return 2
+	}
+	return 1
+}
+
+// withWiring joins a machine's coverage rows (one per agent version that made calls; one with
+// no agent when none did) with its wiring rows (one per agent present; one with no agent when
+// none is): each agent's wiring goes on each of its rows, an agent with wiring and no calls
+// gets a row, and an agent with calls that a wiring report leaves out is marked not installed.
+func withWiring(token string, cov []MachineCoverage, wired []wiringRow) []MachineCoverage {
+	byAgent := map[string]*wiringRow{}
+	for i := range wired {
+		if wired[i].agent != "" {
+			byAgent[wired[i].agent] = &wired[i]
+		}
+	}
+	var out []MachineCoverage
+	hasCalls := map[string]bool{}
+	for _, m := range cov {
+		if m.Agent == "" {
+			continue
+		}
+		hasCalls[m.Agent] = true
+		if w := byAgent[m.Agent]; w != nil {
+			wc := w.w
+			m.Wiring = &wc
+		} else if len(wired) > 0 {
+			m.Wiring = &MachineWiring{State: "not installed", DisabledBy: []string{}, Reported: wired[0].w.Reported}
+		}
+		out = append(out, m)
+	}
+	for _, w := range wired {
+		if w.agent == "" || hasCalls[w.agent] {
+			continue
+		}
+		wc := w.w
+		m := MachineCoverage{TokenID: token, Agent: w.agent, Version: w.version, GuardVersion: w.guard, Wiring: &wc}
+		if len(cov) > 0 {
+			m.Reported = cov[0].Reported // the coverage report counted no call of this agent
+		}
+		out = append(out, m)
+	}
+	if len(out) == 0 {
+		m := MachineCoverage{TokenID: token}
+		if len(cov) > 0 {
+			m = cov[0]
+		} else if len(wired) > 0 {
+			m.GuardVersion = wired[0].guard
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // LatencyThreshold is the team's hook latency threshold (p95), 0 when none is set.

@@ -11,7 +11,7 @@ import (
 )
 
 // TestBrowserProtection: in headless Chromium, the team page shows the protection table (a
-// machine with unguarded calls marked) and the latency table, and its form sets the team's
+// machine with unguarded calls marked, an agent whose guard is not registered "not wired") and the latency table, and its form sets the team's
 // latency threshold, after which the slow hook is marked. Screenshots go to
 // $AGENTHOOKS_ARTIFACTS/browser-protection.
 func TestBrowserProtection(t *testing.T) {
@@ -36,6 +36,8 @@ func TestBrowserProtection(t *testing.T) {
 	ts.must(200, "POST", "/api/v1/teams/core/coverage", alice, coverageOf("alice",
 		CoverageAgent{Agent: "claude", Version: "2.1.328", Sessions: 3, Calls: 40, Unguarded: 2, LastCall: &last},
 		CoverageAgent{Agent: "gemini", Version: "0.61.0", Sessions: 1, Calls: 7}))
+	ts.must(200, "POST", "/api/v1/teams/core/wiring", alice, wiringOf("alice", wired("claude", "2.1.328"), wired("gemini", "0.61.0"),
+		WiringAgent{Agent: "qwen", State: "not registered", Resolves: true}))
 	ts.must(200, "POST", "/api/v1/teams/core/audit", alice, chainBatch(1, 2, "h", 0, 0, ""))
 	ts.must(200, "POST", "/api/v1/teams/core/audit", alice, latencyBatch("slow", "agenthooks guard bash", 100))
 
@@ -62,7 +64,8 @@ func TestBrowserProtection(t *testing.T) {
 	}
 	wd.shot("protection")
 	table := wd.text("#coverage")
-	for _, want := range []string{"alice-laptop claude 2.1.328 gaps", "v1.4.0 40 2 ok", "alice-laptop gemini 0.61.0 enforcing"} {
+	for _, want := range []string{"alice-laptop claude 2.1.328 gaps registered, fail-closed", "v1.4.0 40 2 ok",
+		"alice-laptop gemini 0.61.0 enforcing registered, fail-closed", "alice-laptop qwen - not wired not registered"} {
 		if !strings.Contains(table, want) {
 			t.Errorf("the protection table lacks %q:\n%s", want, table)
 		}

@@ -26,9 +26,9 @@ func latencyBatch(prefix, hook string, n int) AuditBatch {
 }
 
 // TestCoverage: machines report their agents' unguarded calls; the team's protection report
-// shows each machine's agents with their status, last seen, guard version and audit chain, a
-// machine that never reported, and each hook's latency percentiles against the team's
-// threshold.
+// shows each machine's agents with their status (from the counts alone here: no machine sends
+// a wiring report), last seen, guard version and audit chain, a machine that never reported,
+// and each hook's latency percentiles against the team's threshold.
 func TestCoverage(t *testing.T) {
 	backends(t, func(t *testing.T, dbURL string) {
 		ts := newTestServer(t, dbURL, Options{})
@@ -57,7 +57,8 @@ func TestCoverage(t *testing.T) {
 			claude.LastSeen == nil || claude.Chain == nil || claude.Chain.String() != "ok" {
 			t.Errorf("alice's claude: %+v", claude)
 		}
-		if codex.Agent != "codex" || codex.Status != "enforcing" || codex.Unguarded != 0 {
+		// Every call matched, but the machine sent no wiring report: not "enforcing" (wiring_test.go).
+		if codex.Agent != "codex" || codex.Status != "no wiring report" || codex.Unguarded != 0 {
 			t.Errorf("alice's codex: %+v", codex)
 		}
 		if never.Machine != "bob-desktop" || never.Status != "no report" || never.Reported != nil {
@@ -85,7 +86,7 @@ func TestCoverage(t *testing.T) {
 			CoverageAgent{Agent: "claude", Version: "2.1.329", Calls: 3, Unguarded: 3}))
 		ts.must(200, "POST", "/api/v1/teams/core/coverage", bob.Text, coverageOf("bob"))
 		ts.must(200, "GET", "/api/v1/teams/core/coverage", ts.admin, nil).json(t, &rep)
-		if len(rep.Machines) != 2 || rep.Machines[0].Version != "2.1.329" || rep.Machines[0].Status != "not enforcing" ||
+		if len(rep.Machines) != 2 || rep.Machines[0].Version != "2.1.329" || rep.Machines[0].Status != "gaps" ||
 			rep.Machines[1].Status != "no calls" || rep.Machines[1].Reported == nil {
 			t.Errorf("after new reports: %+v", rep.Machines)
 		}
@@ -110,13 +111,17 @@ func TestCoverage(t *testing.T) {
 	})
 }
 
-// TestCoveragePage: the team page shows the protection table and the latency table, and its
+// TestCoveragePage: the team page shows the protection table (with each agent's wiring: a guard
+// not registered or switched off marked, the setting escaped) and the latency table, and its
 // form sets the threshold, after which the slow hook is marked.
 func TestCoveragePage(t *testing.T) {
 	ts := newTestServer(t, "sqlite:"+t.TempDir()+"/s.db", Options{})
 	alice, _ := setupTeam(t, ts)
 	ts.must(200, "POST", "/api/v1/teams/core/coverage", alice, coverageOf("alice",
 		CoverageAgent{Agent: "claude", Version: "2.1.328", Calls: 40, Unguarded: 2}))
+	ts.must(200, "POST", "/api/v1/teams/core/wiring", alice, wiringOf("alice", wired("claude", "2.1.328"), wired("gemini", "0.61.0"),
+		WiringAgent{Agent: "qwen", State: "not registered", Resolves: true},
+		WiringAgent{Agent: "codex", State: "fail", Registered: true, Resolves: true, DisabledBy: []string{"[features] hooks = false in <config.toml>"}}))
 	ts.must(200, "POST", "/api/v1/teams/core/audit", alice, latencyBatch("slow", "agenthooks guard bash", 100))
 	b := newBrowser(t, ts)
 	b.login()
@@ -126,7 +131,14 @@ func TestCoveragePage(t *testing.T) {
 	}
 	for _, want := range []string{`<h2 id="protection">Protection</h2>`,
 		`<tr class="deny"><td>alice-laptop</td><td>claude</td><td>2.1.328</td>`, `<td class="status">gaps</td>`,
-		`<td>v1.4.0</td>`, `<td class="unguarded">2</td>`, `<code>agenthooks guard bash</code>`, `<td>95.0 ms</td>`, "No threshold set."} {
+		`<td>v1.4.0</td>`, `<td class="unguarded">2</td>`, `<code>agenthooks guard bash</code>`, `<td>95.0 ms</td>`, "No threshold set.",
+		// the wiring: a guard not registered and one switched off are marked, the setting escaped
+		`<tr class="deny"><td>alice-laptop</td><td>qwen</td><td>-</td>
+      <td class="status">not wired</td><td class="wiring">not registered</td>`,
+		`<tr class="deny"><td>alice-laptop</td><td>codex</td><td>-</td>
+      <td class="status">disabled by [features] hooks = false in &lt;config.toml&gt;</td><td class="wiring">registered</td>`,
+		`<tr><td>alice-laptop</td><td>gemini</td><td>0.61.0</td>
+      <td class="status">enforcing</td><td class="wiring">registered, fail-closed</td>`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("team page lacks %q", want)
 		}

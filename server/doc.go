@@ -10,7 +10,9 @@
 // upload their audit records; the dashboard shows them across the team. Each upload carries
 // the machine's audit chain hashes, and the server keeps per member token the last chain point
 // it accepted, marking the machine broken when its history there changes (auditchain.go); the
-// team page and the token listing show it.
+// team page and the token listing show it. Machines also report their agents' tool calls against
+// their audit trail (coverage.go) and how each agent's config runs the guard (wiring.go); the
+// team page's protection table says from both whether each agent is enforcing.
 //
 // It is never imported by the hook hot path (run, guard).
 package server

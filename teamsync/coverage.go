@@ -38,15 +38,17 @@ type coverageAgent struct {
 }
 
 // uploadCoverage reads this machine's agents' transcripts of the last CoverageWindow against
-// the audit trail and sends the counts to the server. It returns the unguarded calls counted.
-// A server that predates coverage (404) is not an error: the report is for servers that keep it.
-func (o *Options) uploadCoverage(ctx context.Context) (int, error) {
+// the audit trail and sends the counts to the server. It returns the unguarded calls counted,
+// and each agent's version in its newest call. A server that predates coverage (404) is not an
+// error: the report is for servers that keep it.
+func (o *Options) uploadCoverage(ctx context.Context) (int, map[string]string, error) {
+	versions := map[string]string{}
 	if !auditExists(o.AuditDB) {
-		return 0, nil
+		return 0, versions, nil
 	}
 	store, err := audit.Open(o.AuditDB)
 	if err != nil {
-		return 0, err
+		return 0, versions, err
 	}
 	defer store.Close()
 	getenv := o.Getenv
@@ -56,7 +58,13 @@ func (o *Options) uploadCoverage(ctx context.Context) (int, error) {
 	since := time.Now().Add(-CoverageWindow).UTC()
 	rep, err := coverage.Run(ctx, store, coverage.Options{Home: o.Home, Getenv: getenv, Since: since})
 	if err != nil {
-		return 0, err
+		return 0, versions, err
+	}
+	newest := map[string]time.Time{}
+	for _, a := range rep.Agents {
+		if t, seen := newest[a.Agent]; a.Version != "" && (!seen || a.Last.After(t)) {
+			versions[a.Agent], newest[a.Agent] = a.Version, a.Last
+		}
 	}
 	up := coverageReport{Machine: o.Machine, GuardVersion: o.GuardVersion, Since: since, Agents: []coverageAgent{}}
 	if up.GuardVersion == "" {
@@ -73,9 +81,9 @@ func (o *Options) uploadCoverage(ctx context.Context) (int, error) {
 	body, _ := json.Marshal(up)
 	code, err := o.post(ctx, "/api/v1/teams/"+url.PathEscape(o.Team)+"/coverage", body)
 	if code == http.StatusNotFound {
-		return rep.Unguarded, nil
+		return rep.Unguarded, versions, nil
 	}
-	return rep.Unguarded, err
+	return rep.Unguarded, versions, err
 }
 
 // auditExists reports whether the audit trail at db has anything: the database, or only the

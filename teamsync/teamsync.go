@@ -46,9 +46,14 @@ type Options struct {
 	// NoCoverage leaves out the coverage report (the agents' transcripts against the audit
 	// trail, coverage.go) that a sync with an audit database otherwise sends.
 	NoCoverage bool
-	// GuardVersion is the agenthooks version reported with coverage (default this build's).
+	// NoWiring leaves out the wiring report (wiring.go): for each agent on this machine,
+	// whether its config runs the agenthooks guard and whether its own settings switch it off.
+	NoWiring bool
+	// GuardVersion is the agenthooks version reported with coverage and wiring (default this
+	// build's).
 	GuardVersion string
-	// Getenv reads the environment for the agents' transcript folders (default os.Getenv).
+	// Getenv reads the environment for the agents' folders: their transcripts, their config
+	// files (default os.Getenv).
 	// (Not in JSON: options travel as JSON to a helper process in the tests.)
 	Getenv func(string) string `json:"-"`
 }
@@ -69,6 +74,9 @@ type Result struct {
 	// transcripts hold with no agenthooks decision (sent to the server), or -1 when the report
 	// could not be made or sent; Problem says why.
 	Unguarded int
+	// Wiring is, for each agent on this machine, whether its config runs the agenthooks guard
+	// (sent to the server; nil with NoWiring).
+	Wiring []AgentWiring
 }
 
 // state is what a machine remembers of a team between syncs.
@@ -305,12 +313,19 @@ func Sync(ctx context.Context, o Options) (*Result, error) {
 			res.Problem = cmp.Or(res.Problem, fmt.Sprintf("audit upload: %s; %d records left for the next sync", err, left))
 		}
 	}
+	versions := map[string]string{}
 	if o.AuditDB != "" && !o.NoCoverage {
-		n, err := o.uploadCoverage(ctx)
-		res.Unguarded = n
+		n, v, err := o.uploadCoverage(ctx)
+		res.Unguarded, versions = n, v
 		if err != nil {
 			res.Unguarded = -1
 			res.Problem = cmp.Or(res.Problem, fmt.Sprintf("coverage report: %s", err))
+		}
+	}
+	if !o.NoWiring {
+		res.Wiring = o.checkWiring(ctx, versions)
+		if err := o.uploadWiring(ctx, res.Wiring); err != nil {
+			res.Problem = cmp.Or(res.Problem, fmt.Sprintf("wiring report: %s", err))
 		}
 	}
 	if err := o.saveState(st); err != nil {

@@ -76,7 +76,7 @@ var Agent = dialect.Agent{
 // executable hook file on Unix (the CLI runs it with sh all the same). Neither Cline has a
 // switch in a file that turns hooks off: the VS Code extension's Enable Hooks setting
 // (hooksEnabled, on unless turned off) lives in VS Code's own state.
-func hooksFile(file string) []string {
+func hooksFile(file string) []dialect.Finding {
 	if runtime.GOOS == "windows" {
 		return nil
 	}
@@ -87,7 +87,7 @@ func hooksFile(file string) []string {
 	if b, err := os.ReadFile(file); err != nil || !IsWrapper(b) {
 		return nil
 	}
-	return []string{"agenthooks' wrapper is not executable: the Cline VS Code extension does not run it (chmod +x, or agenthooks install --agent cline)"}
+	return []dialect.Finding{{Level: "fail", File: file, Message: "agenthooks' wrapper is not executable: the Cline VS Code extension does not run it (chmod +x, or agenthooks install --agent cline)"}}
 }
 
 // detect: Cline's payload names its event in hookName (tool_call, PreToolUse) and has no

@@ -45,32 +45,33 @@ func switches(env dialect.DoctorEnv, hooksFiles []string) []dialect.Finding {
 	}
 	var out []dialect.Finding
 	for _, file := range configs {
-		if why := switchedOff(file); why != "" {
-			out = append(out, dialect.Finding{Level: "fail", File: file, Message: why})
+		if why, setting := switchedOff(file); why != "" {
+			out = append(out, dialect.Finding{Level: "fail", File: file, Message: why, Setting: setting})
 		}
 	}
 	return append(out, systemFindings(env.Getenv)...)
 }
 
 // switchedOff reads a Codex config.toml for the feature flag that turns hooks off: [features]
-// hooks = false (codex_hooks is its older name).
-func switchedOff(file string) string {
+// hooks = false (codex_hooks is its older name). It returns why, and the setting.
+func switchedOff(file string) (why, setting string) {
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return ""
+		return "", ""
 	}
 	var doc struct {
 		Features map[string]any `toml:"features"`
 	}
 	if toml.Unmarshal(data, &doc) != nil {
-		return ""
+		return "", ""
 	}
 	for _, k := range []string{"hooks", "codex_hooks"} {
 		if v, ok := doc.Features[k].(bool); ok && !v {
-			return "hooks switched off by [features] " + k + " = false: Codex runs every command unguarded"
+			setting = "[features] " + k + " = false"
+			return "hooks switched off by " + setting + ": Codex runs every command unguarded", setting
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // systemFindings reads Codex's machine-wide files for what switches the user's and the
@@ -82,8 +83,8 @@ func systemFindings(getenv func(string) string) []dialect.Finding {
 	var out []dialect.Finding
 	for _, name := range []string{"config.toml", "managed_config.toml", "requirements.toml"} {
 		file := filepath.Join(dir, name)
-		if why := switchedOff(file); why != "" {
-			out = append(out, dialect.Finding{Level: "fail", File: file, Message: why})
+		if why, setting := switchedOff(file); why != "" {
+			out = append(out, dialect.Finding{Level: "fail", File: file, Message: why, Setting: setting})
 		}
 	}
 	req := filepath.Join(dir, "requirements.toml")
@@ -92,7 +93,8 @@ func systemFindings(getenv func(string) string) []dialect.Finding {
 			AllowManagedHooksOnly bool `toml:"allow_managed_hooks_only"`
 		}
 		if toml.Unmarshal(data, &doc) == nil && doc.AllowManagedHooksOnly {
-			out = append(out, dialect.Finding{Level: "fail", File: req, Message: "allow_managed_hooks_only = true: Codex runs only the hooks an administrator placed, not the user's or the project's agenthooks"})
+			out = append(out, dialect.Finding{Level: "fail", File: req, Setting: "allow_managed_hooks_only = true",
+				Message: "allow_managed_hooks_only = true: Codex runs only the hooks an administrator placed, not the user's or the project's agenthooks"})
 		}
 	}
 	return out
@@ -112,7 +114,7 @@ func review(env dialect.DoctorEnv, file string, ours func(string) bool) ([]diale
 		if len(skipped) == 0 {
 			return nil, nil
 		}
-		return []dialect.Finding{{Level: "fail", File: file, Message: why}}, skipped
+		return []dialect.Finding{{Level: "fail", File: file, Message: why, Setting: "project trust_level"}}, skipped
 	}
 	states := hookStates(userConfig(env))
 	const (
@@ -143,15 +145,16 @@ func review(env dialect.DoctorEnv, file string, ours func(string) bool) ([]diale
 		}
 	}
 	var out []dialect.Finding
-	add := func(level string, evs []string, msg string) {
+	add := func(level, setting string, evs []string, msg string) {
 		if len(evs) > 0 {
-			out = append(out, dialect.Finding{Level: level, File: file, Message: fmt.Sprintf("%d agenthooks hook(s) %s (on %s)", len(evs), msg, strings.Join(slices.Compact(evs), ", "))})
+			out = append(out, dialect.Finding{Level: level, File: file, Setting: setting,
+				Message: fmt.Sprintf("%d agenthooks hook(s) %s (on %s)", len(evs), msg, strings.Join(slices.Compact(evs), ", "))})
 		}
 	}
-	add("fail", events[off], "switched off in Codex (enabled = false under [hooks.state]): Codex skips them, so commands run unguarded")
-	add("fail", events[unreviewed], "nobody has reviewed in Codex, which skips them silently, so commands run unguarded: review them with /hooks in codex")
-	add("fail", events[changed], "changed since they were reviewed in Codex, which skips them silently: review them again with /hooks in codex")
-	add("ok", events[reviewed], "reviewed in Codex")
+	add("fail", "[hooks.state] enabled = false", events[off], "switched off in Codex (enabled = false under [hooks.state]): Codex skips them, so commands run unguarded")
+	add("fail", "hooks not reviewed (/hooks)", events[unreviewed], "nobody has reviewed in Codex, which skips them silently, so commands run unguarded: review them with /hooks in codex")
+	add("fail", "hooks changed since reviewed (/hooks)", events[changed], "changed since they were reviewed in Codex, which skips them silently: review them again with /hooks in codex")
+	add("ok", "", events[reviewed], "reviewed in Codex")
 	return out, skipped
 }
 

@@ -37,15 +37,16 @@ func SystemSettings(getenv func(string) string) string {
 func switches(env dialect.DoctorEnv, _ []string) []dialect.Finding {
 	sys := SystemSettings(env.Getenv)
 	var out []dialect.Finding
-	for _, why := range switchedOff(sys) {
-		out = append(out, dialect.Finding{Level: "fail", File: sys, Message: why + " (system settings, which override the user's)"})
+	for _, fd := range switchedOff(sys) {
+		fd.Message += " (system settings, which override the user's)"
+		out = append(out, fd)
 	}
 	return out
 }
 
 // switchedOff reads a Gemini CLI settings.json for the switches that turn its hooks off:
 // hooksConfig.enabled false, or the agenthooks hooks named in hooks.disabled.
-func switchedOff(file string) []string {
+func switchedOff(file string) []dialect.Finding {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil
@@ -59,15 +60,17 @@ func switchedOff(file string) []string {
 	if json.Unmarshal(data, &s) != nil {
 		return nil
 	}
-	var out []string
+	var out []dialect.Finding
 	if s.HooksConfig.Enabled != nil && !*s.HooksConfig.Enabled {
-		out = append(out, "hooks switched off by hooksConfig.enabled: false: Gemini CLI runs every command unguarded")
+		out = append(out, dialect.Finding{Level: "fail", File: file, Setting: "hooksConfig.enabled: false",
+			Message: "hooks switched off by hooksConfig.enabled: false: Gemini CLI runs every command unguarded"})
 	}
 	var disabled []string
 	if json.Unmarshal(s.Hooks["disabled"], &disabled) == nil {
 		for _, d := range disabled {
 			if d == "agenthooks" || strings.Contains(d, "agenthooks ") {
-				out = append(out, fmt.Sprintf("hooks.disabled lists %q: Gemini CLI skips the agenthooks hooks", d))
+				out = append(out, dialect.Finding{Level: "fail", File: file, Setting: "hooks.disabled",
+					Message: fmt.Sprintf("hooks.disabled lists %q: Gemini CLI skips the agenthooks hooks", d)})
 			}
 		}
 	}

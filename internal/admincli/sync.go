@@ -84,7 +84,9 @@ func runSync(ctx context.Context, e *env, p syncParams) error {
 		}
 		token = strings.TrimSpace(string(data))
 	}
-	o := teamsync.Options{Server: p.server, Team: p.team, Token: token, Key: p.key, OS: p.goos, Home: cli.Home(e.getenv)}
+	// Getenv says where the agents keep their config files (the wiring report) and transcripts
+	// (the coverage report).
+	o := teamsync.Options{Server: p.server, Team: p.team, Token: token, Key: p.key, OS: p.goos, Home: cli.Home(e.getenv), Getenv: e.getenv}
 	if p.claude || p.claudeDir != "" {
 		o.ClaudeDir = p.claudeDir
 		if o.ClaudeDir == "" {
@@ -97,7 +99,6 @@ func runSync(ctx context.Context, e *env, p syncParams) error {
 		if o.AuditDB == "off" {
 			o.AuditDB = ""
 		}
-		o.Getenv = e.getenv // where the agents keep their transcripts, for the coverage report
 	}
 	if p.every < time.Minute && !p.once {
 		return fmt.Errorf("--every %s is too short: at least 1m", p.every)
@@ -144,6 +145,11 @@ func report(e *env, team string, res *teamsync.Result) {
 	if res.Unguarded > 0 {
 		fmt.Fprintf(e.stdout, "%s team %s: %d tool call(s) of the last %d days had no agenthooks decision (agenthooks status --coverage --since %dd lists them)\n",
 			now, team, res.Unguarded, int(teamsync.CoverageWindow.Hours()/24), int(teamsync.CoverageWindow.Hours()/24))
+	}
+	for _, w := range res.Wiring {
+		if why := w.Problem(); why != "" {
+			fmt.Fprintf(e.stdout, "%s team %s: %s runs commands unguarded: %s (agenthooks doctor says why)\n", now, team, w.Agent, why)
+		}
 	}
 	if !res.Kept && res.Problem != "" {
 		fmt.Fprintf(e.stderr, "%s team %s: %s\n", now, team, res.Problem)

@@ -245,15 +245,7 @@ func runsState(cfg *config.Config, f *config.File, h *config.Hook) string {
 	return "yes"
 }
 
-func hookCommand(h *config.Hook) string {
-	switch {
-	case h.Type == "http":
-		return "POST " + h.URL
-	case len(h.Args) > 0:
-		return h.Command + " " + strings.Join(h.Args, " ")
-	}
-	return h.Command
-}
+func hookCommand(h *config.Hook) string { return h.CommandLine() }
 
 func hookOptions(h *config.Hook) string {
 	var opts []string

@@ -5,74 +5,24 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/agents"
 	"github.com/agenthooks/agenthooks/install"
+	"github.com/agenthooks/agenthooks/wiring"
 )
 
 // agenthooksCall is install.Call: the program and arguments of one plain call of agenthooks.
 func agenthooksCall(command string) (string, []string, bool) { return install.Call(command) }
 
-// reach is what status finds when it starts the program an agent's config names.
-type reach struct {
-	path    string // the program resolved as the agent's shell would: "" when not found
-	version string // what its --version says
-	problem string // why it cannot work, "" when it can
-}
-
-// resolveAgenthooks resolves prog as a shell does (a path as it is, relative to dir; a name
-// through PATH) and checks that it is an executable file that answers --version as agenthooks.
-func resolveAgenthooks(ctx context.Context, prog, dir string) reach {
-	return resolveAgenthooksIn(ctx, prog, dir, os.Getenv("PATH"))
-}
-
-// resolveAgenthooksIn is resolveAgenthooks with the PATH a bare name is looked up in.
-func resolveAgenthooksIn(ctx context.Context, prog, dir, path string) reach {
-	var r reach
-	if isPath(prog) {
-		r.path = prog
-		if !filepath.IsAbs(prog) {
-			r.path = filepath.Join(dir, prog)
-		}
-	} else {
-		p, err := lookPathIn(prog, path)
-		if err != nil {
-			r.problem = prog + " is not on PATH: the agent gets exit 127 and runs the command anyway (agenthooks install writes an absolute path)"
-			return r
-		}
-		r.path, _ = filepath.Abs(p)
-	}
-	st, err := os.Stat(r.path)
-	switch {
-	case err != nil:
-		r.problem = r.path + " does not exist: the agent gets exit 127 and runs the command anyway (run agenthooks install again)"
-		return r
-	case st.IsDir() || !executable(st):
-		r.problem = r.path + " is not an executable file"
-		return r
-	}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, r.path, "--version").Output()
-	v := strings.TrimSpace(string(out))
-	if err != nil || !strings.HasPrefix(v, "agenthooks version ") {
-		r.problem = fmt.Sprintf("%s does not answer --version as agenthooks (%q)", r.path, clip(v, 40))
-		if err != nil {
-			r.problem = fmt.Sprintf("%s --version failed: %v", r.path, err)
-		}
-		return r
-	}
-	first, _, _ := strings.Cut(v, "\n") // the version; commit, date and toolchain follow
-	r.version = strings.TrimSpace(strings.TrimPrefix(first, "agenthooks version "))
-	return r
+// resolveAgenthooks resolves prog as a shell does, with this process's PATH, and checks that
+// it answers --version as agenthooks (wiring.Resolve).
+func resolveAgenthooks(ctx context.Context, prog, dir string) wiring.Resolved {
+	return wiring.Resolve(ctx, prog, dir, os.Getenv("PATH"), true)
 }
 
 // sharedWith names an agent in seen whose files agent a runs as its own, or "".
@@ -94,7 +44,7 @@ func printAgents(ctx context.Context, w io.Writer, cfg *config.Config) int {
 	bad := 0
 	seen := map[dialect.Name]bool{}
 	files := map[dialect.Name]string{} // an agent's first file with agenthooks in it
-	cache := map[string]reach{}
+	cache := map[string]wiring.Resolved{}
 	for _, f := range cfg.Files {
 		family := f.Source.Family
 		if f.Source.Layer == config.Default || family == "" {
@@ -113,10 +63,10 @@ func printAgents(ctx context.Context, w io.Writer, cfg *config.Config) int {
 			if !done {
 				r = resolveAgenthooks(ctx, prog, f.Source.Dir())
 				cache[key] = r
-				if r.problem != "" {
-					problems = append(problems, r.problem)
+				if r.Problem != "" {
+					problems = append(problems, r.Problem)
 				} else {
-					progs = append(progs, fmt.Sprintf("%s (%s)", r.path, r.version))
+					progs = append(progs, fmt.Sprintf("%s (%s)", r.Path, r.Version))
 				}
 			}
 			switch {

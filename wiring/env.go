@@ -1,4 +1,4 @@
-package cli
+package wiring
 
 import (
 	"errors"
@@ -12,12 +12,12 @@ import (
 	"github.com/agenthooks/agenthooks/dialect"
 )
 
-// agentEnv is the environment agent a gives its hooks, as far as doctor can tell: this
-// process's, with the variables the agent's own settings set for its sessions on top (Claude
+// agentEnv is the environment agent a gives its hooks, as far as doctor can tell: base (this
+// process's), with the variables the agent's own settings set for its sessions on top (Claude
 // Code's "env" in each of its settings files, the lowest layer first so the highest wins).
 // files are the agent's config files, highest priority first.
-func agentEnv(a *dialect.Agent, files []*config.File) []string {
-	env := os.Environ()
+func agentEnv(base []string, a *dialect.Agent, files []*config.File) []string {
+	env := slices.Clone(base)
 	set := a.Doctor.SessionEnv
 	if set == nil {
 		return env

@@ -1,0 +1,72 @@
+package wiring
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Resolved is what Resolve finds of the program an agent's config names.
+type Resolved struct {
+	Path    string // the program resolved as the agent's shell would: "" when not found
+	Version string // what its --version says ("" without the probe)
+	Problem string // why it cannot work, "" when it can
+}
+
+// Resolve resolves prog as a shell does (a path as it is, relative to dir; a name through the
+// folders of path) and checks that it is an executable file; with probe, also that it answers
+// --version as agenthooks (which starts it).
+func Resolve(ctx context.Context, prog, dir, path string, probe bool) Resolved {
+	r := resolve(ctx, prog, dir, path, probe)
+	return Resolved{Path: r.path, Version: r.version, Problem: r.problem}
+}
+
+type reach struct {
+	path, version, problem string
+}
+
+func resolve(ctx context.Context, prog, dir, path string, probe bool) reach {
+	var r reach
+	if isPath(prog) {
+		r.path = prog
+		if !filepath.IsAbs(prog) {
+			r.path = filepath.Join(dir, prog)
+		}
+	} else {
+		p, err := lookPathIn(prog, path)
+		if err != nil {
+			r.problem = prog + " is not on PATH: the agent gets exit 127 and runs the command anyway (agenthooks install writes an absolute path)"
+			return r
+		}
+		r.path, _ = filepath.Abs(p)
+	}
+	st, err := os.Stat(r.path)
+	switch {
+	case err != nil:
+		r.problem = r.path + " does not exist: the agent gets exit 127 and runs the command anyway (run agenthooks install again)"
+		return r
+	case st.IsDir() || !executable(st):
+		r.problem = r.path + " is not an executable file"
+		return r
+	case !probe:
+		return r
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, r.path, "--version").Output()
+	v := strings.TrimSpace(string(out))
+	if err != nil || !strings.HasPrefix(v, "agenthooks version ") {
+		r.problem = fmt.Sprintf("%s does not answer --version as agenthooks (%q)", r.path, clip(v, 40))
+		if err != nil {
+			r.problem = fmt.Sprintf("%s --version failed: %v", r.path, err)
+		}
+		return r
+	}
+	first, _, _ := strings.Cut(v, "\n") // the version; commit, date and toolchain follow
+	r.version = strings.TrimSpace(strings.TrimPrefix(first, "agenthooks version "))
+	return r
+}
