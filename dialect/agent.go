@@ -367,6 +367,13 @@ type Install struct {
 	// entries on the events that Gate, so that a missing agenthooks, a crash or the agent's
 	// timeout blocks the call instead of letting it run past the guard or the user's deny hooks.
 	FailClosed bool
+	// OpenTimeout, when set, is the agent's shortest timeout for a hook where it kills a hook
+	// that runs longer and lets the call run as if the hook had not answered (Cline: its VS Code
+	// extension after 30 s): the runner given --fail-closed answers within RunTimeLimit on an
+	// event that can block, and denies when a hook it runs has not answered by then, so that a
+	// slow hook does not turn into an allow. 0 where the agent's timeout blocks (Cursor's
+	// failClosed, the OpenCode plugin's own timeout) or the agent waits long enough.
+	OpenTimeout time.Duration
 	// GuardFormat: the guards' entries name the agent's format (--format NAME), for an agent
 	// whose payload is another's with a few fields of its own (a field it adds later would make
 	// it look like that other's) and that honours only its own answer form.
@@ -450,6 +457,14 @@ func (a *Agent) Gates(ev string) bool {
 	}
 	s, ok := a.Dialect(AskAsDeny).Lookup(ev)
 	return ok && s.Gates
+}
+
+// RunTimeLimit is how long agenthooks run --fail-closed lets the hooks of an event that can
+// block run before it stops them and denies: four fifths of Install.OpenTimeout, leaving the rest
+// for agenthooks to start, stop its hooks and answer before the agent gives up on it; 0 for no
+// limit beyond each hook's own timeout.
+func (a *Agent) RunTimeLimit() time.Duration {
+	return a.Install.OpenTimeout - a.Install.OpenTimeout/5
 }
 
 // RewriteFor is the form of a rewrite of the agent's, given to the agent itself (inRun false)
