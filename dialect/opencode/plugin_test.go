@@ -227,7 +227,7 @@ func TestPluginRunnerFailsClosed(t *testing.T) {
 		{"silence allows", plugin, "allow", ""},
 		{"a missing agenthooks blocks", missing, "allow", "fails closed): agenthooks could not be run"},
 		{"a crash blocks", plugin, "crash", "fails closed): agenthooks " + runner + " exited with status 1: it broke"},
-		{"a timeout blocks", plugin, "hang", "fails closed): agenthooks could not be run (" + prog + "): spawnSync " + prog + " ETIMEDOUT"},
+		{"a timeout blocks", plugin, "hang", "fails closed): agenthooks " + runner + " did not answer within 1 s"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := run(t, c.plugin, c.mode, BeforeTool)
