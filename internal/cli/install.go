@@ -177,7 +177,7 @@ func installNotes(e *env, o install.Options, list []*dialect.Agent, changes []*i
 			continue
 		}
 		if c.Agent.Install.FailClosed {
-			fmt.Fprintf(e.stdout, "%s blocks the call when agenthooks is missing, crashes or times out, on the guards' entries and on the runner's on the events that can block (its own fail-closed setting)\n", c.Agent.ShortTitle())
+			fmt.Fprintf(e.stdout, "%s blocks the call when agenthooks is missing or fails, on the guards' entries and on the runner's on the events that can block (its own fail-closed setting)\n", c.Agent.ShortTitle())
 		}
 		if n := c.Agent.Install.Note; n != "" {
 			fmt.Fprintln(e.stdout, n)
