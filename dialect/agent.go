@@ -361,9 +361,19 @@ type Install struct {
 	// runs Copilot CLI's hooks folder): install writes for this agent that agent's file, entry
 	// for entry, so that wiring either, or both, gives one file.
 	FileOf Name
-	// FailClosed marks the guards' entries failClosed (an agent that lets a failing hook through
-	// unless told).
+	// FailClosed: the agent has a fail-closed setting of its own for a hook that fails (Cursor's
+	// failClosed on an entry; the OpenCode plugin and the Cline wrappers, which install writes,
+	// block on their own), and install asks for it on the guards' entries and on the runner's
+	// entries on the events that Gate, so that a missing agenthooks, a crash or the agent's
+	// timeout blocks the call instead of letting it run past the guard or the user's deny hooks.
 	FailClosed bool
+	// OpenTimeout, when set, is the agent's shortest timeout for a hook where it kills a hook
+	// that runs longer and lets the call run as if the hook had not answered (Cline: its VS Code
+	// extension after 30 s): the runner given --fail-closed answers within RunTimeLimit on an
+	// event that can block, and denies when a hook it runs has not answered by then, so that a
+	// slow hook does not turn into an allow. 0 where the agent's timeout blocks (Cursor's
+	// failClosed, the OpenCode plugin's own timeout) or the agent waits long enough.
+	OpenTimeout time.Duration
 	// GuardFormat: the guards' entries name the agent's format (--format NAME), for an agent
 	// whose payload is another's with a few fields of its own (a field it adds later would make
 	// it look like that other's) and that honours only its own answer form.
@@ -407,8 +417,9 @@ type InstallEntry struct {
 }
 
 // InstallEntries lists the handlers install adds for the agent, its guards running guardArgs:
-// the shell guard on Shell.Event, the runner on each of Install.Events (fail-closed where the
-// event Gates), then the edit guard;
+// the shell guard on Shell.Event, the runner on each of Install.Events (run --fail-closed where
+// the event Gates, and there marked FailClosed for the agent too when Install.FailClosed), then
+// the edit guard;
 // with Install.OneGuard, an install file of agenthooks' own (Install.Own) and the edit guard on
 // the shell guard's event, the two guards are one entry, the first, matching both tools.
 func (a *Agent) InstallEntries(guardArgs string) []InstallEntry {
@@ -422,11 +433,13 @@ func (a *Agent) InstallEntries(guardArgs string) []InstallEntry {
 	}
 	out := []InstallEntry{shell}
 	for _, ev := range in.Events {
-		args := in.RunArgs + " " + ev
+		en := InstallEntry{Event: ev, Args: in.RunArgs + " " + ev}
 		if a.Gates(ev) {
-			args = in.RunArgs + " --fail-closed " + ev
+			// a runner the agent cannot start, or kills at its timeout, must not skip the
+			// deny hooks it runs: the agent blocks, as for the guards
+			en.Args, en.FailClosed = in.RunArgs+" --fail-closed "+ev, in.FailClosed
 		}
-		out = append(out, InstallEntry{Event: ev, Args: args})
+		out = append(out, en)
 	}
 	if join {
 		return out
@@ -444,6 +457,14 @@ func (a *Agent) Gates(ev string) bool {
 	}
 	s, ok := a.Dialect(AskAsDeny).Lookup(ev)
 	return ok && s.Gates
+}
+
+// RunTimeLimit is how long agenthooks run --fail-closed lets the hooks of an event that can
+// block run before it stops them and denies: four fifths of Install.OpenTimeout, leaving the rest
+// for agenthooks to start, stop its hooks and answer before the agent gives up on it; 0 for no
+// limit beyond each hook's own timeout.
+func (a *Agent) RunTimeLimit() time.Duration {
+	return a.Install.OpenTimeout - a.Install.OpenTimeout/5
 }
 
 // RewriteFor is the form of a rewrite of the agent's, given to the agent itself (inRun false)

@@ -24,7 +24,8 @@ func (gatesOn) Messages(*Spec, decide.Decision) (string, string)    { return "",
 
 // TestInstallEntries: the shell guard, the runner on each event, the edit guard; with OneGuard
 // and the edit guard on the shell guard's event, one guard entry matching both tools, first. The
-// runner is fail-closed on the event that can block (pre) and left as it is on the other (stop).
+// runner is fail-closed on the event that can block (pre), for the agent too where it has a
+// setting for it, and left as it is on the other (stop).
 func TestInstallEntries(t *testing.T) {
 	t.Parallel()
 	own := func(string, string, []InstallEntry) []byte { return nil }
@@ -33,7 +34,7 @@ func TestInstallEntries(t *testing.T) {
 			RunArgs: "run", EditEvent: editEvent, EditMatcher: "create|edit", OneGuard: oneGuard, FailClosed: true, Own: own}}
 	}
 	const g = "guard bash --fail-closed"
-	runner := []InstallEntry{{Event: "pre", Args: "run --fail-closed pre"}, {Event: "stop", Args: "run stop"}}
+	runner := []InstallEntry{{Event: "pre", Args: "run --fail-closed pre", FailClosed: true}, {Event: "stop", Args: "run stop"}}
 	cases := []struct {
 		name string
 		a    *Agent
@@ -47,6 +48,10 @@ func TestInstallEntries(t *testing.T) {
 		{"one guard, but a file of the user's", func() *Agent { a := agent(true, "pre"); a.Install.Own = nil; return a }(),
 			append(append([]InstallEntry{{Event: "pre", Matcher: "bash", Args: g, FailClosed: true}}, runner...),
 				InstallEntry{Event: "pre", Matcher: "create|edit", Args: g, FailClosed: true})},
+		// an agent with no fail-closed setting of its own: run --fail-closed, nothing marked
+		{"no fail-closed setting", func() *Agent { a := agent(false, "pre"); a.Install.FailClosed = false; return a }(),
+			[]InstallEntry{{Event: "pre", Matcher: "bash", Args: g}, {Event: "pre", Args: "run --fail-closed pre"}, {Event: "stop", Args: "run stop"},
+				{Event: "pre", Matcher: "create|edit", Args: g}}},
 	}
 	for _, c := range cases {
 		if got := c.a.InstallEntries(g); !reflect.DeepEqual(got, c.want) {

@@ -218,6 +218,15 @@ func diagnose(ctx context.Context, cfg *config.Config, a dialect.Name, o Options
 						strings.Join(all, " "), h.Event, f.Source.Family))
 				}
 			}
+			if len(all) > 0 && all[0] == "run" && !h.FailClosed {
+				if fa := agents.Get(f.Source.Family); fa != nil && fa.Install.FailClosed && fa.InstallFormat().FlatEntries() && fa.Gates(h.Event) {
+					// the agent's own fail-closed setting (Cursor's failClosed) left off: a missing
+					// agenthooks, a crash or the agent's timeout lets the call run past the
+					// user's deny hooks that the runner would have run
+					add(StateWarn, f.Source.File, fmt.Sprintf("agenthooks %s on %s is not failClosed: if agenthooks is missing, crashes or times out, %s lets the call run and the deny hooks it runs are skipped (agenthooks install --agent %s marks it)",
+						strings.Join(all, " "), h.Event, fa.Title, f.Source.Family))
+				}
+			}
 			if desc.Install.GuardFormat && strings.HasPrefix(args, "guard ") && !namesFormat(args, string(a)) {
 				// the agent's payload reads as another's (Kiro's as Claude Code's): a guard that
 				// does not name the agent's format may answer a deny the agent does not honour

@@ -13,6 +13,10 @@ import (
 // extension's is 30 s); a hook that runs longer is killed and its answer ignored.
 const DefaultTimeout = 120 * time.Second
 
+// VSCodeTimeout is the Cline VS Code extension's timeout for a hook, the shorter of the two: a
+// hook that runs longer is killed and its answer ignored, so the call runs.
+const VSCodeTimeout = 30 * time.Second
+
 // Agent is Cline's descriptor: the Cline CLI (npm cline) and the VS Code extension, which read
 // the same hook folders.
 var Agent = dialect.Agent{
@@ -59,6 +63,9 @@ var Agent = dialect.Agent{
 		EditEvent:   "PreToolUse",
 		EditMatcher: "editor|write_to_file|replace_in_file|apply_patch",
 		FailClosed:  true,
+		// the wrappers block when agenthooks fails, but not when Cline kills them at its
+		// timeout: the runner answers before the VS Code extension's
+		OpenTimeout: VSCodeTimeout,
 		Wrappers:    Wrappers,
 		Ours:        IsWrapper,
 		Note: "note: a block stops Cline's whole run (cancel), and the model does not read why; the Cline CLI " +

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
@@ -402,5 +403,13 @@ func TestGuardViewMCP(t *testing.T) {
 		if b, err := GuardView([]byte(`{"hookName":"tool_call","tool_call":{"id":"c","name":"use_mcp_tool","input":` + in + `}}`)); err == nil {
 			t.Errorf("%s viewed as %s", in, b)
 		}
+	}
+}
+
+// TestRunTimeLimit: the runner under Cline answers before the VS Code extension's 30 s, after
+// which Cline would kill the wrapper and run the call; the CLI's 120 s is not the limit.
+func TestRunTimeLimit(t *testing.T) {
+	if got := Agent.RunTimeLimit(); got != 24*time.Second {
+		t.Errorf("RunTimeLimit() = %s, want 24s", got)
 	}
 }

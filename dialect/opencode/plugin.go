@@ -233,6 +233,7 @@ function call(hook, payload, cwd) {
     return { fail: "agenthooks could not be started (" + agenthooks.program + "): " + (e && e.message ? e.message : String(e)) };
   }
   const stderr = String(r.stderr || "").trim();
+  if (r.error && r.error.code === "ETIMEDOUT") return { fail: "agenthooks " + hook.args.join(" ") + " did not answer within " + agenthooks.timeout + " s" };
   if (r.error) return { fail: "agenthooks could not be run (" + agenthooks.program + "): " + r.error.message };
   if (r.status === 2) return { block: stderr || "blocked by agenthooks" };
   if (r.status !== 0) {

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -44,6 +45,7 @@ context) echo '{"context":"remember this"}' ;;
 crash) echo "it broke" >&2; exit 1 ;;
 garbage) echo 'not json' ;;
 ask) echo '{"decision":"ask"}' ;;
+hang) sleep 5 ;;
 esac
 exit 0
 `
@@ -165,6 +167,86 @@ func TestPluginUnderNode(t *testing.T) {
 		}
 		if r := run(t, missing, "allow", AfterTool, "bash", bash); !r.OK || r.Output != "out" {
 			t.Errorf("a failure after the tool ran changed its result: %+v", r)
+		}
+	})
+}
+
+// TestPluginRunnerFailsClosed: the runner's entry as install writes it (Agent.InstallEntries) on
+// tool.execute.before, for a tool no guard matches: when agenthooks is missing, crashes or
+// outlives the plugin's timeout, the plugin throws, so OpenCode does not run the call past the
+// deny hooks the runner would have run; on tool.execute.after a failure changes nothing.
+func TestPluginRunnerFailsClosed(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the generated plugin's JavaScript is not run")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake agenthooks is a shell script")
+	}
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "agenthooks")
+	if err := os.WriteFile(prog, []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h := filepath.Join(dir, "harness.mjs")
+	if err := os.WriteFile(h, []byte(harness), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	entries := Agent.InstallEntries("guard bash --fail-closed")
+	const runner = "run --agent opencode --fail-closed tool.execute.before"
+	if !slices.ContainsFunc(entries, func(en dialect.InstallEntry) bool { return en.Event == BeforeTool && en.Args == runner }) {
+		t.Fatalf("install writes no %q entry: %+v", runner, entries)
+	}
+	write := func(name, program string) string {
+		p := filepath.Join(dir, name)
+		src := strings.Replace(string(Plugin(program, program, entries)), `"timeout": 60,`, `"timeout": 1,`, 1)
+		if !strings.Contains(src, `"timeout": 1,`) {
+			t.Fatal("the plugin's timeout setting moved")
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	plugin, missing := write("agenthooks.mjs", prog), write("missing.mjs", filepath.Join(dir, "nowhere", "agenthooks"))
+	run := func(t *testing.T, plugin, mode, event string) pluginResult {
+		t.Helper()
+		_ = os.Remove(filepath.Join(dir, "calls"))
+		cmd := exec.Command(node, h, plugin, t.TempDir(), event, "read", `{"filePath":"a"}`)
+		cmd.Env = append(os.Environ(), "FAKE_MODE="+mode, "FAKE_DIR="+dir)
+		out, err := cmd.CombinedOutput()
+		var r pluginResult
+		if err != nil || json.Unmarshal(out, &r) != nil {
+			t.Fatalf("node: %v\n%s", err, out)
+		}
+		return r
+	}
+	for _, c := range []struct {
+		name, plugin, mode, blocked string
+	}{
+		{"silence allows", plugin, "allow", ""},
+		{"a missing agenthooks blocks", missing, "allow", "fails closed): agenthooks could not be run"},
+		{"a crash blocks", plugin, "crash", "fails closed): agenthooks " + runner + " exited with status 1: it broke"},
+		{"a timeout blocks", plugin, "hang", "fails closed): agenthooks " + runner + " did not answer within 1 s"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := run(t, c.plugin, c.mode, BeforeTool)
+			switch {
+			case c.blocked == "" && !r.OK:
+				t.Errorf("blocked: %s", r.Error)
+			case c.blocked != "" && (r.OK || !strings.Contains(r.Error, c.blocked)):
+				t.Errorf("got %+v, want a throw with %q", r, c.blocked)
+			}
+			if calls, _ := os.ReadFile(filepath.Join(dir, "calls")); c.plugin == plugin && strings.TrimSpace(string(calls)) != runner {
+				t.Errorf("for read the plugin ran %q, want the runner only", calls)
+			}
+		})
+	}
+	t.Run("after: a failure changes nothing", func(t *testing.T) {
+		for _, p := range []string{missing, plugin} {
+			if r := run(t, p, "crash", AfterTool); !r.OK {
+				t.Errorf("%s: a failure after the tool ran threw: %s", filepath.Base(p), r.Error)
+			}
 		}
 	})
 }

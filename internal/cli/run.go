@@ -118,6 +118,7 @@ type runParams struct {
 	from       []string
 	audit      string
 	askAs      string
+	timeLimit  time.Duration
 }
 
 func newRunCmd(e *env) *cobra.Command {
@@ -152,6 +153,7 @@ the reason on stderr and nothing on stdout, the one block Gemini and Codex both 
 	c.Flags().StringVar(&p.merge, "merge", "all", "merge rule: all (deny > ask > allow) or first (the first valid answer wins)")
 	c.Flags().BoolVar(&p.sequential, "sequential", false, "run the event's hooks one after another")
 	c.Flags().BoolVar(&p.failClosed, "fail-closed", false, "deny when agenthooks cannot work or a config layer is invalid")
+	c.Flags().DurationVar(&p.timeLimit, "time-limit", 0, "with --fail-closed, on an event that can block: stop the hooks still running after this long and deny (default: within the agent's timeout where a hook that outlives it lets the call run, as in Cline; else none)")
 	c.Flags().BoolVarP(&p.verbose, "verbose", "v", false, "print a table of the hook runs on stderr")
 	c.Flags().StringVar(&p.audit, "audit", "", "record into this audit database, or off (default: $AGENTHOOKS_AUDIT, else ~/.agenthooks/audit.db)")
 	c.Flags().StringSliceVar(&p.from, "from", nil, "read only these kinds of config: cursor (hooks.json), claude (settings.json), codex (Codex's hooks.json), gemini (Gemini CLI's settings.json); default all but the calling agent's own Codex or Gemini files")
@@ -182,6 +184,19 @@ func runRun(ctx context.Context, e *env, p runParams) error {
 	spec, ok := agent.Lookup(p.event)
 	if !ok {
 		return fmt.Errorf("unknown event %q; %s's events are: %s", p.event, ag.ShortTitle(), strings.Join(agent.Names(), ", "))
+	}
+	limit := p.timeLimit
+	if limit == 0 {
+		limit = ag.RunTimeLimit()
+	}
+	if limit < 0 {
+		return fmt.Errorf("--time-limit must not be negative, not %s", limit)
+	}
+	if p.failClosed && spec.Gates && limit > 0 {
+		// the agent would let the call run when it gives up on agenthooks: answer before it
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, limit, outOfTime{limit})
+		defer cancel()
 	}
 	d, err := fire(ctx, e, p, spec)
 	if sa := (stepAside{}); errors.As(err, &sa) {
@@ -281,7 +296,28 @@ func fire(ctx context.Context, e *env, p runParams, spec *dialect.Spec) (*engine
 		ws = opts.Env.Workspaces[0]
 	}
 	record(e, auditPath(e, p.audit), recordOf(d, payload, ws))
+	if ot := (outOfTime{}); errors.As(context.Cause(ctx), &ot) && d.Permission != decide.Deny && stopped(d) {
+		return nil, ot
+	}
 	return d, nil
+}
+
+// outOfTime is the error of a fail-closed run whose hooks had not all answered within its time
+// limit (run --time-limit, or the agent's, Agent.RunTimeLimit): it stopped them, and denies.
+type outOfTime struct{ limit time.Duration }
+
+func (o outOfTime) Error() string {
+	return fmt.Sprintf("a hook had not answered after %s, the time agenthooks run has before the agent gives up on it and lets the call run; it was stopped (give it a shorter timeout, or see run --time-limit)", o.limit)
+}
+
+// stopped reports whether a hook of d was stopped before it answered (its run canceled).
+func stopped(d *engine.Decision) bool {
+	for _, r := range d.Runs {
+		if r.Result != nil && r.Result.Canceled {
+			return true
+		}
+	}
+	return false
 }
 
 // configErrors is the error of a fail-closed run whose config has errors, which fire has already
