@@ -403,7 +403,9 @@ func TestOpenCodeConfigProtected(t *testing.T) {
 		}
 	}
 	for _, c := range []string{`cat opencode.json`, `jq .plugin ~/.config/opencode/opencode.json`, `mkdir -p .opencode/plugins`,
-		`echo '# review' > .opencode/agent/review.md`, `cp opencode.json /tmp/`, `echo {} > package.json`} {
+		`echo '# review' > .opencode/agent/review.md`, `cp opencode.json /tmp/`, `echo {} > package.json`,
+		// an empty folder that will hold the agents' settings changes none of them
+		`mkdir -p .opencode`, `mkdir -p .claude`, `mkdir .cursor`, `mkdir -p ~/.claude ~/.codex`, `install -d .gemini`} {
 		if v := g.Check(c, ctx); hasProtectionRule(v) {
 			t.Errorf("%q: %s (%s), want no protection to apply", c, v.Decision, v.Reason)
 		}
