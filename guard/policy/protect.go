@@ -58,6 +58,9 @@ const (
 	// RuleAgentEnv denies setting a variable that moves an agent's configuration, and so its
 	// hooks, away (CLAUDE_CONFIG_DIR, OPENCODE_CONFIG_DIR, HOME for an agent's program).
 	RuleAgentEnv = "agent-env"
+	// RuleAgentFlags denies starting an agent with a flag of its own that drops the hooks the
+	// user installed or loads settings that can switch them off (claude --bare, opencode --pure).
+	RuleAgentFlags = "agent-flags"
 )
 
 // personMust ends every protection message: the agent cannot do this, a person can.
@@ -298,7 +301,8 @@ func plainStartupLine(inv *shell.Invocation, h hit) bool {
 }
 
 // finding is the protection a structural finding breaks, if any: setting a variable that
-// changes agenthooks, or one that moves an agent's configuration away from its hooks.
+// changes agenthooks, one that moves an agent's configuration away from its hooks, or starting
+// an agent with a flag that drops them.
 func (pr *protector) finding(f shell.Finding) (Match, bool) {
 	switch f.Kind {
 	case shell.FindingGuardEnv:
@@ -306,6 +310,9 @@ func (pr *protector) finding(f shell.Finding) (Match, bool) {
 			Message: "agenthooks' variables are set by a person, not by the agent"}, true
 	case shell.FindingAgentEnv:
 		return Match{Rule: RuleAgentEnv, Decision: Deny, Pos: f.Pos, Subject: f.Message,
+			Message: "a person, not the agent, starts an agent without its hooks"}, true
+	case shell.FindingAgentFlags:
+		return Match{Rule: RuleAgentFlags, Decision: Deny, Pos: f.Pos, Subject: f.Message,
 			Message: "a person, not the agent, starts an agent without its hooks"}, true
 	}
 	return Match{}, false
