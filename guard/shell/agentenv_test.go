@@ -82,6 +82,8 @@ func TestAgentFlagsFindings(t *testing.T) {
 		{`/usr/local/bin/claude.exe --bare`, true},
 		{`bash -c 'claude --bare -p hi'`, true},
 		{`npx claude --bare -p hi`, true},
+		{`npx -y @anthropic-ai/claude-code --bare -p hi`, true},
+		{`bunx opencode-ai run --pure hi`, true},
 		{`opencode run --pure hi`, true},
 		{`codex exec -c features.hooks=false hi`, true},
 		{`codex -c 'hooks.state={}' exec hi`, true},
@@ -116,6 +118,7 @@ func TestAgentFlagsFindings(t *testing.T) {
 		{`echo claude --bare`, false},
 		{`grep -r -- --bare .`, false},
 		{`mytool --bare --settings x`, false},
+		{`npx @anthropic-ai/claude-code -p hi`, false},
 	} {
 		s := Analyze(c.cmd, Options{})
 		got := slices.ContainsFunc(s.Findings, func(f Finding) bool { return f.Kind == FindingAgentFlags })

@@ -72,6 +72,22 @@ func AgentFlag(name, flag, value string) string {
 	return ""
 }
 
+// agentPackage is the agent's program a package runner's package name stands for (npx
+// @anthropic-ai/claude-code runs claude), or "".
+func agentPackage(name string) string {
+	switch name {
+	case "claude-code":
+		return "claude"
+	case "opencode-ai":
+		return "opencode"
+	case "gemini-cli":
+		return "gemini"
+	case "qwen-code":
+		return "qwen"
+	}
+	return ""
+}
+
 // agentFlagTakesValue reports whether an agent's flag that AgentFlag judges by its value takes
 // the next word as that value when not given with "=".
 func agentFlagTakesValue(name, flag string) bool {
