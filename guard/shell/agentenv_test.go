@@ -127,3 +127,27 @@ func TestAgentFlagsFindings(t *testing.T) {
 		}
 	}
 }
+
+// Each program AgentFlag knows flags of is an agent's command line, and each of its flags is
+// found: a program misspelt in the table would miss its flags without a sound.
+func TestAgentFlagPrograms(t *testing.T) {
+	for _, c := range []struct{ program, flag, value string }{
+		{"claude", "--bare", ""}, {"claude", "--safe-mode", ""}, {"claude", "--restricted", ""},
+		{"claude", "--settings", "x"}, {"claude", "--managed-settings", "x"}, {"claude", "--setting-sources", "user"},
+		{"opencode", "--pure", ""}, {"codex", "-c", "hooks.x=1"}, {"codex", "--config", "features.hooks=false"},
+		{"codex", "--disable", "hooks"}, {"qwen", "--bare", ""}, {"qwen", "--safe-mode", ""},
+		{"cline", "--config", "x"}, {"cline", "--hooks-dir", "x"}, {"droid", "--settings", "x"},
+	} {
+		if !IsAgentCLI(c.program) {
+			t.Errorf("%s is not one of agentCLIs", c.program)
+		}
+		if AgentFlag(c.program, c.flag, c.value) == "" || AgentFlag(c.program+".exe", c.flag, c.value) == "" {
+			t.Errorf("AgentFlag(%s, %s, %s) = \"\"", c.program, c.flag, c.value)
+		}
+	}
+	for _, pkg := range []string{"claude-code", "opencode-ai", "gemini-cli", "qwen-code"} {
+		if !IsAgentCLI(agentPackage(pkg)) {
+			t.Errorf("agentPackage(%s) = %q, not one of agentCLIs", pkg, agentPackage(pkg))
+		}
+	}
+}

@@ -13,61 +13,46 @@ const FindingAgentFlags = "agent-flags"
 // AgentFlag returns what a flag of the agent's program name does to its hooks ("skips the
 // hooks in its settings"), given the flag's name as written (with its dashes) and its value
 // (the word after it, or what follows "="; "" when it has none), or "" when the flag leaves
-// them alone. Read in each agent's own --help and code: Claude Code 2.1.328, OpenCode 1.18.33,
-// Codex 0.169.0, Qwen Code 0.24.4, the Cline CLI 3.0.65 and Factory Droid 0.215.0. Gemini CLI
-// 0.61.0, Copilot CLI 1.0.102 and Crush have none (Gemini's and Qwen's --extensions picks
-// extensions, not the hooks in settings; --yolo and --dangerously-skip-permissions skip
-// approvals, not hooks).
+// them alone. The table is keyed by the command line, "PROGRAM FLAG", each PROGRAM one of
+// agentCLIs, the descriptors' Binary (TestAgentFlagPrograms checks it). Read in each
+// agent's own --help and code: Claude Code 2.1.328, OpenCode 1.18.33, Codex 0.169.0, Qwen Code
+// 0.24.4, the Cline CLI 3.0.65 and Factory Droid 0.215.0. Gemini CLI 0.61.0, Copilot CLI
+// 1.0.102 and Crush have none (Gemini's and Qwen's --extensions picks extensions, not the
+// hooks in settings; --yolo and --dangerously-skip-permissions skip approvals, not hooks).
 func AgentFlag(name, flag, value string) string {
-	switch strings.TrimSuffix(name, ".exe") {
-	case "claude":
-		switch flag {
-		case "--bare":
-			return "skips the hooks in its settings and plugins"
-		case "--safe-mode":
-			return "turns off every hook but an organization's"
-		case "--restricted":
-			return "ignores the user's, the project's and the local settings, where its hooks live"
-		case "--settings", "--managed-settings":
-			return "loads settings of the agent's choosing, which can switch the hooks off (disableAllHooks)"
-		case "--setting-sources":
-			if !allSettingSources(value) {
-				return "loads only some of its settings (" + value + "), not every place hooks live"
-			}
+	switch strings.TrimSuffix(name, ".exe") + " " + flag {
+	case "claude --bare":
+		return "skips the hooks in its settings and plugins"
+	case "claude --safe-mode":
+		return "turns off every hook but an organization's"
+	case "claude --restricted":
+		return "ignores the user's, the project's and the local settings, where its hooks live"
+	case "claude --settings", "claude --managed-settings":
+		return "loads settings of the agent's choosing, which can switch the hooks off (disableAllHooks)"
+	case "claude --setting-sources":
+		if !allSettingSources(value) {
+			return "loads only some of its settings (" + value + "), not every place hooks live"
 		}
-	case "opencode":
-		if flag == "--pure" {
-			return "loads no plugin, agenthooks' among them"
+	case "opencode --pure":
+		return "loads no plugin, agenthooks' among them"
+	case "codex -c", "codex --config":
+		if key, _, _ := strings.Cut(value, "="); codexHooksKey(strings.TrimSpace(key), value) {
+			return "overrides its hooks settings (" + key + ")"
 		}
-	case "codex":
-		switch flag {
-		case "-c", "--config":
-			if key, _, _ := strings.Cut(value, "="); codexHooksKey(strings.TrimSpace(key), value) {
-				return "overrides its hooks settings (" + key + ")"
-			}
-		case "--disable":
-			if value == "hooks" || value == "codex_hooks" {
-				return "turns its hooks feature off"
-			}
+	case "codex --disable":
+		if value == "hooks" || value == "codex_hooks" {
+			return "turns its hooks feature off"
 		}
-	case "qwen":
-		switch flag {
-		case "--bare":
-			return "skips every hook (disableAllHooks)"
-		case "--safe-mode":
-			return "turns off every hook"
-		}
-	case "cline":
-		switch flag {
-		case "--config":
-			return "reads another configuration folder, without the user's hooks"
-		case "--hooks-dir":
-			return "reads its hooks from another folder"
-		}
-	case "droid":
-		if flag == "--settings" {
-			return "merges settings of the agent's choosing, which can switch the hooks off"
-		}
+	case "qwen --bare":
+		return "skips every hook (disableAllHooks)"
+	case "qwen --safe-mode":
+		return "turns off every hook"
+	case "cline --config":
+		return "reads another configuration folder, without the user's hooks"
+	case "cline --hooks-dir":
+		return "reads its hooks from another folder"
+	case "droid --settings":
+		return "merges settings of the agent's choosing, which can switch the hooks off"
 	}
 	return ""
 }
@@ -91,15 +76,10 @@ func agentPackage(name string) string {
 // agentFlagTakesValue reports whether an agent's flag that AgentFlag judges by its value takes
 // the next word as that value when not given with "=".
 func agentFlagTakesValue(name, flag string) bool {
-	switch strings.TrimSuffix(name, ".exe") {
-	case "claude":
-		return flag == "--setting-sources" || flag == "--settings" || flag == "--managed-settings"
-	case "codex":
-		return flag == "-c" || flag == "--config" || flag == "--disable"
-	case "cline":
-		return flag == "--config" || flag == "--hooks-dir"
-	case "droid":
-		return flag == "--settings"
+	switch strings.TrimSuffix(name, ".exe") + " " + flag {
+	case "claude --setting-sources", "claude --settings", "claude --managed-settings", "codex -c", "codex --config",
+		"codex --disable", "cline --config", "cline --hooks-dir", "droid --settings":
+		return true
 	}
 	return false
 }
@@ -152,8 +132,8 @@ func (a *analyzer) agentFlags(name string, args []Word, pos Pos) {
 		}
 		flag, value, eq := strings.Cut(v, "=")
 		switch {
-		case name == "codex" && len(v) > 2 && strings.HasPrefix(v, "-c") && v[2] != '-':
-			flag, value = "-c", v[2:] // -ckey=value
+		case len(v) > 2 && strings.HasPrefix(v, "-c") && v[2] != '-' && agentFlagTakesValue(name, "-c"):
+			flag, value = "-c", v[2:] // codex -ckey=value
 		case strings.Contains(flag, Dyn):
 			continue
 		case !eq && agentFlagTakesValue(name, flag) && i+1 < len(args):
@@ -161,7 +141,7 @@ func (a *analyzer) agentFlags(name string, args []Word, pos Pos) {
 			value = args[i].Value
 		}
 		if strings.Contains(value, Dyn) {
-			value = worstValue(name, flag, value)
+			value = worstValue(flag, value)
 		}
 		if why := AgentFlag(name, flag, value); why != "" {
 			a.find(FindingAgentFlags, pos, -1, "runs "+name+" with "+flag+", which "+why)
@@ -172,14 +152,14 @@ func (a *analyzer) agentFlags(name string, args []Word, pos Pos) {
 
 // worstValue is the value a flag is judged with when part of it is not known before the
 // command runs: a Codex override whose key is known keeps it (-c "model=$M").
-func worstValue(name, flag, value string) string {
-	if name == "codex" && (flag == "-c" || flag == "--config") {
+func worstValue(flag, value string) string {
+	switch flag {
+	case "-c", "--config":
 		if key, _, ok := strings.Cut(value, "="); ok && !strings.Contains(key, Dyn) {
 			return value
 		}
 		return "hooks=?"
-	}
-	if flag == "--disable" {
+	case "--disable":
 		return "hooks"
 	}
 	return "?"
