@@ -270,8 +270,8 @@ func belongsTo(host, service string) bool {
 }
 
 // secretValueSent finds a secret value sent to where it does not belong: a secret variable or a
-// command's output in a sender's request to another service, in a name looked up, or printed
-// into a sender that sends its stdin.
+// command's output in a sender's request to another service, in a name looked up, printed
+// into a sender that sends its stdin, or written to a file that a sender then sends.
 func (pr *protector) secretValueSent(s *shell.Script) (Match, bool) {
 	var senders []int
 	for i := range s.Invocations {
@@ -329,6 +329,14 @@ func (pr *protector) secretValueSent(s *shell.Script) (Match, bool) {
 				}
 			}
 		}
+		if inv.Name == "printenv" {
+			// printenv NAME prints the variable: as echo "$NAME" into a sender that sends its stdin
+			if v, ok := printsSecret(inv); ok {
+				if j, ok := piped(v); ok {
+					return deny(j, v)
+				}
+			}
+		}
 		printer := inv.Name == "echo" || inv.Name == "printf"
 		if !sender && !printer {
 			continue
@@ -357,6 +365,10 @@ func (pr *protector) secretValueSent(s *shell.Script) (Match, bool) {
 				}
 			}
 		}
+	}
+	// a secret written to a file, then sent from it (exfil_files.go)
+	if j, v, ok := secretFileSent(s, piped); ok {
+		return deny(j, v)
 	}
 	return Match{}, false
 }

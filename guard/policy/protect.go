@@ -58,6 +58,9 @@ const (
 	// RuleAgentEnv denies setting a variable that moves an agent's configuration, and so its
 	// hooks, away (CLAUDE_CONFIG_DIR, OPENCODE_CONFIG_DIR, HOME for an agent's program).
 	RuleAgentEnv = "agent-env"
+	// RuleAgentFlags denies starting an agent with a flag of its own that drops the hooks the
+	// user installed or loads settings that can switch them off (claude --bare, opencode --pure).
+	RuleAgentFlags = "agent-flags"
 )
 
 // personMust ends every protection message: the agent cannot do this, a person can.
@@ -65,14 +68,17 @@ const personMust = "a person must make this change outside the agent"
 
 // How an invocation touches a path.
 const (
-	opDelete = "delete"  // removes or moves away the path and everything under it
-	opWrite  = "write"   // writes, truncates or changes the attributes of the path itself
-	opPlace  = "place"   // puts something at the path (a copy's or move's destination)
-	opLink   = "link"    // makes a link to the path, through which it can be written later
-	opCopy   = "copy"    // copies the path (matters only for binaries)
-	opUse    = "use"     // hands the path to a program whose effect is not known
-	opCode   = "code"    // interpreter code names the path and writes or removes files
-	opScope  = "git-rev" // a git command that rewrites the work tree at the path
+	opDelete = "delete" // removes or moves away the path and everything under it
+	opWrite  = "write"  // writes, truncates or changes the attributes of the path itself
+	opPlace  = "place"  // puts something at the path (a copy's or move's destination)
+	opLink   = "link"   // makes a link to the path, through which it can be written later
+	opCopy   = "copy"   // copies the path (matters only for binaries)
+	opUse    = "use"    // hands the path to a program whose effect is not known
+	// opMkdir makes a folder at the path: an empty folder changes nothing above it, but one
+	// where a protected file belongs (or inside a protected folder) stands in its way.
+	opMkdir = "mkdir"
+	opCode  = "code"    // interpreter code names the path and writes or removes files
+	opScope = "git-rev" // a git command that rewrites the work tree at the path
 	// opTree changes the attributes of the path and everything under it (chmod -R, chown -R):
 	// it reaches the credentials in a folder (chmod -R 777 ~/.ssh makes the keys readable to all).
 	opTree = "tree"
@@ -295,7 +301,8 @@ func plainStartupLine(inv *shell.Invocation, h hit) bool {
 }
 
 // finding is the protection a structural finding breaks, if any: setting a variable that
-// changes agenthooks, or one that moves an agent's configuration away from its hooks.
+// changes agenthooks, one that moves an agent's configuration away from its hooks, or starting
+// an agent with a flag that drops them.
 func (pr *protector) finding(f shell.Finding) (Match, bool) {
 	switch f.Kind {
 	case shell.FindingGuardEnv:
@@ -304,13 +311,16 @@ func (pr *protector) finding(f shell.Finding) (Match, bool) {
 	case shell.FindingAgentEnv:
 		return Match{Rule: RuleAgentEnv, Decision: Deny, Pos: f.Pos, Subject: f.Message,
 			Message: "a person, not the agent, starts an agent without its hooks"}, true
+	case shell.FindingAgentFlags:
+		return Match{Rule: RuleAgentFlags, Decision: Deny, Pos: f.Pos, Subject: f.Message,
+			Message: "a person, not the agent, starts an agent without its hooks"}, true
 	}
 	return Match{}, false
 }
 
 func describeHit(h hit, home string) string {
 	verb := map[string]string{opDelete: "deletes or moves", opWrite: "changes", opTree: "changes the permissions or owner of", opPlace: "overwrites or plants a file in",
-		opLink: "links to", opCopy: "copies", opUse: "hands to a program that may change", opCode: "has code that may change",
+		opLink: "links to", opCopy: "copies", opUse: "hands to a program that may change", opMkdir: "makes a folder in the place of", opCode: "has code that may change",
 		opScope: "rewrites with git"}[h.op]
 	tail := personMust
 	switch h.prot.Kind {
@@ -525,6 +535,15 @@ func (pr *protector) hits(inv *shell.Invocation) []hit {
 	}
 	pos := positional(inv.Args[1:])
 	switch {
+	case name == "mkdir" || makesFolders(name, inv.Args[1:]):
+		// An empty folder runs nothing: making a protected folder itself, or one that holds
+		// protected files (mkdir -p .claude, .opencode/plugins), is fine; a folder where a
+		// protected file or pattern belongs, or inside a protected folder, is not.
+		for _, w := range pos {
+			if h, ok := pr.touch(opMkdir, w, inv); ok && !(h.prot.Dir && h.target == h.prot.Path) {
+				out = append(out, h)
+			}
+		}
 	case deleters.has(name):
 		for _, w := range pos {
 			add(opDelete, w)
@@ -577,14 +596,6 @@ func (pr *protector) hits(inv *shell.Invocation) []hit {
 				if w.Value != verb {
 					add(opScope, w)
 				}
-			}
-		}
-	case name == "mkdir":
-		// An empty folder runs nothing: making a protected folder itself is fine (mkdir -p
-		// .opencode/plugins), a folder where a protected file or pattern belongs is not.
-		for _, w := range pos {
-			if h, ok := pr.touch(opUse, w, inv); ok && !(h.prot.Dir && h.target == h.prot.Path) {
-				out = append(out, h)
 			}
 		}
 	case name == "sort" || name == "uniq":
@@ -782,13 +793,13 @@ func (pr *protector) touch(op string, w shell.Word, inv *shell.Invocation) (hit,
 			}
 		}
 		// $(which agenthooks): the binary, whichever PATH finds it
-		if raw := w.Raw; op != opUse && op != opCopy && (strings.Contains(raw, "which agenthooks") ||
+		if raw := w.Raw; op != opUse && op != opMkdir && op != opCopy && (strings.Contains(raw, "which agenthooks") ||
 			strings.Contains(raw, "command -v agenthooks") || strings.Contains(raw, "type -p agenthooks") || strings.Contains(raw, "type -P agenthooks")) {
 			return hit{op: op, target: w.Display(), prot: &Protected{Path: "agenthooks", What: "the agenthooks binary", Binary: true}}, true
 		}
 		// A path computed at run time from one that names a protected place:
 		// $(ls ~/.claude/*.json), "$(dirname ~/.cursor/hooks.json)".
-		if p := pr.namedInRaw(w.Raw); p != nil && op != opCopy && op != opUse {
+		if p := pr.namedInRaw(w.Raw); p != nil && op != opCopy && op != opUse && op != opMkdir {
 			return hit{op: op, target: w.Display(), prot: p}, true
 		}
 		// Only the static end is known: $(…)/.claude/settings.json still names the file.
@@ -800,7 +811,7 @@ func (pr *protector) touch(op string, w shell.Word, inv *shell.Invocation) (hit,
 		return hit{}, false
 	}
 	v := w.Value
-	if isAgenthooksName(path.Base(v)) && op != opUse && op != opCopy && op != opScope {
+	if isAgenthooksName(path.Base(v)) && op != opUse && op != opMkdir && op != opCopy && op != opScope {
 		// any file named agenthooks is taken for the binary: a copy elsewhere, or the one a
 		// PATH the guard does not know finds
 		return hit{op: op, target: v, prot: &Protected{Path: v, What: "an agenthooks binary", Binary: true}}, true
@@ -906,7 +917,7 @@ var shadowed = words{
 // site-packages, the kernel's control files, sudoers and the system's startup and cron files,
 // and the hooks of a project's git repository.
 func (pr *protector) special(op, v, cwd string) *Protected {
-	if op == opUse || op == opCopy || op == opScope {
+	if op == opUse || op == opMkdir || op == opCopy || op == opScope {
 		return nil
 	}
 	abs, ok := absolute(v, cwd)
@@ -1007,7 +1018,7 @@ func (pr *protector) relates(op, target string, pattern bool, p *Protected) bool
 	if op == opCopy && !p.Binary {
 		return false // copying a config file reads it
 	}
-	if p.Kind != "" && (op == opUse || op == opLink && p.Kind == KindCredentials) {
+	if p.Kind != "" && (op == opUse || op == opMkdir || op == opLink && p.Kind == KindCredentials) {
 		return false // ssh -i KEY, gpg --import KEY: programs use keys; a link to one reads it
 	}
 	if hasGlob(path.Base(p.Path), true) || hasGlob(p.Path, false) {
@@ -1073,6 +1084,25 @@ func (pr *protector) relatesPattern(op, target string, pattern bool, p *Protecte
 	rel := comparePattern(target, dir, pattern)
 	return (op == opDelete || op == opPlace || op == opTree) && (rel == relEqual || rel == relAncestor) &&
 		(!pattern || !pr.broad(target) || p.Kind == KindCredentials)
+}
+
+// makesFolders reports install -d (or --directory): it makes the folders it names, as mkdir
+// does, and copies nothing.
+func makesFolders(name string, args []shell.Word) bool {
+	if name != "install" && name != "ginstall" {
+		return false
+	}
+	for _, a := range args {
+		switch v := a.Value; {
+		case v == "--":
+			return false
+		case v == "-d" || v == "--directory":
+			return true
+		case len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.ContainsRune(v, 'd') && strings.Trim(v[1:], "dvpDC") == "":
+			return true // -vd, -dv: flags that take no value
+		}
+	}
+	return false
 }
 
 // recursiveAttrs reports whether a chmod, chown, chgrp or setfacl changes a whole tree (-R).

@@ -239,7 +239,7 @@ func TestProtectedTargets(t *testing.T) {
 func hasProtectionRule(v policy.Verdict) bool {
 	for _, m := range v.Matches {
 		switch m.Rule {
-		case policy.RuleProtected, policy.RuleSelf, policy.RuleGuardEnv, policy.RuleAgentEnv, policy.RuleExfiltration:
+		case policy.RuleProtected, policy.RuleSelf, policy.RuleGuardEnv, policy.RuleAgentEnv, policy.RuleAgentFlags, policy.RuleExfiltration:
 			return true
 		}
 	}
@@ -260,7 +260,7 @@ func TestProtectionsIgnoreThePolicy(t *testing.T) {
 	}
 	for _, c := range []string{`rm ~/.claude/settings.json`, `agenthooks trust .`, `export AGENTHOOKS_POLICY=x`,
 		`env -S 'AGENTHOOKS_POLICY=/tmp/p.yaml agenthooks guard bash'`, `OPENCODE_CONFIG_DIR=/tmp/x opencode run hi`,
-		`echo {} > .opencode/package.json`} {
+		`echo {} > .opencode/package.json`, `claude --bare -p hi`, `opencode run --pure hi`} {
 		if v := guard.New(pol).Check(c, ctx); v.Decision != policy.Deny {
 			t.Errorf("%q under an empty policy: %s, want deny", c, v.Decision)
 		}
@@ -403,7 +403,9 @@ func TestOpenCodeConfigProtected(t *testing.T) {
 		}
 	}
 	for _, c := range []string{`cat opencode.json`, `jq .plugin ~/.config/opencode/opencode.json`, `mkdir -p .opencode/plugins`,
-		`echo '# review' > .opencode/agent/review.md`, `cp opencode.json /tmp/`, `echo {} > package.json`} {
+		`echo '# review' > .opencode/agent/review.md`, `cp opencode.json /tmp/`, `echo {} > package.json`,
+		// an empty folder that will hold the agents' settings changes none of them
+		`mkdir -p .opencode`, `mkdir -p .claude`, `mkdir .cursor`, `mkdir -p ~/.claude ~/.codex`, `install -d .gemini`} {
 		if v := g.Check(c, ctx); hasProtectionRule(v) {
 			t.Errorf("%q: %s (%s), want no protection to apply", c, v.Decision, v.Reason)
 		}
@@ -453,6 +455,39 @@ func TestAgentVariablesDenied(t *testing.T) {
 		`XDG_CONFIG_HOME=/tmp/x go test ./...`, `env HOME=/tmp/h git status`, `claude --version`, `printenv CODEX_HOME`} {
 		if v := g.Check(c, ctx); hasRule(v, policy.RuleAgentEnv) {
 			t.Errorf("%q: %s (%s), want no %s", c, v.Decision, v.Reason, policy.RuleAgentEnv)
+		}
+	}
+}
+
+// Starting an agent with a flag of its own that drops the user's hooks, or loads settings that
+// can switch them off, is denied whatever the policy; its ordinary invocations are not.
+func TestAgentFlagsDenied(t *testing.T) {
+	ctx, _ := protectedHome(t)
+	g := guard.Default()
+	for _, c := range []string{
+		`claude --bare -p "clean up"`,
+		`claude --safe-mode -p hi`,
+		`claude --settings '{"disableAllHooks":true}' -p hi`,
+		`claude --setting-sources project -p hi`,
+		`cd sub && claude --restricted -p hi`,
+		`opencode run --pure hi`,
+		`codex exec -c features.hooks=false hi`,
+		`codex exec --disable hooks hi`,
+		`qwen --safe-mode -p hi`,
+		`cline --hooks-dir /tmp/h -y hi`,
+		`droid exec --settings /tmp/s.json hi`,
+		`timeout 60 claude --bare -p hi`,
+	} {
+		v := g.Check(c, ctx)
+		if v.Decision != policy.Deny || !hasRule(v, policy.RuleAgentFlags) {
+			t.Errorf("%q: %s (%s), want deny by %s", c, v.Decision, v.Reason, policy.RuleAgentFlags)
+		}
+	}
+	for _, c := range []string{`claude -p hi`, `claude --dangerously-skip-permissions -p hi`, `codex exec "fix the test"`,
+		`codex exec -c model=o3 hi`, `opencode run hi`, `gemini -p hi --yolo`, `qwen -p hi --yolo`, `claude --help`,
+		`claude -p 'why does --bare skip hooks?'`} {
+		if v := g.Check(c, ctx); hasRule(v, policy.RuleAgentFlags) {
+			t.Errorf("%q: %s (%s), want no %s", c, v.Decision, v.Reason, policy.RuleAgentFlags)
 		}
 	}
 }

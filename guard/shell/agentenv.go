@@ -18,7 +18,9 @@ const FindingAgentEnv = "agent-env"
 // that every variable it follows is one of these.
 func AgentVariable(name string) string {
 	switch name {
-	case "CLAUDE_CONFIG_DIR":
+	// Claude Code 2.1.328: CLAUDE_CODE_SIMPLE is what --bare sets (no hooks from settings or
+	// plugins), CLAUDE_CODE_SAFE_MODE what --safe-mode sets (none but an organization's).
+	case "CLAUDE_CONFIG_DIR", "CLAUDE_CODE_SIMPLE", "CLAUDE_CODE_SAFE_MODE":
 		return "Claude Code"
 	case "CODEX_HOME":
 		return "Codex"
@@ -26,13 +28,18 @@ func AgentVariable(name string) string {
 		return "Copilot CLI"
 	case "GEMINI_CLI_HOME":
 		return "Gemini CLI"
-	case "QWEN_HOME", "QWEN_CODE_SYSTEM_SETTINGS_PATH":
+	// Qwen Code 0.24.4: QWEN_CODE_SIMPLE (--bare) and QWEN_CODE_SAFE_MODE (--safe-mode) set
+	// disableAllHooks.
+	case "QWEN_HOME", "QWEN_CODE_SYSTEM_SETTINGS_PATH", "QWEN_CODE_SIMPLE", "QWEN_CODE_SAFE_MODE":
 		return "Qwen Code"
-	case "FACTORY_HOME_OVERRIDE":
+	// Factory Droid 0.215.0: FACTORY_RUNTIME_SETTINGS_PATH is what --settings names, settings
+	// merged over the user's.
+	case "FACTORY_HOME_OVERRIDE", "FACTORY_RUNTIME_SETTINGS_PATH":
 		return "Factory Droid"
 	case "CRUSH_GLOBAL_CONFIG":
 		return "Crush"
-	case "CLINE_DIR":
+	// The Cline CLI 3.0.65 sets CLINE_HOOKS_DIR from --hooks-dir.
+	case "CLINE_DIR", "CLINE_HOOKS_DIR":
 		return "Cline"
 	// OpenCode 1.18.33: OPENCODE_CONFIG and OPENCODE_CONFIG_CONTENT add a config whose plugin
 	// list loads code (a plugin can undo another's answer), OPENCODE_CONFIG_DIR adds a config

@@ -1035,6 +1035,9 @@ func (a *analyzer) record(args []Word, name string, f *frame, ctx *callCtx) int 
 	}
 	if IsAgentCLI(name) {
 		a.agentAfterHome(name, ctx.pos)
+		a.agentFlags(name, args, ctx.pos)
+	} else if prog := agentPackage(name); prog != "" {
+		a.agentFlags(prog, args, ctx.pos)
 	}
 	if name == "unset" {
 		for _, w := range args[1:] {
