@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -392,7 +393,7 @@ func (e *Engine) failed(spec *dialect.Spec, h *config.Hook, run Run) Run {
 func skipReason(spec *dialect.Spec, h *config.Hook, payload []byte) string {
 	if h.Matcher != "" && spec.Target != dialect.NoTarget {
 		target, text := matchTarget(spec, payload)
-		if !h.Matches(target, text) {
+		if !h.Matches(target, text) && !slices.ContainsFunc(spec.Readings, func(r string) bool { return h.Matches(r, text) }) {
 			return "matcher " + fmt.Sprintf("%q", h.Matcher) + " does not match " + fmt.Sprintf("%q", target)
 		}
 	}
