@@ -29,8 +29,11 @@ func MCPSplit(joined string, sep byte, servers []string) (server, tool string, o
 		}
 	}
 	if best < 0 {
-		best = strings.IndexByte(joined, sep)
-		if best <= 0 || best == len(joined)-1 {
+		if len(joined) < 3 {
+			return "", "", false
+		}
+		best = strings.IndexByte(joined[1:len(joined)-1], sep) + 1 // a sep with text on both sides
+		if best == 0 {
 			return "", "", false
 		}
 	}

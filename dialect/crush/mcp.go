@@ -11,12 +11,12 @@ import (
 // .crush.json, or the user's ~/.config/crush/crush.json, $CRUSH_GLOBAL_CONFIG/crush.json) where it can be.
 
 // mcpJoined is SERVER_TOOL of Crush's MCP tool name mcp_SERVER_TOOL; ok false for other names.
+// A bare mcp_ is an MCP call that names nothing, which the MCP guard refuses to judge.
 func mcpJoined(tool string) (string, bool) {
 	if strings.HasPrefix(tool, "mcp__") {
 		return "", false
 	}
-	joined, ok := strings.CutPrefix(tool, "mcp_")
-	return joined, ok && joined != ""
+	return strings.CutPrefix(tool, "mcp_")
 }
 
 // mcpName is Claude Code's name for Crush's MCP tool SERVER_TOOL (joined): mcp__SERVER__TOOL
