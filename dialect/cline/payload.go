@@ -218,8 +218,9 @@ func toClaudeInput(tool string, in map[string]any) (string, map[string]any, []st
 }
 
 // mcpTool reads a Cline MCP call's server and tool: the CLI 3.x's SERVER__TOOL (no built-in
-// name holds "__", and Cline's server names are read up to the first "__"), or use_mcp_tool
-// naming both in its input.
+// name holds "__", and Cline's server names are read up to the first "__"; a part may be empty,
+// and the name is still an MCP call's, mcp__ followed by it, as the guards read it), or
+// use_mcp_tool naming both in its input.
 func mcpTool(tool string, in map[string]any) (server, name string, ok bool) {
 	if tool == "use_mcp_tool" {
 		server, _ = in["server_name"].(string)
@@ -229,8 +230,7 @@ func mcpTool(tool string, in map[string]any) (server, name string, ok bool) {
 	if strings.HasPrefix(tool, "mcp__") {
 		return "", "", false
 	}
-	server, name, ok = strings.Cut(tool, "__")
-	return server, name, ok && server != "" && name != ""
+	return strings.Cut(tool, "__")""
 }
 
 // commandsOf lists run_commands' commands in any of the forms the CLI accepts: an array of
