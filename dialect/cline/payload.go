@@ -230,7 +230,7 @@ func mcpTool(tool string, in map[string]any) (server, name string, ok bool) {
 	if strings.HasPrefix(tool, "mcp__") {
 		return "", "", false
 	}
-	return strings.Cut(tool, "__")""
+	return strings.Cut(tool, "__")
 }
 
 // commandsOf lists run_commands' commands in any of the forms the CLI accepts: an array of
