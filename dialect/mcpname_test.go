@@ -84,7 +84,7 @@ func FuzzMCPSplit(f *testing.F) {
 			}
 			return
 		}
-		if s+string(sep)+tool != joined || s == "" || tool == "" {
+		if s+string([]byte{sep})+tool != joined || s == "" || tool == "" {
 			t.Fatalf("MCPSplit(%q) = %q, %q", joined, s, tool)
 		}
 		if !slices.Contains(MCPReadings(joined, sep), MCPTool(s, tool)) {
