@@ -2,8 +2,7 @@ package opencode
 
 import (
 	"os"
-	"regexp"
-	"sync"
+	"strings"
 
 	"github.com/agenthooks/agenthooks/dialect"
 )
@@ -12,7 +11,22 @@ import (
 // digits, "_" and "-" made "_"; both parts may hold "_", so the name is read with the servers
 // OpenCode's configuration names (its "mcp" object) where it can be.
 
-var unsafeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-zA-Z0-9_-]`) })
+// toolNamePart spells s as OpenCode does in a tool's name: every character but ASCII letters,
+// digits, "_" and "-" (each UTF-16 unit of it, in JavaScript's replace) as "_".
+func toolNamePart(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case r > 0xFFFF:
+			b.WriteString("__") // a surrogate pair in JavaScript: two units
+		default:
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
 
 // mcpServers are the MCP servers named in the OpenCode configuration a session in cwd reads
 // ($OPENCODE_CONFIG, the user's and the project's opencode.json or opencode.jsonc), spelled as
@@ -28,7 +42,7 @@ func mcpServers(cwd string) []string {
 	paths = append(paths, os.Getenv("OPENCODE_CONFIG"))
 	servers := dialect.MCPServers("mcp", paths...)
 	for i, s := range servers {
-		servers[i] = unsafeName().ReplaceAllString(s, "_")
+		servers[i] = toolNamePart(s)
 	}
 	return servers
 }

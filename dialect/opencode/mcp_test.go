@@ -66,6 +66,11 @@ func TestMCPToolNames(t *testing.T) {
 			t.Errorf("GuardView: %s in %s is %s, want %s", c.tool, c.cwd, got, c.guard)
 		}
 	}
+	for in, want := range map[string]string{"my.db": "my_db", "a-b_c9": "a-b_c9", "é😀": "___"} {
+		if got := toolNamePart(in); got != want {
+			t.Errorf("toolNamePart(%q) = %q, want %q", in, got, want)
+		}
+	}
 	if got, want := ToolReadings("my_db_list_tables"), []string{"mcp__my__db_list_tables", "mcp__my_db__list_tables", "mcp__my_db_list__tables"}; !slices.Equal(got, want) {
 		t.Errorf("ToolReadings = %v, want %v", got, want)
 	}
