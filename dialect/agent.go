@@ -102,6 +102,12 @@ type Agent struct {
 	// ToSpokenTool and FromSpokenTool rename a tool between the agent's names and the Speaks
 	// agent's (Gemini's run_shell_command is Claude Code's Bash); nil when the names are the same.
 	ToSpokenTool, FromSpokenTool func(tool string) string
+	// SpokenToolReadings lists, for one of the agent's tool names, every name in the Speaks
+	// agent's vocabulary it may stand for, when more than one does (OpenCode's MCP tool
+	// e2edb_list_tables is mcp__e2edb__list_tables or mcp__e2edb_list__tables); nil or an empty
+	// list when ToSpoken's one name is the only one. A hook's matcher is tried on each, so a
+	// deny hook is not skipped because the name split another way.
+	SpokenToolReadings func(tool string) []string
 	// GuardView rewrites the agent's payload, for the built-in guards, into Claude Code's field
 	// and tool names (tool_name, tool_input with file_path); nil when the guards read it as it
 	// comes. The event's name is not added: a payload that does not name its event keeps not

@@ -123,6 +123,10 @@ type Spec struct {
 	Target     Target
 	MatchField string
 	MatchConst string
+	// Readings are, for one call only, the other names the matched field may stand for (the
+	// readings of an agent's MCP tool name in the Speaks agent's vocabulary, see
+	// Agent.SpokenToolReadings); a matcher that matches any of them matches. Nil in the tables.
+	Readings []string
 }
 
 // Outcome is how one finished hook run reads in its dialect's terms.

@@ -221,6 +221,12 @@ func hookEvent(spec *dialect.Spec, payload []byte) (*dialect.Spec, []byte, []str
 		return spec, payload, nil, nil
 	}
 	name, notes := spec.Name, []string(nil)
+	var readings []string
+	if a.SpokenToolReadings != nil && spec.Target == dialect.FieldName {
+		if tool, _ := matchTarget(spec, payload); tool != "" {
+			readings = a.SpokenToolReadings(tool)
+		}
+	}
 	if a.ToSpoken != nil {
 		var err error
 		if name, payload, notes, err = a.ToSpoken(spec.Name, payload); err != nil {
@@ -231,6 +237,11 @@ func hookEvent(spec *dialect.Spec, payload []byte) (*dialect.Spec, []byte, []str
 		}
 	}
 	if s, ok := agentFor(a.Speaks).Dialect(dialect.AskAsDeny).Lookup(name); ok {
+		if len(readings) > 0 && s.Target == dialect.FieldName {
+			c := *s // this call's copy: the table's Spec is shared
+			c.Readings = readings
+			s = &c
+		}
 		return s, payload, notes, nil
 	}
 	return spec, payload, notes, nil

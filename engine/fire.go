@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -392,8 +393,12 @@ func (e *Engine) failed(spec *dialect.Spec, h *config.Hook, run Run) Run {
 func skipReason(spec *dialect.Spec, h *config.Hook, payload []byte) string {
 	if h.Matcher != "" && spec.Target != dialect.NoTarget {
 		target, text := matchTarget(spec, payload)
-		if !h.Matches(target, text) {
-			return "matcher " + fmt.Sprintf("%q", h.Matcher) + " does not match " + fmt.Sprintf("%q", target)
+		if !h.Matches(target, text) && !slices.ContainsFunc(spec.Readings, func(r string) bool { return h.Matches(r, text) }) {
+			why := "matcher " + fmt.Sprintf("%q", h.Matcher) + " does not match " + fmt.Sprintf("%q", target)
+			if len(spec.Readings) > 0 {
+				why += fmt.Sprintf(" nor any other reading of the name %q", spec.Readings)
+			}
+			return why
 		}
 	}
 	if h.If != "" {

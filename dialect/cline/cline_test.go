@@ -334,6 +334,12 @@ func FuzzPayload(f *testing.F) {
 		}
 		for _, ev := range []string{"PreToolUse", "PostToolUse", "UserPromptSubmit"} {
 			if _, out, _, err := ToClaude(ev, []byte(payload)); err == nil {
+				// run --agent cline gives a Claude Code hook Claude Code's mcp__SERVER__TOOL.
+				if m, err := decodeObject(out); err == nil {
+					if tool, _ := m["tool_name"].(string); strings.Contains(tool, "__") && !strings.HasPrefix(tool, "mcp__") && ev != "UserPromptSubmit" {
+						t.Fatalf("a Claude Code hook reads Cline's MCP name: %s", out)
+					}
+				}
 				_, _, _ = FromClaude(ev, out)
 			}
 		}

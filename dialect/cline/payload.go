@@ -100,6 +100,11 @@ func RenameToClaude(name string, m map[string]any) []string {
 	delete(m, "hookName")
 	m["hook_event_name"] = e.claude
 	move(m, "taskId", "session_id")
+	if p, _ := m["parent_agent_id"].(string); p == "" {
+		// Cline names every agent, the task's own too; Claude Code sends agent_id only from
+		// inside a subagent, which is how its hooks tell one.
+		delete(m, "agent_id")
+	}
 	if roots, ok := m["workspaceRoots"].([]any); ok && len(roots) > 0 {
 		if _, has := m["cwd"]; !has {
 			m["cwd"] = roots[0]
@@ -206,7 +211,26 @@ func toClaudeInput(tool string, in map[string]any) (string, map[string]any, []st
 		}
 		return ct, out, nil
 	}
+	if server, name, ok := mcpTool(tool, in); ok {
+		return dialect.MCPTool(server, name), in, nil
+	}
 	return ClaudeTool(tool, in), in, nil
+}
+
+// mcpTool reads a Cline MCP call's server and tool: the CLI 3.x's SERVER__TOOL (no built-in
+// name holds "__", and Cline's server names are read up to the first "__"; a part may be empty,
+// and the name is still an MCP call's, mcp__ followed by it, as the guards read it), or
+// use_mcp_tool naming both in its input.
+func mcpTool(tool string, in map[string]any) (server, name string, ok bool) {
+	if tool == "use_mcp_tool" {
+		server, _ = in["server_name"].(string)
+		name, _ = in["tool_name"].(string)
+		return server, name, server != "" && name != ""
+	}
+	if strings.HasPrefix(tool, "mcp__") {
+		return "", "", false
+	}
+	return strings.Cut(tool, "__")
 }
 
 // commandsOf lists run_commands' commands in any of the forms the CLI accepts: an array of

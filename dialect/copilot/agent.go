@@ -24,18 +24,19 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "hooks/*.json", Format: dialect.FormatCopilotHooks},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "settings.json", Format: dialect.FormatCopilotSettings},
 	},
-	Dialect:          func(dialect.AskAs) dialect.Dialect { return Dialect },
-	ToolKind:         toolKind,
-	HookSwitches:     true, // disableAllHooks, allowManagedHooksOnly
-	Speaks:           dialect.Claude,
-	ToSpoken:         toSpoken,
-	SpokenEvent:      ClaudeEvent,
-	RenameToSpoken:   RenameToClaude,
-	RenameFromSpoken: RenameFromClaude,
-	ToSpokenTool:     ClaudeTool,
-	FromSpokenTool:   CopilotTool,
-	GuardView:        GuardView,
-	HookCwd:          true, // an entry's cwd defaults to the project root
+	Dialect:            func(dialect.AskAs) dialect.Dialect { return Dialect },
+	ToolKind:           toolKind,
+	HookSwitches:       true, // disableAllHooks, allowManagedHooksOnly
+	Speaks:             dialect.Claude,
+	ToSpoken:           toSpoken,
+	SpokenEvent:        ClaudeEvent,
+	RenameToSpoken:     RenameToClaude,
+	RenameFromSpoken:   RenameFromClaude,
+	ToSpokenTool:       ClaudeTool,
+	SpokenToolReadings: ToolReadings,
+	FromSpokenTool:     CopilotTool,
+	GuardView:          GuardView,
+	HookCwd:            true, // an entry's cwd defaults to the project root
 	// Copilot runs the hooks of its own files. A preToolUse modifiedArgs is applied, but the
 	// confined rewrite reads Claude Code's payload, so no Rewrite yet.
 	Answer: dialect.Answer{CanAsk: true, RunsOwnHooks: true, Loses: loses, Guard: guardReply},

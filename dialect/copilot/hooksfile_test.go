@@ -208,10 +208,16 @@ func FuzzToClaude(f *testing.F) {
 	f.Add([]byte(`{"sessionId":"s","toolName":"view","toolArgs":{"path":"/a"}}`))
 	f.Add([]byte(`{"toolName":"bash","toolResult":{"resultType":"success","textResultForLlm":1}}`))
 	f.Add([]byte(`{"tool_name":"Bash","tool_input":{"command":"ls"}}`))
+	f.Add([]byte(`{"sessionId":"s","toolName":"my-db-list_tables","toolArgs":{},"agentId":"a2","agentType":"general-purpose","parentAgentId":"a1"}`))
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		for _, name := range []string{"preToolUse", "postToolUse", "agentStop", "sessionStart", "permissionRequest"} {
-			if _, b, _, err := ToClaude(name, payload); err == nil && !json.Valid(b) {
+			_, b, _, err := ToClaude(name, payload)
+			if err == nil && !json.Valid(b) {
 				t.Errorf("%s: invalid JSON out: %s", name, b)
+			}
+			var m map[string]any
+			if err == nil && json.Unmarshal(b, &m) == nil && (m["agentId"] != nil || m["agentType"] != nil) {
+				t.Errorf("%s: a Claude Code hook reads Copilot's agentId/agentType: %s", name, b)
 			}
 			if b, _, err := FromClaude(name, payload); err == nil && !json.Valid(b) {
 				t.Errorf("%s: invalid JSON back: %s", name, b)

@@ -72,7 +72,8 @@ func renames() map[string]string {
 	return renamesValue.Get(func() map[string]string {
 		return map[string]string{"sessionId": "session_id", "toolName": "tool_name", "toolArgs": "tool_input",
 			"toolInput": "tool_input", "toolResult": "tool_response", "transcriptPath": "transcript_path",
-			"stopReason": "stop_reason", "initialPrompt": "initial_prompt", "permissionSuggestions": "permission_suggestions"}
+			"stopReason": "stop_reason", "initialPrompt": "initial_prompt", "permissionSuggestions": "permission_suggestions",
+			"agentId": "agent_id", "agentType": "agent_type"}
 	})
 }
 
@@ -121,6 +122,11 @@ func renameToClaude(m map[string]any) []string {
 	}
 	if tool, ok := m["tool_name"].(string); ok {
 		m["tool_name"] = ClaudeTool(tool)
+		if isMCPTool(tool) {
+			// Claude Code's mcp__SERVER__TOOL, split at a configured server, else at the first
+			// "-" (a hook's matcher is tried on every split: ToolReadings).
+			m["tool_name"], _ = mcpName(tool)
+		}
 		if in, ok := m["tool_input"].(map[string]any); ok {
 			for from, to := range argKeys() {
 				if v, has := in[from]; has {
@@ -180,7 +186,7 @@ func RenameFromClaude(name string, m map[string]any) []string {
 		case "hook_event_name":
 			delete(m, k) // Copilot's camelCase payloads do not name their event
 			continue
-		case "permission_mode", "tool_use_id", "prompt_id", "effort", "agent_id", "agent_type":
+		case "permission_mode", "tool_use_id", "prompt_id", "effort":
 			delete(m, k)
 			notes = append(notes, k+" has no place in Copilot's payload; it is dropped")
 			continue
@@ -223,10 +229,20 @@ func GuardView(payload []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	orig, _ := m["toolName"].(string)
+	if orig == "" {
+		orig, _ = m["tool_name"].(string)
+	}
 	renameToClaude(m)
 	tool, _ := m["tool_name"].(string)
-	if isMCPTool(tool) {
-		dialect.MCPJoinedBy(m, tool, '-')
+	if isMCPTool(orig) {
+		// A server ~/.copilot/mcp-config.json names splits the name; else the MCP guard
+		// judges every split and the strictest answer stands.
+		if n, known := mcpName(orig); known {
+			m["tool_name"] = n
+		} else {
+			dialect.MCPJoinedBy(m, orig, '-')
+		}
 	}
 	if patch, ok := m["tool_input"].(string); ok && tool == "apply_patch" {
 		m["tool_input"] = map[string]any{"input": patch} // the freeform tool's input is the patch itself

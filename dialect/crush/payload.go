@@ -2,7 +2,6 @@ package crush
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/agenthooks/agenthooks/dialect"
 )
@@ -89,8 +88,15 @@ func RenameToClaude(name string, m map[string]any) []string {
 	m["hook_event_name"] = name
 	if tool, ok := m["tool_name"].(string); ok {
 		m["tool_name"] = ClaudeTool(tool)
-		if strings.HasPrefix(tool, "mcp_") && !strings.HasPrefix(tool, "mcp__") {
-			notes = append(notes, "Crush's MCP tool name "+tool+" is mcp_<server>_<tool>, not Claude Code's mcp__<server>__<tool>; it is passed as is")
+		if joined, ok := mcpJoined(tool); ok {
+			// Claude Code's mcp__SERVER__TOOL, split at a configured server, else at the first
+			// "_" (a hook's matcher is tried on every split: ToolReadings).
+			cwd, _ := m["cwd"].(string)
+			n, known := mcpName(joined, cwd)
+			m["tool_name"] = n
+			if !known {
+				notes = append(notes, "Crush's MCP tool name "+tool+" is mcp_<server>_<tool> and no configured server splits it; it is passed as "+n+" and matched in every split")
+			}
 		}
 	}
 	return notes
@@ -138,9 +144,17 @@ func GuardView(payload []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	tool, _ := m["tool_name"].(string)
 	RenameToClaude("PreToolUse", m)
-	if tool, ok := m["tool_name"].(string); ok && strings.HasPrefix(tool, "mcp_") && !strings.HasPrefix(tool, "mcp__") {
-		m["tool_name"] = dialect.MCPJoined(strings.TrimPrefix(tool, "mcp_"))
+	if joined, ok := mcpJoined(tool); ok {
+		// A server Crush's configuration names splits the name; else the MCP guard judges
+		// every split and the strictest answer stands (mcp__NAME).
+		cwd, _ := m["cwd"].(string)
+		if n, known := mcpName(joined, cwd); known {
+			m["tool_name"] = n
+		} else {
+			m["tool_name"] = dialect.MCPJoined(joined)
+		}
 	}
 	return dialect.Marshal(m)
 }

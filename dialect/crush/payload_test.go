@@ -125,7 +125,18 @@ func FuzzGuardView(f *testing.F) {
 	f.Add(`{"event":"PreToolUse","cwd":"/tmp","tool_name":"mcp_e2edb_drop_table","tool_input":{}}`)
 	f.Add(`{"event":"PreToolUse","tool_name":"download","tool_input":{"url":"http://x","file_path":"crush.json"}}`)
 	f.Add(`{"tool_name":5}`)
+	f.Add(`{"event":"PreToolUse","cwd":"/tmp","tool_name":"mcp_my_db_list_tables","tool_input":{}}`)
 	f.Fuzz(func(t *testing.T, payload string) {
+		// run --agent crush gives a Claude Code hook Claude Code's mcp__SERVER__TOOL.
+		if _, b, _, err := ToClaude("PreToolUse", []byte(payload)); err == nil {
+			m, err := decodeObject(b)
+			if err != nil {
+				t.Fatalf("ToClaude wrote what it cannot read: %s", b)
+			}
+			if tool, _ := m["tool_name"].(string); strings.HasPrefix(tool, "mcp_") && !strings.HasPrefix(tool, "mcp__") {
+				t.Fatalf("a Claude Code hook reads Crush's MCP name: %s", b)
+			}
+		}
 		v, err := GuardView([]byte(payload))
 		if err != nil {
 			return

@@ -98,17 +98,18 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "OPENCODE_CONFIG"},
 		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "OPENCODE_TUI_CONFIG"},
 	},
-	Dialect:          Dialect,
-	ToolKind:         toolKind,
-	Speaks:           dialect.Claude,
-	ToSpoken:         ToClaude,
-	SpokenEvent:      claudeEvent,
-	RenameToSpoken:   RenameToClaude,
-	RenameFromSpoken: RenameFromClaude,
-	ToSpokenTool:     ClaudeTool,
-	FromSpokenTool:   OpenCodeTool,
-	GuardView:        GuardView,
-	HookCwd:          true, // the plugin runs agenthooks in the project's folder
+	Dialect:            Dialect,
+	ToolKind:           toolKind,
+	Speaks:             dialect.Claude,
+	ToSpoken:           ToClaude,
+	SpokenEvent:        claudeEvent,
+	RenameToSpoken:     RenameToClaude,
+	RenameFromSpoken:   RenameFromClaude,
+	ToSpokenTool:       ClaudeTool,
+	SpokenToolReadings: ToolReadings,
+	FromSpokenTool:     OpenCodeTool,
+	GuardView:          GuardView,
+	HookCwd:            true, // the plugin runs agenthooks in the project's folder
 	// The plugin is OpenCode's only hook: it runs the entries of its own settings. A rewrite of
 	// the tool's arguments ({"decision":"allow","args":...}) replaces, in place, the very object
 	// OpenCode 1.18.33 then runs the tool with; its bash tool applies OpenCode's permission rules

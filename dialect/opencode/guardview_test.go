@@ -39,6 +39,7 @@ func FuzzGuardView(f *testing.F) {
 	f.Add(`{"hook_event_name":"tool.execute.before","tool":"bash","args":{"command":"ls","workdir":"x"},"cwd":"/tmp"}`)
 	f.Add(`{"tool":"edit","args":{"filePath":"/a"}}`)
 	f.Add(`null`)
+	f.Add(`{"hook_event_name":"tool.execute.before","tool":"my_db_list_tables","args":{},"cwd":"/tmp"}`)
 	f.Fuzz(func(t *testing.T, payload string) {
 		b, err := GuardView([]byte(payload))
 		if err != nil {

@@ -111,7 +111,12 @@ func RenameToClaude(name string, m map[string]any) []string {
 	}
 	rename(m, fieldKeys, 0)
 	tool, _ := m["tool_name"].(string)
-	if tool != "" {
+	if isMCPTool(tool) {
+		// Claude Code's mcp__SERVER__TOOL, split at a server OpenCode's configuration names,
+		// else at the first "_" (a hook's matcher is tried on every split: ToolReadings).
+		cwd, _ := m["cwd"].(string)
+		m["tool_name"], _ = mcpName(tool, cwd)
+	} else if tool != "" {
 		m["tool_name"] = ClaudeTool(tool)
 	}
 	if in, ok := m["tool_input"].(map[string]any); ok {
@@ -197,12 +202,23 @@ func GuardView(payload []byte) ([]byte, error) {
 		return nil, err
 	}
 	name, _ := m["hook_event_name"].(string)
+	tool, _ := m["tool"].(string)
+	if tool == "" {
+		tool, _ = m["tool_name"].(string)
+	}
+	cwd, _ := m["cwd"].(string)
 	RenameToClaude(name, m)
 	if err := workdirAsCwd(m); err != nil {
 		return nil, err
 	}
-	if tool, ok := m["tool_name"].(string); ok && isMCPTool(tool) {
-		m["tool_name"] = dialect.MCPJoined(tool)
+	if isMCPTool(tool) {
+		// A server OpenCode's configuration names splits the name; else the MCP guard judges
+		// every split and the strictest answer stands (mcp__NAME).
+		if n, known := mcpName(tool, cwd); known {
+			m["tool_name"] = n
+		} else {
+			m["tool_name"] = dialect.MCPJoined(tool)
+		}
 	}
 	return dialect.Marshal(m)
 }
