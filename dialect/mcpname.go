@@ -40,6 +40,29 @@ func MCPSplit(joined string, sep byte, servers []string) (server, tool string, o
 	return joined[:best], joined[best+1:], true
 }
 
+// MCPName is Claude Code's name (mcp__SERVER__TOOL) for joined, an MCP tool's name whose server
+// and tool are joined by sep, read with servers, the names the agent's MCP configuration gives:
+// known is true only when exactly one of servers fits (joined begins with it, then sep, then a
+// tool). With none, or with two that fit (a project's configuration can name a server
+// "db_drop" beside "db"), the name is the first split and known is false, so that a guard
+// judges every reading and the strictest stands rather than the one a configuration chose.
+func MCPName(joined string, sep byte, servers []string) (name string, known bool) {
+	fits := 0
+	for _, s := range servers {
+		if s != "" && len(joined) > len(s)+1 && joined[len(s)] == sep && strings.HasPrefix(joined, s) {
+			fits++
+		}
+	}
+	server, tool, ok := MCPSplit(joined, sep, servers)
+	if !ok {
+		return "", false
+	}
+	if fits != 1 {
+		server, tool, _ = MCPSplit(joined, sep, nil)
+	}
+	return MCPTool(server, tool), fits == 1
+}
+
 // MCPReadings lists every Claude Code name (mcp__SERVER__TOOL) that joined, an MCP tool's name
 // whose server and tool are joined by sep, may stand for: one per sep with text on both sides.
 func MCPReadings(joined string, sep byte) []string {

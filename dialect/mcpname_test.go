@@ -92,3 +92,27 @@ func FuzzMCPSplit(f *testing.F) {
 		}
 	})
 }
+
+// TestMCPNameTwoServersFit: a name that two configured servers fit is not settled by the
+// configuration (a project can declare db_drop beside db): the first split, not known, so a
+// guard judges every reading.
+func TestMCPNameTwoServersFit(t *testing.T) {
+	for _, c := range []struct {
+		joined  string
+		servers []string
+		name    string
+		known   bool
+	}{
+		{"db_drop_table", []string{"db"}, "mcp__db__drop_table", true},
+		{"db_drop_table", []string{"db_drop"}, "mcp__db_drop__table", true},
+		{"db_drop_table", []string{"db", "db_drop"}, "mcp__db__drop_table", false},
+		{"db_drop_table", []string{"db_drop", "db"}, "mcp__db__drop_table", false},
+		{"my_db_list", nil, "mcp__my__db_list", false},
+		{"my_db_list", []string{"other"}, "mcp__my__db_list", false},
+	} {
+		name, known := MCPName(c.joined, '_', c.servers)
+		if name != c.name || known != c.known {
+			t.Errorf("MCPName(%q, %q) = %q, %v; want %q, %v", c.joined, c.servers, name, known, c.name, c.known)
+		}
+	}
+}

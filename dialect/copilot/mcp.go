@@ -10,16 +10,10 @@ import "github.com/agenthooks/agenthooks/dialect"
 // ~/.copilot/mcp-config.json names, known true; else split at the first "-", known false.
 func mcpName(tool string) (name string, known bool) {
 	servers := dialect.MCPServers("mcpServers", dialect.AgentHomeFile("COPILOT_HOME", []string{".copilot"}, "mcp-config.json"))
-	server, rest, ok := dialect.MCPSplit(tool, '-', servers)
-	if !ok {
-		return tool, false
+	if n, known := dialect.MCPName(tool, '-', servers); n != "" {
+		return n, known
 	}
-	for _, s := range servers {
-		if s == server {
-			return dialect.MCPTool(server, rest), true
-		}
-	}
-	return dialect.MCPTool(server, rest), false
+	return tool, false
 }
 
 // ToolReadings lists every Claude Code name Copilot's tool may stand for when it is an MCP tool

@@ -25,16 +25,10 @@ func mcpJoined(tool string) (string, bool) {
 func mcpName(joined, cwd string) (name string, known bool) {
 	servers := dialect.MCPServers("mcp", dialect.AgentHomeFile("CRUSH_GLOBAL_CONFIG", []string{".config", "crush"}, "crush.json"), dialect.ConfigFile("crush", "crush.json"),
 		dialect.ProjectFile(cwd, "crush.json"), dialect.ProjectFile(cwd, ".crush.json"))
-	server, tool, ok := dialect.MCPSplit(joined, '_', servers)
-	if !ok {
-		return dialect.MCPJoined(joined), false
+	if n, known := dialect.MCPName(joined, '_', servers); n != "" {
+		return n, known
 	}
-	for _, s := range servers {
-		if s == server {
-			return dialect.MCPTool(server, tool), true
-		}
-	}
-	return dialect.MCPTool(server, tool), false
+	return dialect.MCPJoined(joined), false
 }
 
 // ToolReadings lists every Claude Code name Crush's tool may stand for when it is an MCP tool

@@ -51,16 +51,10 @@ func mcpServers(cwd string) []string {
 // server, known true; else split at the first "_", known false.
 func mcpName(tool, cwd string) (name string, known bool) {
 	servers := mcpServers(cwd)
-	server, name, ok := dialect.MCPSplit(tool, '_', servers)
-	if !ok {
-		return tool, false
+	if n, known := dialect.MCPName(tool, '_', servers); n != "" {
+		return n, known
 	}
-	for _, s := range servers {
-		if s == server {
-			return dialect.MCPTool(server, name), true
-		}
-	}
-	return dialect.MCPTool(server, name), false
+	return tool, false
 }
 
 // ToolReadings lists every Claude Code name OpenCode's tool may stand for when it is an MCP
