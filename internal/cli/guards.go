@@ -75,6 +75,7 @@ type guardPayload struct {
 	HookName       string           `json:"hookName"`        // Cline's
 	HookEventCamel string           `json:"hookEventName"`   // VS Code's
 	PermissionMode any              `json:"permission_mode"` // a string tells Droid's
+	ClientType     any              `json:"client_type"`     // a string tells Kimi Code's
 }
 
 func readGuardPayload(e *env, forced string) (*guardPayload, error) {
@@ -98,11 +99,12 @@ func readGuardPayload(e *env, forced string) (*guardPayload, error) {
 	}
 	if forced == "" {
 		mode, _ := p.PermissionMode.(string)
+		client, _ := p.ClientType.(string)
 		p.format = string(agents.Detect(dialect.Probe{HookEvent: p.HookEventName, Event: p.Event, Tool: p.ToolName, TurnID: p.TurnID,
 			Timestamp: p.Timestamp, CamelCase: p.SessionIDCamel != "" || p.ToolNameCamel != "",
 			WorkspaceRoots: len(p.WorkspaceRoots) > 0, CommandOnly: p.RawToolInput == nil && p.Command != "",
 			ActionName: p.ActionName, ToolCall: p.ToolCall != nil && p.HookEventName == "", HookName: p.HookName, HookEventCamel: p.HookEventCamel,
-			PermissionMode: mode}).Name)
+			PermissionMode: mode, ClientType: client}).Name)
 	}
 	if err := guardView(p.format, &data, p); err != nil {
 		return p, err
