@@ -249,6 +249,12 @@ func sameSettings(before map[string]any, edited []byte, prog string, entries []d
 		delete(m, "hooks")
 		return keep
 	}
+	if before == nil {
+		before = map[string]any{}
+	}
+	if after == nil {
+		after = map[string]any{}
+	}
 	b, a := strip(before), strip(after)
 	if !reflect.DeepEqual(before, after) || !reflect.DeepEqual(b, a) {
 		return fmt.Errorf("the edit would change settings that are not agenthooks' hooks; left untouched")
