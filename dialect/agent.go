@@ -401,6 +401,10 @@ type Install struct {
 	// other byte is kept. It returns the new content and one line per change; an error leaves
 	// the file untouched. prog is the program as the shell runs it.
 	Edit func(old []byte, prog string, entries []InstallEntry, remove bool) ([]byte, []string, error)
+	// Render, set with Edit, writes hooks given in Claude Code's settings shape (the matcher
+	// groups convert builds for the agent's events) in the agent's own format, and says what it
+	// cannot carry.
+	Render func(settings []byte) ([]byte, []string)
 }
 
 // WrapperFile is one executable install writes into an agent's hooks folder.

@@ -46,6 +46,7 @@ var Agent = dialect.Agent{
 		// "closed", which install writes on the guards' tables.
 		FailClosed: true,
 		Edit:       Edit,
+		Render:     RenderSettings,
 		Note:       "note: Kimi Code reads its hooks when a session starts; fail_mode needs a Kimi Code recent enough to know it (2.1.0 does)",
 	},
 	Trust:          "runs only the hooks of the user's ~/.kimi-code/config.toml; it has no project hooks file",

@@ -50,7 +50,9 @@ func TestKimiEvents(t *testing.T) {
 // structuredOutput in agent-core's session/hooks/runner.ts) on each event that can block.
 func TestInterpretAsKimiDoes(t *testing.T) {
 	t.Parallel()
-	deny := func(r string) decide.Answer { return decide.Answer{Permission: decide.Deny, UserMessage: r, AgentMessage: r} }
+	deny := func(r string) decide.Answer {
+		return decide.Answer{Permission: decide.Deny, UserMessage: r, AgentMessage: r}
+	}
 	cases := []struct {
 		name, stdout, stderr string
 		exit                 int

@@ -2,10 +2,13 @@ package kimi
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
@@ -204,7 +207,7 @@ func Edit(old []byte, prog string, entries []dialect.InstallEntry, remove bool) 
 				continue
 			}
 			have[h] = true
-			add.WriteString("\n" + Render(h))
+			add.WriteString("\n" + strings.Replace(Render(h), "[[hooks]]", "[[hooks]] "+Mark, 1))
 			changes = append(changes, "added "+describe(h))
 		}
 	}
@@ -270,10 +273,10 @@ func describe(h Hook) string {
 	return s + ": " + h.Command
 }
 
-// Render writes a hook as a [[hooks]] table.
+// Render writes a hook as a [[hooks]] table (with no install mark).
 func Render(h Hook) string {
 	var b strings.Builder
-	b.WriteString("[[hooks]] " + Mark + "\n")
+	b.WriteString("[[hooks]]\n")
 	b.WriteString("event = " + Quote(h.Event) + "\n")
 	if h.Matcher != "" {
 		b.WriteString("matcher = " + Quote(h.Matcher) + "\n")
@@ -312,3 +315,58 @@ func Quote(s string) string {
 }
 
 func errorsAs(err error, target **toml.DecodeError) bool { return errors.As(err, target) }
+
+// RenderSettings writes hooks given in Claude Code's settings shape ({"hooks":{"Event":[{"matcher":...,
+// "hooks":[{"type":"command","command":...,"timeout":...,"failClosed":...}]}]}}) as Kimi Code's
+// [[hooks]] tables, in the order of Kimi Code's events (dialect.Install.Render). A handler that
+// is not a command, an event Kimi Code has not and a timeout out of 1 to 600 seconds are not
+// carried.
+func RenderSettings(settings []byte) ([]byte, []string) {
+	var doc struct {
+		Hooks map[string][]struct {
+			Matcher string           `json:"matcher"`
+			Hooks   []map[string]any `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal(settings, &doc); err != nil {
+		return nil, []string{"the hooks cannot be read: " + err.Error()}
+	}
+	var lost []string
+	var b strings.Builder
+	for _, event := range slices.Sorted(maps.Keys(doc.Hooks)) {
+		if _, ok := events()[event]; !ok {
+			lost = append(lost, event+": Kimi Code has no such event")
+		}
+	}
+	for _, event := range Events {
+		for _, g := range doc.Hooks[event] {
+			for _, hd := range g.Hooks {
+				typ, _ := hd["type"].(string)
+				command, _ := hd["command"].(string)
+				if typ != "" && typ != "command" || command == "" {
+					lost = append(lost, fmt.Sprintf("%s: a %s handler (Kimi Code runs commands only)", event, typ))
+					continue
+				}
+				h := Hook{Event: event, Matcher: g.Matcher, Command: command}
+				if g.Matcher == "*" {
+					h.Matcher = "" // Claude Code's match-all; a regular expression "*" is invalid
+				}
+				if t, ok := hd["timeout"].(float64); ok {
+					if t >= 1 && t <= 600 && t == float64(int(t)) {
+						h.Timeout = int(t)
+					} else {
+						lost = append(lost, fmt.Sprintf("%s: %s: timeout %v (Kimi Code takes 1 to 600 seconds; its default, 30, applies)", event, command, t))
+					}
+				}
+				if fc, _ := hd["failClosed"].(bool); fc {
+					h.FailMode = "closed"
+				}
+				if b.Len() > 0 {
+					b.WriteString("\n")
+				}
+				b.WriteString(Render(h))
+			}
+		}
+	}
+	return []byte(b.String()), lost
+}

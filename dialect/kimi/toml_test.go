@@ -118,3 +118,24 @@ func TestPayloadBothWays(t *testing.T) {
 		t.Error("Detect does not tell Kimi Code's payload by its client_type")
 	}
 }
+
+// TestRenderSettings: convert's hooks in Claude Code's shape become [[hooks]] tables Kimi Code
+// loads, carrying no install mark; what Kimi Code cannot run is said.
+func TestRenderSettings(t *testing.T) {
+	t.Parallel()
+	in := `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo done"}]}],"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./x.sh","timeout":10,"failClosed":true},{"type":"http","url":"http://h"}]},{"matcher":"*","hooks":[{"type":"command","command":"all","timeout":9000}]}],"BeforeTool":[{"hooks":[{"type":"command","command":"y"}]}]}}`
+	out, lost := RenderSettings([]byte(in))
+	var doc struct{ Hooks []Hook }
+	if err := toml.Unmarshal(out, &doc); err != nil || len(doc.Hooks) != 3 {
+		t.Fatalf("%s: %v", out, err)
+	}
+	want := []Hook{{Event: "PreToolUse", Matcher: "Bash", Command: "./x.sh", Timeout: 10, FailMode: "closed"}, {Event: "PreToolUse", Command: "all"}, {Event: "Stop", Command: "echo done"}}
+	for i, h := range want {
+		if doc.Hooks[i] != h {
+			t.Errorf("hook %d = %+v, want %+v", i, doc.Hooks[i], h)
+		}
+	}
+	if strings.Contains(string(out), Mark) || len(lost) != 3 {
+		t.Errorf("out:\n%s\nlost %v", out, lost)
+	}
+}
