@@ -15,9 +15,9 @@ import (
 
 // DecodeKimi reads the [[hooks]] tables of Kimi Code's config.toml, one table per hook
 // ({event, matcher, command, timeout, fail_mode}); the rest of the file is Kimi Code's own
-// business. As Kimi Code, it takes any other field in a table, an unknown event, a timeout out
-// of 1 to 600 seconds or a fail_mode other than "open" or "closed" as an error of the whole
-// file. A TOML syntax error is reported at its line and column, a problem in a table at the
+// business. As Kimi Code 2.1.0, it takes any other field in a table, an unknown event or a
+// timeout out of 1 to 600 seconds as an error of the whole file; fail_mode, which only Kimi
+// Code's newer documentation has, is read with a warning. A TOML syntax error is reported at its line and column, a problem in a table at the
 // line of its [[hooks]] header.
 func DecodeKimi(src Source, data []byte) *File {
 	f := &File{Source: src, Usable: true}
@@ -105,9 +105,13 @@ func DecodeKimi(src Source, data []byte) *File {
 		}
 		if fm, has := t["fail_mode"]; has {
 			switch fm {
-			case "open":
-			case "closed":
-				handler["failClosed"] = true
+			case "open", "closed":
+				// Kimi Code's newer documentation has fail_mode; 2.1.0's schema has not, and
+				// refuses the whole file.
+				f.Problems.Add(pos, srcpos.Warning, CodeField, at+": fail_mode is read by Kimi Code newer than 2.1.0 only; 2.1.0 refuses the whole file")
+				if fm == "closed" {
+					handler["failClosed"] = true
+				}
 			default:
 				f.Problems.Add(pos, srcpos.Error, CodeField, at+`: fail_mode must be "open" or "closed"`)
 			}
@@ -117,10 +121,11 @@ func DecodeKimi(src Source, data []byte) *File {
 		}
 		groups[event] = append(groups[event], map[string]any{"matcher": matcher, "hooks": []any{handler}})
 	}
-	if len(f.Problems) > 0 {
+	if f.Problems.HasErrors() {
 		f.Usable = false
 		return f
 	}
+	warnings := f.Problems
 	hooks := map[string]any{}
 	for _, e := range order {
 		hooks[e] = groups[e]
@@ -132,7 +137,7 @@ func DecodeKimi(src Source, data []byte) *File {
 		return f
 	}
 	decoded := DecodeSettings(src, js)
-	var problems srcpos.List
+	problems := warnings
 	for _, p := range decoded.Problems {
 		problems.Add(srcpos.Pos{File: src.File}, p.Severity, p.Code, "[[hooks]]: "+p.Message)
 	}

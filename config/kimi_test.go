@@ -20,7 +20,7 @@ func TestDecodeKimi(t *testing.T) {
 	data := "default_model = \"m\"\n\n[[hooks]]\nevent = \"PreToolUse\"\nmatcher = \"Bash\"\ncommand = \"./check.sh\"\ntimeout = 5\nfail_mode = \"closed\"\n\n" +
 		"[providers.x]\ntype = \"openai\"\n\n[[hooks]]\nevent = \"Stop\"\ncommand = \"./stop.sh\"\n\n[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"./all.sh\"\n"
 	f := DecodeKimi(kimiSource(), []byte(data))
-	if !f.Usable || len(f.Problems) != 0 || len(f.Hooks) != 3 {
+	if !f.Usable || f.Problems.HasErrors() || len(f.Problems) != 1 || !strings.Contains(problemsText(f), "config.toml:3:1: warning: hooks[0]: fail_mode is read by Kimi Code newer than 2.1.0 only") || len(f.Hooks) != 3 {
 		t.Fatalf("usable %v, problems %v, %d hooks", f.Usable, f.Problems, len(f.Hooks))
 	}
 	lines := map[string]int{}

@@ -42,12 +42,13 @@ var Agent = dialect.Agent{
 		RunArgs:      "run --agent kimi",
 		EditEvent:    "PreToolUse",
 		EditMatcher:  "Write|Edit",
-		// A hook that cannot answer lets the call through unless its table says fail_mode =
-		// "closed", which install writes on the guards' tables.
-		FailClosed: true,
-		Edit:       Edit,
-		Render:     RenderSettings,
-		Note:       "note: Kimi Code reads its hooks when a session starts; fail_mode needs a Kimi Code recent enough to know it (2.1.0 does)",
+		// No fail_mode: Kimi Code 2.1.0's [[hooks]] schema is strict, event, matcher, command
+		// and timeout only, and a table with fail_mode makes it refuse the whole file (the
+		// field is in its newer documentation only). A guard that cannot answer then lets the
+		// call through; the guards answer a deny on exit 0, which Kimi Code reads.
+		Edit:   Edit,
+		Render: RenderSettings,
+		Note:   "note: Kimi Code reads its hooks when a session starts, and lets a call through when a hook fails (2.1.0 has no fail_mode)",
 	},
 	Trust:          "runs only the hooks of the user's ~/.kimi-code/config.toml; it has no project hooks file",
 	DefaultTimeout: DefaultTimeout,

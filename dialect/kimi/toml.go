@@ -319,8 +319,8 @@ func errorsAs(err error, target **toml.DecodeError) bool { return errors.As(err,
 // RenderSettings writes hooks given in Claude Code's settings shape ({"hooks":{"Event":[{"matcher":...,
 // "hooks":[{"type":"command","command":...,"timeout":...,"failClosed":...}]}]}}) as Kimi Code's
 // [[hooks]] tables, in the order of Kimi Code's events (dialect.Install.Render). A handler that
-// is not a command, an event Kimi Code has not and a timeout out of 1 to 600 seconds are not
-// carried.
+// is not a command, an event Kimi Code has not, a timeout out of 1 to 600 seconds and
+// failClosed (fail_mode, which 2.1.0 refuses) are not carried.
 func RenderSettings(settings []byte) ([]byte, []string) {
 	var doc struct {
 		Hooks map[string][]struct {
@@ -359,7 +359,7 @@ func RenderSettings(settings []byte) ([]byte, []string) {
 					}
 				}
 				if fc, _ := hd["failClosed"].(bool); fc {
-					h.FailMode = "closed"
+					lost = append(lost, fmt.Sprintf("%s: %s: failClosed (Kimi Code 2.1.0 has no fail_mode and refuses a file that sets it; the hook fails open)", event, command))
 				}
 				if b.Len() > 0 {
 					b.WriteString("\n")

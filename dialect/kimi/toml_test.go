@@ -38,7 +38,7 @@ func TestEditInstallUninstall(t *testing.T) {
 	if err != nil || len(changes) != len(entries()) {
 		t.Fatalf("install: %v, %v", changes, err)
 	}
-	if !strings.HasPrefix(string(out), userConfig+"\n[[hooks]] "+Mark+"\nevent = \"PreToolUse\"\nmatcher = \"Bash\"\ncommand = \"agenthooks guard bash --fail-closed\"\nfail_mode = \"closed\"\n") {
+	if !strings.HasPrefix(string(out), userConfig+"\n[[hooks]] "+Mark+"\nevent = \"PreToolUse\"\nmatcher = \"Bash\"\ncommand = \"agenthooks guard bash --fail-closed\"\n\n") {
 		t.Errorf("install wrote:\n%s", out)
 	}
 	var doc struct {
@@ -68,7 +68,7 @@ func TestEditInstallUninstall(t *testing.T) {
 func TestEditEmptyAndRefusals(t *testing.T) {
 	t.Parallel()
 	out, _, err := Edit(nil, "agenthooks", entries(), false)
-	if err != nil || !strings.HasPrefix(string(out), "[[hooks]] "+Mark+"\n") || !strings.HasSuffix(string(out), "\"closed\"\n") {
+	if err != nil || !strings.HasPrefix(string(out), "[[hooks]] "+Mark+"\n") || !strings.HasSuffix(string(out), "Edit\"\ncommand = \"agenthooks guard bash --fail-closed\"\n") || strings.Contains(string(out), "fail_mode") {
 		t.Errorf("new file (%v):\n%s", err, out)
 	}
 	for name, in := range map[string]string{
@@ -129,13 +129,13 @@ func TestRenderSettings(t *testing.T) {
 	if err := toml.Unmarshal(out, &doc); err != nil || len(doc.Hooks) != 3 {
 		t.Fatalf("%s: %v", out, err)
 	}
-	want := []Hook{{Event: "PreToolUse", Matcher: "Bash", Command: "./x.sh", Timeout: 10, FailMode: "closed"}, {Event: "PreToolUse", Command: "all"}, {Event: "Stop", Command: "echo done"}}
+	want := []Hook{{Event: "PreToolUse", Matcher: "Bash", Command: "./x.sh", Timeout: 10}, {Event: "PreToolUse", Command: "all"}, {Event: "Stop", Command: "echo done"}}
 	for i, h := range want {
 		if doc.Hooks[i] != h {
 			t.Errorf("hook %d = %+v, want %+v", i, doc.Hooks[i], h)
 		}
 	}
-	if strings.Contains(string(out), Mark) || len(lost) != 3 {
+	if strings.Contains(string(out), Mark) || strings.Contains(string(out), "fail_mode") || len(lost) != 4 {
 		t.Errorf("out:\n%s\nlost %v", out, lost)
 	}
 }
