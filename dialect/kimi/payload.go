@@ -2,6 +2,7 @@ package kimi
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/agenthooks/agenthooks/dialect"
 )
@@ -31,9 +32,23 @@ func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
 }
 
 // RenameToClaude rewrites a decoded Kimi Code payload, in place, as Claude Code's: a file
-// tool's path as file_path.
+// tool's path as file_path, and a prompt given as the message's content parts (2.1.0 sends
+// UserPromptSubmit's prompt so) as its text.
 func RenameToClaude(name string, m map[string]any) []string {
+	var notes []string
 	m["hook_event_name"] = name
+	if parts, ok := m["prompt"].([]any); ok {
+		var text []string
+		for _, p := range parts {
+			part, _ := p.(map[string]any)
+			if t, ok := part["text"].(string); ok && (part["type"] == "text" || part["type"] == nil) {
+				text = append(text, t)
+			} else {
+				notes = append(notes, "a prompt part that is not text is left out")
+			}
+		}
+		m["prompt"] = strings.Join(text, "\n")
+	}
 	if tool, _ := m["tool_name"].(string); fileTool(tool) {
 		if in, ok := m["tool_input"].(map[string]any); ok {
 			if v, has := in["path"]; has {
@@ -44,7 +59,7 @@ func RenameToClaude(name string, m map[string]any) []string {
 			}
 		}
 	}
-	return nil
+	return notes
 }
 
 // FromClaude rewrites a Claude Code payload as the payload of Kimi Code event name.

@@ -111,6 +111,9 @@ func TestPayloadBothWays(t *testing.T) {
 	if ev, out, _, err := ToClaude("SessionHeartbeat", []byte(`{"uptime_ms":1}`)); err != nil || ev != "" || string(out) != `{"uptime_ms":1}` {
 		t.Errorf("an event Claude Code has not: %q %s %v", ev, out, err)
 	}
+	if _, out, _, err := ToClaude("UserPromptSubmit", []byte(`{"prompt":[{"type":"text","text":"a"},{"type":"image_url"},{"type":"text","text":"b"}],"is_steer":false}`)); err != nil || !strings.Contains(string(out), `"prompt":"a\nb"`) {
+		t.Errorf("a prompt of content parts: %s (%v)", out, err)
+	}
 	if _, _, _, err := ToClaude("Nope", []byte(`{}`)); err == nil {
 		t.Error("an unknown event translated")
 	}

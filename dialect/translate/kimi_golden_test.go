@@ -10,8 +10,9 @@ import (
 )
 
 // TestGoldenPayloadsKimi runs Kimi Code's payloads, written from its hooks page's event data
-// (hook_event_name, session_id, session_title, client_type, cwd) and its tools' input schemas
-// (Write's path; not captured from Kimi Code, which does not run here), through the translation
+// (hook_event_name, session_id, session_title, client_type, cwd), the trigger calls in the
+// bundled code of 2.1.0 (UserPromptSubmit's prompt as content parts, is_steer) and its tools'
+// input schemas (Write's path); not captured from Kimi Code, which does not run here, through the translation
 // the engine makes for another agent's hook: to Claude Code (path as file_path), to Cursor's
 // beforeShellExecution for Bash, and back into Kimi Code's shape.
 func TestGoldenPayloadsKimi(t *testing.T) {
@@ -34,6 +35,13 @@ func TestGoldenPayloadsKimi(t *testing.T) {
 			cur, _, err := Payload(kimi.Name, event, b, dialect.Cursor, "beforeShellExecution", Env{})
 			if err != nil || !strings.Contains(string(cur), `"command":"rm -rf build"`) {
 				t.Errorf("kimi %s → cursor: %s (%v)", name, cur, err)
+			}
+		case "":
+			var p struct {
+				Prompt string `json:"prompt"`
+			}
+			if event == "UserPromptSubmit" && (json.Unmarshal(out, &p) != nil || p.Prompt != "fix the login page") {
+				t.Errorf("kimi %s → claude: the prompt's content parts are not its text: %s", name, out)
 			}
 		case "Write":
 			if m.Input["file_path"] != "src/login.ts" || m.Input["path"] != nil {
