@@ -56,7 +56,8 @@ type guardPayload struct {
 	ToolInput      map[string]any   `json:"-"` // tool_input when it is an object (Cursor's MCP sends a string)
 	FilePath       string           `json:"file_path"`
 	Content        *string          `json:"content"`
-	Prompt         string           `json:"prompt"`
+	RawPrompt      json.RawMessage  `json:"prompt"` // a string, after the agent's GuardView (Kimi Code sends content parts)
+	Prompt         string           `json:"-"`
 	Attachments    []map[string]any `json:"attachments"`
 	URL            string           `json:"url"`
 	Command        string           `json:"command"`
@@ -110,6 +111,11 @@ func readGuardPayload(e *env, forced string) (*guardPayload, error) {
 		return p, err
 	}
 	p.view = data
+	if len(p.RawPrompt) > 0 && string(p.RawPrompt) != "null" {
+		if err := json.Unmarshal(p.RawPrompt, &p.Prompt); err != nil {
+			return p, dialect.JSONError("payload field \"prompt\"", p.RawPrompt, err)
+		}
+	}
 	if p.HookEventName == "" && p.Event == "" && p.HookName == "" && p.HookEventCamel == "" && p.ActionName == "" && p.ToolCall == nil &&
 		p.ToolName == "" && p.ToolNameCamel == "" && p.FilePath == "" && p.Prompt == "" && p.Command == "" && p.URL == "" &&
 		p.MCPContext == nil && p.RawToolInput == nil {
