@@ -166,8 +166,7 @@ func Edit(old []byte, prog string, entries []dialect.InstallEntry, remove bool) 
 			return nil, nil, fmt.Errorf("hooks is not an array of [[hooks]] tables, left untouched")
 		}
 	}
-	text := strings.ReplaceAll(string(old), "\r\n", "\n")
-	lines := strings.Split(text, "\n")
+	lines := strings.Split(string(old), "\n") // a CRLF file's lines keep their \r
 	want := map[Hook]bool{}
 	if !remove {
 		for _, en := range entries {

@@ -1,6 +1,7 @@
 package kimi
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -141,4 +142,64 @@ func TestRenderSettings(t *testing.T) {
 	if strings.Contains(string(out), Mark) || strings.Contains(string(out), "fail_mode") || len(lost) != 4 {
 		t.Errorf("out:\n%s\nlost %v", out, lost)
 	}
+}
+
+// FuzzEdit: on any config.toml, Edit never panics; where install succeeds, a second install
+// changes nothing and uninstall gives back a file that reads as the first but for agenthooks'
+// own hooks.
+func FuzzEdit(f *testing.F) {
+	f.Add([]byte(userConfig))
+	f.Add([]byte(""))
+	f.Add([]byte("a = 1\r\n[[hooks]]\r\nevent = \"Stop\"\r\ncommand = \"x\"\r\n"))
+	f.Add([]byte("[[hooks]] # agenthooks\nevent = \"PreToolUse\"\nmatcher = \"Bash\"\ncommand = \"agenthooks guard bash --fail-closed\"\n"))
+	f.Add([]byte("[x]\nv = \"\"\"\n[[hooks]]\n\"\"\"\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var before map[string]any
+		if toml.Unmarshal(data, &before) != nil || strings.Contains(string(data), Mark) {
+			_, _, _ = Edit(data, "agenthooks", entries(), false)
+			return
+		}
+		out, _, err := Edit(data, "agenthooks", entries(), false)
+		if err != nil {
+			return
+		}
+		again, changes, err := Edit(out, "agenthooks", entries(), false)
+		if err != nil || len(changes) != 0 || string(again) != string(out) {
+			t.Fatalf("second install: %v %v", changes, err)
+		}
+		back, _, err := Edit(out, "agenthooks", entries(), true)
+		if err != nil {
+			t.Fatalf("uninstall: %v\n%s", err, out)
+		}
+		var after map[string]any
+		if err := toml.Unmarshal(back, &after); err != nil || !reflect.DeepEqual(norm(before), norm(after)) {
+			t.Fatalf("uninstall gave a file that reads otherwise (%v):\n%q\nfrom\n%q", err, back, data)
+		}
+	})
+}
+
+// norm is a decoded file without the hooks install takes for its own (an agenthooks guard or
+// runner of its entries, written by an older install or by hand): uninstall takes those out.
+func norm(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	if list, ok := m["hooks"].([]any); ok {
+		var keep []any
+		for _, v := range list {
+			t, _ := v.(map[string]any)
+			h := Hook{}
+			h.Event, _ = t["event"].(string)
+			h.Command, _ = t["command"].(string)
+			if !installed(h, "agenthooks", entries()) {
+				keep = append(keep, v)
+			}
+		}
+		if len(keep) == 0 {
+			delete(m, "hooks")
+		} else {
+			m["hooks"] = keep
+		}
+	}
+	return m
 }
