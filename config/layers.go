@@ -93,7 +93,7 @@ func Load(cands []Candidate, trust TrustFunc) *Config {
 		}
 		cand.Family = family
 		format := formatOf(cand)
-		if f := DecodeAs(src, data, format); format != dialect.FormatCodexTOML && format != dialect.FormatClineHook || len(f.Hooks) > 0 || len(f.Problems) > 0 {
+		if f := DecodeAs(src, data, format); format != dialect.FormatCodexTOML && format != dialect.FormatClineHook && format != dialect.FormatKimiTOML || len(f.Hooks) > 0 || len(f.Problems) > 0 {
 			c.Files = append(c.Files, f)
 		}
 	}
@@ -130,6 +130,8 @@ func DecodeAs(src Source, data []byte, format dialect.Format) *File {
 		return DecodeKiro(src, data, format == dialect.FormatKiroAgent)
 	case dialect.FormatVSCodeHooks:
 		return DecodeVSCode(src, data)
+	case dialect.FormatKimiTOML:
+		return DecodeKimi(src, data)
 	}
 	return Decode(src, data)
 }

@@ -239,6 +239,10 @@ const (
 	// ~/.copilot/hooks: {"hooks":{"Event":[{"type":"command","command":...,"windows":...,
 	// "linux":...,"osx":...,"timeout":...}]}}, or Copilot CLI's when it has a numeric version.
 	FormatVSCodeHooks
+
+	// FormatKimiTOML is the [[hooks]] array of tables of Kimi Code's config.toml: one table per
+	// hook, {event, matcher, command, timeout, fail_mode}, beside the agent's other settings.
+	FormatKimiTOML
 )
 
 // FlatEntries reports whether a hooks file of format f lists an event's hooks as entries with a
@@ -407,6 +411,16 @@ type Install struct {
 	// deletes those Ours says are install's, and install refuses to overwrite any other.
 	Wrappers func(prog, path, goos string, entries []InstallEntry) []WrapperFile
 	Ours     func(content []byte) bool
+	// Edit, when set, makes File a text file of the agent's own format, shared with its other
+	// settings (Kimi Code's config.toml), that the agent's package edits: install adds entries
+	// not there yet, uninstall (remove) takes out the ones that are agenthooks' own, and every
+	// other byte is kept. It returns the new content and one line per change; an error leaves
+	// the file untouched. prog is the program as the shell runs it.
+	Edit func(old []byte, prog string, entries []InstallEntry, remove bool) ([]byte, []string, error)
+	// Render, set with Edit, writes hooks given in Claude Code's settings shape (the matcher
+	// groups convert builds for the agent's events) in the agent's own format, and says what it
+	// cannot carry.
+	Render func(settings []byte) ([]byte, []string)
 }
 
 // WrapperFile is one executable install writes into an agent's hooks folder.
@@ -617,4 +631,6 @@ type Probe struct {
 	// PermissionMode is the payload's permission_mode (Droid's autonomy levels are not Claude
 	// Code's modes).
 	PermissionMode string
+	// ClientType is the payload's client_type (Kimi Code's kimi_code_cli).
+	ClientType string
 }

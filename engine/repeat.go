@@ -67,16 +67,18 @@ func (r Repeat) Caller() *dialect.Agent {
 		HookEventCamel string   `json:"hookEventName"`
 		HookName       string   `json:"hookName"`
 		PermissionMode any      `json:"permission_mode"`
+		ClientType     any      `json:"client_type"`
 	}
 	if json.Unmarshal(r.Payload, &p) != nil {
 		return nil
 	}
 	mode, _ := p.PermissionMode.(string)
+	client, _ := p.ClientType.(string)
 	a := agents.Detect(dialect.Probe{HookEvent: p.HookEventName, Event: p.Event, Tool: p.ToolName, TurnID: p.TurnID,
 		Timestamp: p.Timestamp, CamelCase: p.SessionIDCamel != "" || p.ToolNameCamel != "",
 		WorkspaceRoots: len(p.WorkspaceRoots) > 0, CommandOnly: p.ToolInput == nil && p.Command != "",
 		ActionName: p.ActionName, ToolCall: p.ToolCall != nil && p.HookEventName == "",
-		HookEventCamel: p.HookEventCamel, HookName: p.HookName, PermissionMode: mode})
+		HookEventCamel: p.HookEventCamel, HookName: p.HookName, PermissionMode: mode, ClientType: client})
 	if a.Name == r.In {
 		return nil
 	}

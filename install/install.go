@@ -147,6 +147,9 @@ func Plan(a *dialect.Agent, o Options, remove bool) (*Change, error) {
 		planOwn(c, o, remove)
 		return c, nil
 	}
+	if a.Install.Edit != nil {
+		return c, planEdit(c, o, remove)
+	}
 	var root *jsonpos.Value
 	switch {
 	case c.Exists && len(strings.TrimSpace(string(data))) > 0:

@@ -50,6 +50,31 @@ func planOwn(c *Change, o Options, remove bool) {
 	c.Changes = []string{msg}
 }
 
+// planEdit plans the file of an agent whose hooks share a text file of its own format with its
+// other settings (Install.Edit, Kimi Code's config.toml): the agent's package adds install's
+// entries and takes them out, keeping every other byte. A file it cannot edit safely is an
+// error and is left untouched.
+func planEdit(c *Change, o Options, remove bool) error {
+	if remove && !c.Exists {
+		c.Missing, c.New = true, c.Old
+		return nil
+	}
+	prog := o.Program
+	if prog == "" {
+		prog = "agenthooks"
+	}
+	var list []dialect.InstallEntry
+	for _, en := range entries(c.Agent) {
+		list = append(list, dialect.InstallEntry{Event: en.event, Matcher: en.matcher, Args: en.args, FailClosed: en.failClosed})
+	}
+	out, changes, err := c.Agent.Install.Edit(c.Old, prog, list, remove)
+	if err != nil {
+		return fmt.Errorf("%s: %v", c.File, err)
+	}
+	c.New, c.Changes = out, changes
+	return nil
+}
+
 // describe says what entries hold, in their order, for install's message: the guards on their
 // events (the shell and edit guards as one entry when Install.OneGuard joins them), the runner
 // on so many events.

@@ -41,6 +41,8 @@ func AgentVariable(name string) string {
 	// The Cline CLI 3.0.65 sets CLINE_HOOKS_DIR from --hooks-dir.
 	case "CLINE_DIR", "CLINE_HOOKS_DIR":
 		return "Cline"
+	case "KIMI_CODE_HOME": // Kimi Code's folder, with the config.toml that holds its hooks
+		return "Kimi Code"
 	// OpenCode 1.18.33: OPENCODE_CONFIG and OPENCODE_CONFIG_CONTENT add a config whose plugin
 	// list loads code (a plugin can undo another's answer), OPENCODE_CONFIG_DIR adds a config
 	// folder, OPENCODE_TUI_CONFIG the terminal UI's plugins, OPENCODE_PURE loads no plugin at
@@ -56,8 +58,8 @@ func AgentVariable(name string) string {
 // agentCLIs are the coding agents' command lines, sorted (every descriptor's Binary among them:
 // a test in config checks it).
 var agentCLIs = []string{
-	"agy", "auggie", "claude", "cline", "code", "codex", "copilot", "crush", "cursor-agent", "droid", "gemini", "kiro",
-	"kiro-cli", "opencode", "qwen", "windsurf",
+	"agy", "auggie", "claude", "cline", "code", "codex", "copilot", "crush", "cursor-agent", "droid", "gemini", "kimi",
+	"kiro", "kiro-cli", "opencode", "qwen", "windsurf",
 }
 
 // IsAgentCLI reports whether name (a program's base name, .exe or not) is one of the coding

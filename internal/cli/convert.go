@@ -119,6 +119,12 @@ func runConvert(e *env, p convertParams) error {
 		out, lost, notes = toMatcherGroups(f, toAgent)
 		moved = append(moved, notes...)
 	}
+	data = out.Encode()
+	if render := toAgent.Install.Render; render != nil { // a text format of the agent's own (Kimi Code's TOML)
+		var more []string
+		data, more = render(data)
+		lost = append(lost, more...)
+	}
 	for _, l := range lost {
 		fmt.Fprintln(e.stderr, "not carried:", l)
 	}
@@ -126,7 +132,7 @@ func runConvert(e *env, p convertParams) error {
 		fmt.Fprintln(e.stderr, "note:", m)
 	}
 	if p.out == "" {
-		_, err = e.stdout.Write(out.Encode())
+		_, err = e.stdout.Write(data)
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(p.out), 0o755); err != nil {
@@ -138,7 +144,7 @@ func runConvert(e *env, p convertParams) error {
 		}
 		fmt.Fprintf(e.stdout, "the previous file is %s.bak\n", p.out)
 	}
-	if err := config.WriteFileAtomic(p.out, out.Encode(), 0o644); err != nil {
+	if err := config.WriteFileAtomic(p.out, data, 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", p.out, err)
 	}
 	fmt.Fprintf(e.stdout, "wrote %s\n", p.out)

@@ -52,6 +52,10 @@ var editCalls = map[string]map[string]string{
 		"edit_notebook_file":           `{"timestamp":"2026-11-24T10:00:00.000Z","hookEventName":"PreToolUse","sessionId":"s","cwd":"/tmp","tool_name":"edit_notebook_file","tool_use_id":"u","tool_input":{"filePath":"@FILE","editType":"insert","cellId":"c1","newCode":"x","language":"python"}}`,
 		"apply_patch":                  `{"timestamp":"2026-11-24T10:00:00.000Z","hookEventName":"PreToolUse","sessionId":"s","cwd":"/tmp","tool_name":"apply_patch","tool_use_id":"u","tool_input":{"input":"*** Begin Patch\n*** Update File: @FILE\n@@\n-a\n+b\n*** End Patch","explanation":"e"}}`,
 	},
+	"kimi": {
+		"Write": `{"hook_event_name":"PreToolUse","session_id":"s","session_title":"","client_type":"kimi_code_cli","cwd":"/tmp","tool_name":"Write","tool_input":{"path":"@FILE","content":"{}"},"tool_call_id":"c1"}`,
+		"Edit":  `{"hook_event_name":"PreToolUse","session_id":"s","session_title":"","client_type":"kimi_code_cli","cwd":"/tmp","tool_name":"Edit","tool_input":{"path":"@FILE","old_string":"{","new_string":"{}"},"tool_call_id":"c2"}`,
+	},
 	"droid": {
 		"Create":     `{"session_id":"s","transcript_path":"","cwd":"/tmp","permission_mode":"auto-low","hook_event_name":"PreToolUse","tool_name":"Create","tool_input":{"file_path":"@FILE","content":"{}"}}`,
 		"Edit":       `{"session_id":"s","transcript_path":"","cwd":"/tmp","permission_mode":"auto-low","hook_event_name":"PreToolUse","tool_name":"Edit","tool_input":{"file_path":"@FILE","old_str":"a","new_str":"b"}}`,

@@ -264,16 +264,19 @@ type shellPayload struct {
 	HookEventCamel string `json:"hookEventName"`
 	// PermissionMode tells Droid's payload from Claude Code's (any type: only a string counts).
 	PermissionMode any `json:"permission_mode"`
+	// ClientType tells Kimi Code's payload from Claude Code's (its client_type).
+	ClientType any `json:"client_type"`
 }
 
 // probe is what the payload shows of its agent, for the agents' Detect.
 func (pl *shellPayload) probe() dialect.Probe {
 	mode, _ := pl.PermissionMode.(string)
+	client, _ := pl.ClientType.(string)
 	return dialect.Probe{HookEvent: pl.HookEventName, Event: pl.Event, Tool: pl.ToolName, TurnID: pl.TurnID, Timestamp: pl.Timestamp,
 		CamelCase:      pl.SessionIDCamel != "" || pl.ToolNameCamel != "",
 		WorkspaceRoots: len(pl.WorkspaceRoots) > 0, CommandOnly: pl.ToolInput == nil && pl.Command != nil,
 		ActionName: pl.ActionName, ToolCall: pl.ToolCall != nil && pl.HookEventName == "", HookName: pl.HookName, HookEventCamel: pl.HookEventCamel,
-		PermissionMode: mode}
+		PermissionMode: mode, ClientType: client}
 }
 
 // shellCall is what the guard judges.

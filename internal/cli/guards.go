@@ -56,7 +56,8 @@ type guardPayload struct {
 	ToolInput      map[string]any   `json:"-"` // tool_input when it is an object (Cursor's MCP sends a string)
 	FilePath       string           `json:"file_path"`
 	Content        *string          `json:"content"`
-	Prompt         string           `json:"prompt"`
+	RawPrompt      json.RawMessage  `json:"prompt"` // a string, after the agent's GuardView (Kimi Code sends content parts)
+	Prompt         string           `json:"-"`
 	Attachments    []map[string]any `json:"attachments"`
 	URL            string           `json:"url"`
 	Command        string           `json:"command"`
@@ -75,6 +76,7 @@ type guardPayload struct {
 	HookName       string           `json:"hookName"`        // Cline's
 	HookEventCamel string           `json:"hookEventName"`   // VS Code's
 	PermissionMode any              `json:"permission_mode"` // a string tells Droid's
+	ClientType     any              `json:"client_type"`     // a string tells Kimi Code's
 }
 
 func readGuardPayload(e *env, forced string) (*guardPayload, error) {
@@ -98,16 +100,22 @@ func readGuardPayload(e *env, forced string) (*guardPayload, error) {
 	}
 	if forced == "" {
 		mode, _ := p.PermissionMode.(string)
+		client, _ := p.ClientType.(string)
 		p.format = string(agents.Detect(dialect.Probe{HookEvent: p.HookEventName, Event: p.Event, Tool: p.ToolName, TurnID: p.TurnID,
 			Timestamp: p.Timestamp, CamelCase: p.SessionIDCamel != "" || p.ToolNameCamel != "",
 			WorkspaceRoots: len(p.WorkspaceRoots) > 0, CommandOnly: p.RawToolInput == nil && p.Command != "",
 			ActionName: p.ActionName, ToolCall: p.ToolCall != nil && p.HookEventName == "", HookName: p.HookName, HookEventCamel: p.HookEventCamel,
-			PermissionMode: mode}).Name)
+			PermissionMode: mode, ClientType: client}).Name)
 	}
 	if err := guardView(p.format, &data, p); err != nil {
 		return p, err
 	}
 	p.view = data
+	if len(p.RawPrompt) > 0 && string(p.RawPrompt) != "null" {
+		if err := json.Unmarshal(p.RawPrompt, &p.Prompt); err != nil {
+			return p, dialect.JSONError("payload field \"prompt\"", p.RawPrompt, err)
+		}
+	}
 	if p.HookEventName == "" && p.Event == "" && p.HookName == "" && p.HookEventCamel == "" && p.ActionName == "" && p.ToolCall == nil &&
 		p.ToolName == "" && p.ToolNameCamel == "" && p.FilePath == "" && p.Prompt == "" && p.Command == "" && p.URL == "" &&
 		p.MCPContext == nil && p.RawToolInput == nil {
