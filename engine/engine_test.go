@@ -128,9 +128,11 @@ func TestMaxParallelBoundsTheFanOut(t *testing.T) {
 }
 
 func TestTwoHundredConcurrentFiresLeakNoDescriptors(t *testing.T) {
-	eng := newEngine(t, hooksOf("beforeShellExecution",
-		`cat >/dev/null; echo '{"permission":"allow"}'`,
-		`echo '{"permission":"ask"}'`), Options{})
+	// A long timeout: 400 shells at once on a loaded 2-core machine can take longer than the
+	// default, and a hook that timed out gives no answer; this test is about what leaks.
+	eng := newEngine(t, `{"version": 1, "hooks": {"beforeShellExecution": [
+		{"command": "cat >/dev/null; echo '{\"permission\":\"allow\"}'", "timeout": 300},
+		{"command": "echo '{\"permission\":\"ask\"}'", "timeout": 300}]}}`, Options{})
 	fds := func() int {
 		ents, err := os.ReadDir("/proc/self/fd")
 		if err != nil {
