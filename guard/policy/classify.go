@@ -22,6 +22,12 @@ type Context struct {
 	// commands change, send or name no path and never need the list. It switches the
 	// protections on even when it returns nothing, and is called at most once per judgement.
 	ProtectedFunc func() []Protected `json:"-"`
+	// MayProtect, when set beside ProtectedFunc, is a cheap test run before the list is
+	// computed for a plain path a command changes (clean, absolute, no glob, no symlink on the
+	// way): false only when no list ProtectedFunc can give holds that path, anything inside or
+	// above it, or a file beside it (config.MayProtect). Most writes, to a file in the project,
+	// then never compute the list.
+	MayProtect func(path string) bool `json:"-"`
 	// LookPath, when set, finds a program in the PATH the command will run with, so that
 	// $(which NAME) names a known file.
 	LookPath func(name string) string `json:"-"`

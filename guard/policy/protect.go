@@ -221,6 +221,17 @@ func (pr *protector) list() []Protected {
 	return pr.prot
 }
 
+// cannotBeProtected reports whether ctx.MayProtect rules out that the path abs (a glob when
+// pattern) relates to any protected path, before the list is computed. Only a plain path whose
+// symlinks resolve to itself is tested: through a symlink, what it reaches is compared too.
+func (pr *protector) cannotBeProtected(abs string, pattern bool) bool {
+	may := pr.ctx.MayProtect
+	if may == nil || pr.listed || len(pr.ctx.Protected) > 0 || pattern || may(abs) {
+		return false
+	}
+	return realPath(abs) == abs
+}
+
 // invocation lists the protections an invocation breaks: a change to a protected path, or one
 // of agenthooks' own commands.
 // When denied is set, the invocation is denied already and nothing is reported.
@@ -813,6 +824,9 @@ func (pr *protector) touch(op string, w shell.Word, inv *shell.Invocation) (hit,
 		if p := pr.byTail(v, 2); p != nil {
 			return hit{op: op, target: v, prot: p}, true
 		}
+		return hit{}, false
+	}
+	if pr.cannotBeProtected(abs, w.Glob || inv.Filtered) {
 		return hit{}, false
 	}
 	real := ""
