@@ -52,8 +52,8 @@ var (
 	})
 	// watchexecOpts and hyperfineOpts are the options with a value of watchexec and hyperfine
 	// (hyperfine's --prepare, --setup, --cleanup and --conclude are commands and read as such).
-	watchexecOpts = words{"--debounce", "--delay-run", "--emit-events-to", "--env", "--exts", "--filter", "--filter-file", "--ignore", "--ignore-file", "--on-busy-update", "--poll", "--project-origin", "--shell", "--signal", "--stop-signal", "--stop-timeout", "--watch", "--watch-non-recursive", "--workdir", "-E", "-W", "-d", "-e", "-f", "-i", "-s", "-w"}
-	hyperfineOpts = words{"--command-name", "--export-asciidoc", "--export-csv", "--export-json", "--export-markdown", "--export-orgmode", "--input", "--max-runs", "--min-runs", "--output", "--parameter-list", "--parameter-scan", "--parameter-step-size", "--reference", "--runs", "--shell", "--sort", "--style", "--time-unit", "--warmup", "-D", "-L", "-M", "-P", "-S", "-m", "-n", "-r", "-u", "-w"}
+	watchexecOpts     = words{"--debounce", "--delay-run", "--emit-events-to", "--env", "--exts", "--filter", "--filter-file", "--ignore", "--ignore-file", "--on-busy-update", "--poll", "--project-origin", "--shell", "--signal", "--stop-signal", "--stop-timeout", "--watch", "--watch-non-recursive", "--workdir", "-E", "-W", "-d", "-e", "-f", "-i", "-s", "-w"}
+	hyperfineOpts     = words{"--command-name", "--export-asciidoc", "--export-csv", "--export-json", "--export-markdown", "--export-orgmode", "--input", "--max-runs", "--min-runs", "--output", "--parameter-list", "--parameter-scan", "--parameter-step-size", "--reference", "--runs", "--shell", "--sort", "--style", "--time-unit", "--warmup", "-D", "-L", "-M", "-P", "-S", "-m", "-n", "-r", "-u", "-w"}
 	hyperfineCommands = words{"--cleanup", "--conclude", "--prepare", "--setup", "-c", "-p", "-s"}
 	// packageDeleters delete what they are given, like rm -rf.
 	packageDeleters = words{"del", "del-cli", "fs-extra", "premove", "rimraf", "rmrf", "trash", "trash-put"}
