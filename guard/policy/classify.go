@@ -42,11 +42,7 @@ type Context struct {
 
 type classifier struct{ ctx Context }
 
-var systemDirs = map[string]bool{"/bin": true, "/sbin": true, "/boot": true, "/dev": true, "/etc": true, "/home": true,
-	"/lib": true, "/lib32": true, "/lib64": true, "/libx32": true, "/media": true, "/mnt": true, "/opt": true,
-	"/proc": true, "/root": true, "/run": true, "/srv": true, "/sys": true, "/usr": true, "/var": true,
-	"/System": true, "/Library": true, "/Applications": true, "/Users": true, "/Volumes": true, "/private": true,
-	"/nix": true, "/snap": true}
+var systemDirs = words{"/Applications", "/Library", "/System", "/Users", "/Volumes", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32", "/media", "/mnt", "/nix", "/opt", "/private", "/proc", "/root", "/run", "/sbin", "/snap", "/srv", "/sys", "/usr", "/var"}
 
 // homeData are the folders in home that hold the user's own files and settings, not something a
 // tool can fetch again: deleting one of them whole is deleting the user's work.
@@ -190,7 +186,7 @@ func (c *classifier) place(p string) string {
 		return TargetHome
 	case project != "" && p == project:
 		return TargetProjectRoot
-	case !inProject && (systemDirs[p] || systemDirs[path.Dir(p)]):
+	case !inProject && (systemDirs.has(p) || systemDirs.has(path.Dir(p))):
 		return TargetSystem
 	case inProject:
 		return TargetProject
@@ -222,15 +218,14 @@ func within(p, dir string) bool {
 }
 
 // gitCore are the parts of a .git folder without which the repository is lost.
-var gitCore = map[string]bool{"objects": true, "refs": true, "HEAD": true, "index": true, "packed-refs": true,
-	"logs": true, "modules": true, "worktrees": true, "config": true}
+var gitCore = words{"HEAD", "config", "index", "logs", "modules", "objects", "packed-refs", "refs", "worktrees"}
 
 // isGitCore reports whether p is a .git folder or one of its core parts.
 func isGitCore(p string) bool {
 	elems := strings.Split(path.Clean(p), "/")
 	for i, e := range elems {
 		if e == ".git" {
-			return i == len(elems)-1 || gitCore[elems[i+1]]
+			return i == len(elems)-1 || gitCore.has(elems[i+1])
 		}
 	}
 	return false

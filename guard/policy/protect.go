@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -169,11 +168,6 @@ func writesFiles(code string) bool {
 		}
 	}
 	return false
-}
-
-// lazySet is a set built on its first use, not at every start of a guard process.
-func lazySet(items ...string) func() map[string]bool {
-	return sync.OnceValue(func() map[string]bool { return set(items...) })
 }
 
 func set(items ...string) map[string]bool {
@@ -768,7 +762,7 @@ func hasInPlace(args []shell.Word) bool {
 func gitVerb(args []shell.Word) string {
 	for i := 0; i < len(args); i++ {
 		v := args[i].Value
-		if globalValueOpts["git"][v] {
+		if globalValueOpts("git").has(v) {
 			i++
 			continue
 		}
