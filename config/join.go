@@ -1,6 +1,9 @@
 package config
 
-import "path/filepath"
+import (
+	"path/filepath"
+	"strings"
+)
 
 // The protected paths are some 280 paths joined from a few bases (the home folder, the
 // workspaces, the managed folders) and the descriptors' relative paths, which are clean
@@ -42,16 +45,20 @@ func cleanAbs(p string) bool {
 // cleanRel reports whether r is a relative slash-separated path that filepath.Clean leaves as it
 // is and that joins without a separator of its own: elements that are neither empty, "." nor "..".
 func cleanRel(r string) bool {
-	start := 0
-	for i := 0; i <= len(r); i++ {
-		if i < len(r) && r[i] != '/' {
-			continue
-		}
-		switch r[start:i] {
-		case "", ".", "..":
-			return false
-		}
-		start = i + 1
+	if r == "" || r[0] == '/' || r[len(r)-1] == '/' || strings.Contains(r, "//") {
+		return false
 	}
-	return true
+	for i := 0; ; i++ { // each dot that starts an element: . and .. are the whole element
+		j := strings.IndexByte(r[i:], '.')
+		if j < 0 {
+			return true
+		}
+		i += j
+		if i == 0 || r[i-1] == '/' {
+			rest := r[i+1:]
+			if rest == "" || rest[0] == '/' || rest == "." || strings.HasPrefix(rest, "./") {
+				return false
+			}
+		}
+	}
 }

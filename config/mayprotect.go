@@ -72,7 +72,7 @@ func MayProtect(env Env, files, binaries []string) func(target string) bool {
 					if a.Dir != "" && !cleanRel(a.Dir) || l.Path != "" && !cleanRel(l.Path) {
 						ok = false
 					}
-					first(&m.homeFirst, path.Join(a.Dir, l.Path))
+					first(&m.homeFirst, cmp.Or(a.Dir, l.Path)) // the agent's folder's first element, or the path's
 				case dialect.RootUserHome:
 					first(&m.homeFirst, l.Path)
 				case dialect.RootTeam:
