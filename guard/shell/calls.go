@@ -89,22 +89,6 @@ var (
 	findFilters = words{"-amin", "-anewer", "-atime", "-cmin", "-cnewer", "-ctime", "-empty", "-gid", "-group", "-ilname", "-iname", "-inum", "-ipath", "-iregex", "-iwholename", "-links", "-lname", "-mmin", "-mtime", "-name", "-newer", "-nogroup", "-nouser", "-path", "-perm", "-regex", "-samefile", "-size", "-uid", "-user", "-wholename"}
 )
 
-func set(items ...string) wordMap {
-	m := make(wordMap, len(items))
-	for _, s := range items {
-		m[s] = true
-	}
-	return m
-}
-
-// wordSet is a set of words: a words list or a wordMap.
-type wordSet interface{ has(string) bool }
-
-// wordMap is a set of words built as a map.
-type wordMap map[string]bool
-
-func (m wordMap) has(s string) bool { return m[s] }
-
 // words is a set of words as a sorted list, searched by halves: a package variable of this
 // type is laid out by the linker, so it costs a guard process nothing at start, where a map
 // is built at every start (TestWordsSorted checks the order).
@@ -117,7 +101,7 @@ func (w words) has(s string) bool {
 
 // skipOpts drops leading options (and the values of those in withValue) up to the first
 // argument that is not an option, or past a "--".
-func skipOpts(args []Word, withValue wordSet) []Word {
+func skipOpts(args []Word, withValue words) []Word {
 	for len(args) > 0 {
 		v := args[0].Value
 		if v == "--" {
@@ -128,7 +112,7 @@ func skipOpts(args []Word, withValue wordSet) []Word {
 		}
 		name, _, hasValue := strings.Cut(v, "=")
 		args = args[1:]
-		if withValue != nil && withValue.has(name) && !hasValue && len(args) > 0 {
+		if withValue.has(name) && !hasValue && len(args) > 0 {
 			args = args[1:]
 		}
 	}
@@ -292,8 +276,19 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 			a.cd(rest)
 			return
 		case plainWrappers.has(name):
-			opts := map[string]wordSet{"nice": niceValueOpts, "ionice": ioniceValueOpts, "stdbuf": stdbufValueOpts,
-				"exec": execValueOpts, "time": timeValueOpts}[name]
+			var opts words
+			switch name {
+			case "nice":
+				opts = niceValueOpts
+			case "ionice":
+				opts = ioniceValueOpts
+			case "stdbuf":
+				opts = stdbufValueOpts
+			case "exec":
+				opts = execValueOpts
+			case "time":
+				opts = timeValueOpts
+			}
 			args, f = skipOpts(rest, opts), f.with(name)
 			if name == "chrt" || name == "taskset" {
 				if len(args) > 0 {

@@ -36,17 +36,17 @@ var (
 	// argvRunners run the command line that follows their options (and an optional --), each
 	// with the options of its own that take a value: retry loops, output and terminal
 	// wrappers, daemonizers, multi-call binaries, programs that run as another user.
-	argvRunners = sync.OnceValue(func() map[string]wordMap {
-		return map[string]wordMap{
-			"retry":     set("-t", "--times", "-d", "--delay", "-u", "--until", "-w", "--while", "-m", "--max-time", "--tries", "--sleep"),
+	argvRunners = sync.OnceValue(func() map[string]words {
+		return map[string]words{
+			"retry":     words{"--delay", "--max-time", "--sleep", "--times", "--tries", "--until", "--while", "-d", "-m", "-t", "-u", "-w"},
 			"chronic":   nil,
 			"toybox":    nil,
 			"ifne":      nil,
-			"daemonize": set("-a", "-c", "-e", "-E", "-o", "-p", "-l", "-u"),
-			"runuser":   set("-u", "--user", "-g", "--group", "-G", "--supp-group", "-w", "--whitelist-environment", "-s", "--shell"),
-			"pkexec":    set("--user"),
+			"daemonize": words{"-E", "-a", "-c", "-e", "-l", "-o", "-p", "-u"},
+			"runuser":   words{"--group", "--shell", "--supp-group", "--user", "--whitelist-environment", "-G", "-g", "-s", "-u", "-w"},
+			"pkexec":    words{"--user"},
 			"catchsegv": nil,
-			"setpriv":   set("--reuid", "--regid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--selinux-label", "--apparmor-profile"),
+			"setpriv":   words{"--ambient-caps", "--apparmor-profile", "--bounding-set", "--groups", "--inh-caps", "--regid", "--reuid", "--securebits", "--selinux-label"},
 			"doppler":   nil,
 		}
 	})
@@ -157,13 +157,13 @@ func (a *analyzer) runner(name string, args []Word, f *frame, ctx *callCtx) bool
 		}
 		return true
 	case name == "unshare" || name == "bwrap" || name == "nsenter":
-		rest = skipOpts(rest, set("-t", "--target", "--setuid", "--setgid", "-S", "-G", "--bind", "--ro-bind", "--chdir", "--wd"))
+		rest = skipOpts(rest, words{"--bind", "--chdir", "--ro-bind", "--setgid", "--setuid", "--target", "--wd", "-G", "-S", "-t"})
 		if len(rest) > 0 {
 			a.invoke(rest, f.with(name), ctx)
 			return true
 		}
 	case name == "wsl" || name == "wsl.exe":
-		rest = skipOpts(rest, set("-d", "--distribution", "-u", "--user", "--cd"))
+		rest = skipOpts(rest, words{"--cd", "--distribution", "--user", "-d", "-u"})
 		if len(rest) > 0 && (rest[0].Value == "-e" || rest[0].Value == "--exec" || rest[0].Value == "--") {
 			rest = rest[1:]
 		}
@@ -371,7 +371,7 @@ func hasWords(args []Word, words []string) bool {
 // parallel: GNU parallel runs its command (or, with none, each argument after ::: as a
 // command line) for each input.
 func (a *analyzer) parallel(args []Word, f *frame, ctx *callCtx) bool {
-	rest := skipOpts(args[1:], set("-j", "--jobs", "-S", "--sshlogin", "--joblog", "-a", "--arg-file", "--delay", "--timeout", "--results", "-I", "--colsep", "-n", "--max-args"))
+	rest := skipOpts(args[1:], words{"--arg-file", "--colsep", "--delay", "--joblog", "--jobs", "--max-args", "--results", "--sshlogin", "--timeout", "-I", "-S", "-a", "-j", "-n"})
 	sep := len(rest)
 	for i, w := range rest {
 		if w.Value == ":::" || w.Value == "::::" || w.Value == ":::+" {
@@ -421,7 +421,7 @@ func (a *analyzer) tmux(args []Word, f *frame, ctx *callCtx) bool {
 	body := rest[1:]
 	switch sub {
 	case "new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "run-shell", "run":
-		opts := set("-s", "-n", "-t", "-c", "-x", "-y", "-e", "-F", "-l", "-p", "-w", "-f")
+		opts := words{"-F", "-c", "-e", "-f", "-l", "-n", "-p", "-s", "-t", "-w", "-x", "-y"}
 		body = skipOpts(body, opts)
 		a.record(args, "tmux", f, ctx)
 		if len(body) > 0 {
@@ -429,7 +429,7 @@ func (a *analyzer) tmux(args []Word, f *frame, ctx *callCtx) bool {
 		}
 		return true
 	case "send-keys", "send":
-		body = skipOpts(body, set("-t", "-N"))
+		body = skipOpts(body, words{"-N", "-t"})
 		var keys []Word
 		for _, w := range body {
 			if w.Value == "Enter" || w.Value == "C-m" || w.Value == "KPEnter" {
@@ -501,7 +501,7 @@ func remoteReadsScript(cmd []Word) bool {
 func (a *analyzer) container(args []Word, f *frame, ctx *callCtx) bool {
 	rest := args[1:]
 	if len(rest) > 0 && rest[0].Value == "compose" {
-		rest = skipOpts(rest[1:], set("-f", "--file", "-p", "--project-name", "--env-file", "--profile"))
+		rest = skipOpts(rest[1:], words{"--env-file", "--file", "--profile", "--project-name", "-f", "-p"})
 		if len(rest) == 0 || rest[0].Value != "exec" && rest[0].Value != "run" {
 			return false
 		}
@@ -668,8 +668,7 @@ func (a *analyzer) sedExec(args []Word, f *frame, ctx *callCtx) bool {
 // its search paths, every file when the pattern matches all names.
 func (a *analyzer) fdExec(args []Word, f *frame, ctx *callCtx) bool {
 	var pos, cmd []Word
-	valueOpts := set("-e", "--extension", "-t", "--type", "-d", "--max-depth", "--min-depth", "-E", "--exclude", "-S", "--size",
-		"--changed-within", "--changed-before", "-o", "--owner", "-j", "--threads", "--max-results", "--base-directory", "-c", "--color")
+	valueOpts := words{"--base-directory", "--changed-before", "--changed-within", "--color", "--exclude", "--extension", "--max-depth", "--max-results", "--min-depth", "--owner", "--size", "--threads", "--type", "-E", "-S", "-c", "-d", "-e", "-j", "-o", "-t"}
 	rest := args[1:]
 	narrowed := false // -e pyc, --size, --changed-within: some files only
 	for i := 0; i < len(rest); i++ {
@@ -681,7 +680,7 @@ func (a *analyzer) fdExec(args []Word, f *frame, ctx *callCtx) bool {
 		case v == "-x" || v == "--exec" || v == "-X" || v == "--exec-batch":
 			cmd = rest[i+1:]
 			i = len(rest)
-		case valueOpts[v]:
+		case valueOpts.has(v):
 			i++
 		case strings.HasPrefix(v, "-"):
 		default:
