@@ -113,14 +113,16 @@ func TestMayProtectAsGiven(t *testing.T) {
 			samePrefiltered(t, g, c.Command)
 		}
 	}
-	for _, cmd := range []string{"cd web && npm ci && npm run build -- --prod > build.log 2>&1", "go test ./... > test.log", "mkdir -p out && cp a.txt out/"} {
+	for _, cmd := range []string{"cd web && npm ci && npm run build -- --prod > build.log 2>&1", "go test ./... > test.log", "mkdir -p out && cp a.txt out/",
+		"python3 - <<'EOF'\nimport json\nprint(json.dumps({'a': 1}))\nEOF", `node -e "fs.writeFileSync('out.json', data)"`} {
 		if samePrefiltered(t, g, cmd) {
 			t.Errorf("%q: the protected paths were computed", cmd)
 		}
 	}
 	for _, cmd := range []string{"echo x > .claude/settings.json", "cd .claude && echo x > settings.json", "echo x > ~/.bashrc", "rm -rf ~/.claude",
 		"echo x > /home/dev/.agenthooks/audit.db-wal", "rm -rf /usr/local/bin", "echo {} > x.code-workspace", "mv x ~/.ssh",
-		"mv build .vscode", "echo x > /etc/claude-code/managed-settings.json", "echo > .cursor/hooks.json", "ln -s ~/.claude c && echo x > c/settings.json"} {
+		"mv build .vscode", "echo x > /etc/claude-code/managed-settings.json",
+		"python3 -c \"open('.claude/settings.json','w').write('{}')\"", "python3 -c \"import os; os.remove(os.path.expanduser('~/.bashrc'))\"", "echo > .cursor/hooks.json", "ln -s ~/.claude c && echo x > c/settings.json"} {
 		if !samePrefiltered(t, g, cmd) {
 			t.Errorf("%q: the protected paths were not computed", cmd)
 		}

@@ -26,7 +26,10 @@ type Context struct {
 	// computed for a plain path a command changes (clean, absolute, no glob, no symlink on the
 	// way): false only when no list ProtectedFunc can give holds that path, anything inside or
 	// above it, or a file beside it (config.MayProtect). Most writes, to a file in the project,
-	// then never compute the list.
+	// then never compute the list. Setting it also says that every path ProtectedFunc lists
+	// is absolute (has a slash), as config.ProtectedPaths makes them where the working
+	// directory is known: code or a word with neither a slash nor a tilde then names none, and
+	// the list is not computed for it.
 	MayProtect func(path string) bool `json:"-"`
 	// LookPath, when set, finds a program in the PATH the command will run with, so that
 	// $(which NAME) names a known file.

@@ -1223,6 +1223,11 @@ func (pr *protector) byTail(s string, n int) *Protected {
 // by its last two elements (.claude/settings.json); a protected folder by its own name when
 // that starts with a dot (.agenthooks).
 func (pr *protector) namedIn(code string) *Protected {
+	if pr.ctx.MayProtect != nil && !pr.listed && len(pr.ctx.Protected) == 0 && !strings.ContainsAny(code, "/~") {
+		// Each way below names a path with a slash or a tilde (the full path, ~/..., the last
+		// two elements, a dot-folder/): with absolute paths listed, text with neither names none.
+		return nil
+	}
 	prot := pr.list()
 	for i := range prot {
 		if p := &prot[i]; strings.Contains(code, p.Path) {

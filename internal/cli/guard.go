@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -90,8 +91,13 @@ func (pp protectedPlaces) list() []policy.Protected {
 }
 
 // mayProtect is the test run before the list is computed (config.MayProtect), itself built on
-// first need: true, "compute the list", where config.MayProtect gives no test.
+// first need: true, "compute the list", where config.MayProtect gives no test. It is nil where
+// the list may hold a path that is not absolute (policy.Context.MayProtect): without a working
+// directory, or on Windows, where filepath.Abs can fail on a name.
 func (pp protectedPlaces) mayProtect() func(string) bool {
+	if _, err := os.Getwd(); err != nil || runtime.GOOS == "windows" {
+		return nil
+	}
 	test := sync.OnceValue(func() func(string) bool { return config.MayProtect(pp.env, pp.files, pp.binaries()) })
 	return func(p string) bool {
 		t := test()
