@@ -1223,9 +1223,7 @@ func (pr *protector) byTail(s string, n int) *Protected {
 // by its last two elements (.claude/settings.json); a protected folder by its own name when
 // that starts with a dot (.agenthooks).
 func (pr *protector) namedIn(code string) *Protected {
-	if pr.ctx.MayProtect != nil && !pr.listed && len(pr.ctx.Protected) == 0 && !strings.ContainsAny(code, "/~") {
-		// Each way below names a path with a slash or a tilde (the full path, ~/..., the last
-		// two elements, a dot-folder/): with absolute paths listed, text with neither names none.
+	if pr.namesNone(code) {
 		return nil
 	}
 	prot := pr.list()
@@ -1253,13 +1251,20 @@ func (pr *protector) namedIn(code string) *Protected {
 	return nil
 }
 
+// namesNone reports, before the list is computed, that text names no protected path: each way
+// namedIn and namedInRaw find one has a slash or a tilde in it (the full path, ~/..., the last
+// two elements, a dot-folder/), and where ctx.MayProtect is set the listed paths are absolute.
+func (pr *protector) namesNone(text string) bool {
+	return pr.ctx.MayProtect != nil && !pr.listed && len(pr.ctx.Protected) == 0 && !strings.ContainsAny(text, "/~")
+}
+
 // namedInRaw finds a protected path that a word as written names, in full, as ~/..., by its
 // last two elements, or by the dot-folder that holds it (~/.claude/*.json).
 func (pr *protector) namedInRaw(raw string) *Protected {
 	if raw == "" {
 		return nil
 	}
-	if p := pr.namedIn(raw); p != nil {
+	if p := pr.namedIn(raw); p != nil || pr.namesNone(raw) {
 		return p
 	}
 	prot := pr.list()
