@@ -54,7 +54,7 @@ func locationPath(env Env, a *dialect.Agent, l dialect.Location) string {
 		if v == "" || l.Path == "" {
 			return v
 		}
-		return filepath.Join(v, filepath.FromSlash(l.Path))
+		return join(v, l.Path)
 	}
 	if v := env.lookup(l.Env); v != "" {
 		return v
@@ -78,7 +78,7 @@ func locationPath(env Env, a *dialect.Agent, l dialect.Location) string {
 	if l.Root == dialect.RootManaged && !strings.Contains(l.Path, "*") {
 		return joinFor(cmp.Or(env.GOOS, runtime.GOOS), base, l.Path) // another platform's path as it reads there
 	}
-	return filepath.Join(base, filepath.FromSlash(l.Path))
+	return join(base, l.Path)
 }
 
 // LocationPaths are the paths of locs in env, a "*" left unmatched: a workspace location's in
@@ -89,7 +89,7 @@ func LocationPaths(env Env, a *dialect.Agent, locs []dialect.Location) []string 
 	for _, l := range locs {
 		if l.Root == dialect.RootWorkspace {
 			for _, ws := range env.Workspaces {
-				out = append(out, filepath.Join(ws, filepath.FromSlash(l.Path)))
+				out = append(out, join(ws, l.Path))
 			}
 			continue
 		}
@@ -112,7 +112,7 @@ func workspaceCandidates(a *dialect.Agent, locs []dialect.Location, ws string) [
 		if l.Root != dialect.RootWorkspace {
 			continue
 		}
-		p := filepath.Join(ws, filepath.FromSlash(l.Path))
+		p := join(ws, l.Path)
 		paths := []string{p}
 		if strings.Contains(l.Path, "*") {
 			paths = glob(p)
@@ -143,7 +143,7 @@ func agentHome(env Env, a *dialect.Agent) string {
 	if env.Home == "" {
 		return ""
 	}
-	return filepath.Join(env.Home, a.Dir)
+	return join(env.Home, a.Dir)
 }
 
 // lookup returns the folder env sets through the environment variable key: the named fields

@@ -56,7 +56,7 @@ func globIn(dir, pattern string, out []string) []string {
 			continue
 		}
 		if ok, _ := filepath.Match(pattern, n); ok {
-			out = append(out, filepath.Join(dir, n))
+			out = append(out, join(dir, n))
 		}
 	}
 	return out

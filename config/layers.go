@@ -145,7 +145,7 @@ func readLimited(path string) ([]byte, error) { return regfile.Read(path, MaxFil
 func joinFor(goos, dir, name string) string {
 	switch {
 	case goos == runtime.GOOS:
-		return filepath.Join(dir, name)
+		return join(dir, filepath.ToSlash(name))
 	case goos == "windows":
 		return strings.TrimRight(dir, `\/`) + `\` + name
 	}

@@ -24,12 +24,7 @@ func ProtectedPaths(env Env, files, binaries []string) []policy.Protected {
 		if p == "" {
 			return
 		}
-		if abs, err := filepath.Abs(p); err == nil {
-			p = abs // cleaned
-		} else {
-			p = filepath.Clean(p)
-		}
-		p = filepath.ToSlash(p)
+		p = filepath.ToSlash(absPath(p)) // cleaned
 		if seen[p] {
 			return
 		}
@@ -107,7 +102,7 @@ func ProtectedPaths(env Env, files, binaries []string) []policy.Protected {
 		}
 	}
 	for _, ws := range env.Workspaces {
-		add(filepath.Join(ws, ".agenthooks"), "the project's agenthooks policy", true, false)
+		add(join(ws, ".agenthooks"), "the project's agenthooks policy", true, false)
 	}
 	for _, p := range files {
 		add(p, "agenthooks' policy or audit trail in use", false, false)
@@ -196,12 +191,7 @@ func appendKind(out []policy.Protected, seen map[string]bool, p, what string, di
 // it is there already: protected from the agent's file tools only where a change names one of
 // the agent's SwitchKeys (policy.Protected.Keys).
 func appendSwitch(out []policy.Protected, seen map[string]bool, p string, a *dialect.Agent) []policy.Protected {
-	if abs, err := filepath.Abs(p); err == nil {
-		p = abs
-	} else {
-		p = filepath.Clean(p)
-	}
-	p = filepath.ToSlash(p)
+	p = filepath.ToSlash(absPath(p))
 	if seen[p] {
 		return out
 	}
@@ -210,7 +200,7 @@ func appendSwitch(out []policy.Protected, seen map[string]bool, p string, a *dia
 }
 
 // teamRoot is the folder agenthooks sync writes team bundles into (team_*/hooks/...).
-func teamRoot(home string) string { return filepath.Join(home, ".cursor", "managed") }
+func teamRoot(home string) string { return join(home, ".cursor/managed") }
 
 // claudeManaged is the folder of Claude Code's managed settings in env.
 func claudeManaged(env Env) string {

@@ -43,7 +43,7 @@ type TrustStore struct {
 }
 
 // StateDir is agenthooks' per-user state folder under home.
-func StateDir(home string) string { return filepath.Join(home, ".agenthooks") }
+func StateDir(home string) string { return join(home, ".agenthooks") }
 
 // NewTrustStore returns the store in home's state folder. An empty or relative home gives a
 // store that trusts nothing and refuses to record (see TrustStore.Path).

@@ -20,14 +20,38 @@ import (
 // (apply_patch with patchText, the only edit tool it gives GPT models; patch), Crush after
 // v0.90 (download, which saves a URL's content to file_path, and lsp_replace_symbol; its
 // write, edit and multiedit reach the guard as Claude Code's).
-var editTools = map[string][]string{
-	"Write": {"file_path", "path"}, "Edit": {"file_path", "path"}, "MultiEdit": {"file_path"},
-	"NotebookEdit": {"notebook_path", "file_path"}, "notebook_edit": {"notebook_path"}, "Delete": {"file_path", "path", "target_file"},
-	"write_file": {"file_path", "path"}, "replace": {"file_path", "path"}, "edit": {"path", "file_path"},
-	"create": {"path", "file_path"}, "str_replace_editor": {"path"}, "edit_file": {"target_file", "path", "file_path"},
-	"apply_patch": {"command", "patch", "input", "patchText"}, "ApplyPatch": {"input", "patch"},
-	"patch":    {"patchText", "patch", "input"},
-	"download": {"file_path"}, "lsp_replace_symbol": {"file_path"},
+var editTools = [...]struct {
+	tool   string
+	fields []string
+}{
+	{"Write", []string{"file_path", "path"}},
+	{"Edit", []string{"file_path", "path"}},
+	{"MultiEdit", []string{"file_path"}},
+	{"NotebookEdit", []string{"notebook_path", "file_path"}},
+	{"notebook_edit", []string{"notebook_path"}},
+	{"Delete", []string{"file_path", "path", "target_file"}},
+	{"write_file", []string{"file_path", "path"}},
+	{"replace", []string{"file_path", "path"}},
+	{"edit", []string{"path", "file_path"}},
+	{"create", []string{"path", "file_path"}},
+	{"str_replace_editor", []string{"path"}},
+	{"edit_file", []string{"target_file", "path", "file_path"}},
+	{"apply_patch", []string{"command", "patch", "input", "patchText"}},
+	{"ApplyPatch", []string{"input", "patch"}},
+	{"patch", []string{"patchText", "patch", "input"}},
+	{"download", []string{"file_path"}},
+	{"lsp_replace_symbol", []string{"file_path"}},
+}
+
+// editFields are the fields of tool's input that name the file it writes, or nil when tool
+// is not an edit tool (a table laid out by the linker, not a map built at every start).
+func editFields(tool string) []string {
+	for _, e := range editTools {
+		if e.tool == tool {
+			return e.fields
+		}
+	}
+	return nil
 }
 
 // isPatchTool reports whether tool's input is a patch in Codex's format, which names its files.
@@ -36,7 +60,7 @@ func isPatchTool(tool string) bool {
 }
 
 // IsEditTool reports whether tool is an agent's file-writing tool that EditTargets understands.
-func IsEditTool(tool string) bool { _, ok := editTools[tool]; return ok }
+func IsEditTool(tool string) bool { return editFields(tool) != nil }
 
 // EditTargets returns the files an agent's file tool call writes, edits or deletes, from its
 // tool_input. For a patch (apply_patch, ApplyPatch) they are the files the patch adds, updates,
@@ -52,7 +76,7 @@ func EditTargets(tool string, input map[string]any) []string {
 			}
 		}
 	}
-	for _, field := range editTools[tool] {
+	for _, field := range editFields(tool) {
 		s, ok := input[field].(string)
 		if !ok || s == "" {
 			continue

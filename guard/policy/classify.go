@@ -22,6 +22,15 @@ type Context struct {
 	// commands change, send or name no path and never need the list. It switches the
 	// protections on even when it returns nothing, and is called at most once per judgement.
 	ProtectedFunc func() []Protected `json:"-"`
+	// MayProtect, when set beside ProtectedFunc, is a cheap test run before the list is
+	// computed for a plain path a command changes (clean, absolute, no glob, no symlink on the
+	// way): false only when no list ProtectedFunc can give holds that path, anything inside or
+	// above it, or a file beside it (config.MayProtect). Most writes, to a file in the project,
+	// then never compute the list. Setting it also says that every path ProtectedFunc lists
+	// is absolute (has a slash), as config.ProtectedPaths makes them where the working
+	// directory is known: code or a word with neither a slash nor a tilde then names none, and
+	// the list is not computed for it.
+	MayProtect func(path string) bool `json:"-"`
 	// LookPath, when set, finds a program in the PATH the command will run with, so that
 	// $(which NAME) names a known file.
 	LookPath func(name string) string `json:"-"`
@@ -36,11 +45,7 @@ type Context struct {
 
 type classifier struct{ ctx Context }
 
-var systemDirs = map[string]bool{"/bin": true, "/sbin": true, "/boot": true, "/dev": true, "/etc": true, "/home": true,
-	"/lib": true, "/lib32": true, "/lib64": true, "/libx32": true, "/media": true, "/mnt": true, "/opt": true,
-	"/proc": true, "/root": true, "/run": true, "/srv": true, "/sys": true, "/usr": true, "/var": true,
-	"/System": true, "/Library": true, "/Applications": true, "/Users": true, "/Volumes": true, "/private": true,
-	"/nix": true, "/snap": true}
+var systemDirs = words{"/Applications", "/Library", "/System", "/Users", "/Volumes", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32", "/media", "/mnt", "/nix", "/opt", "/private", "/proc", "/root", "/run", "/sbin", "/snap", "/srv", "/sys", "/usr", "/var"}
 
 // homeData are the folders in home that hold the user's own files and settings, not something a
 // tool can fetch again: deleting one of them whole is deleting the user's work.
@@ -184,7 +189,7 @@ func (c *classifier) place(p string) string {
 		return TargetHome
 	case project != "" && p == project:
 		return TargetProjectRoot
-	case !inProject && (systemDirs[p] || systemDirs[path.Dir(p)]):
+	case !inProject && (systemDirs.has(p) || systemDirs.has(path.Dir(p))):
 		return TargetSystem
 	case inProject:
 		return TargetProject
@@ -216,15 +221,14 @@ func within(p, dir string) bool {
 }
 
 // gitCore are the parts of a .git folder without which the repository is lost.
-var gitCore = map[string]bool{"objects": true, "refs": true, "HEAD": true, "index": true, "packed-refs": true,
-	"logs": true, "modules": true, "worktrees": true, "config": true}
+var gitCore = words{"HEAD", "config", "index", "logs", "modules", "objects", "packed-refs", "refs", "worktrees"}
 
 // isGitCore reports whether p is a .git folder or one of its core parts.
 func isGitCore(p string) bool {
 	elems := strings.Split(path.Clean(p), "/")
 	for i, e := range elems {
 		if e == ".git" {
-			return i == len(elems)-1 || gitCore[elems[i+1]]
+			return i == len(elems)-1 || gitCore.has(elems[i+1])
 		}
 	}
 	return false

@@ -235,7 +235,7 @@ func (p *Policy) allowedBy(v *view) string {
 	if v.name == "" {
 		return ""
 	}
-	if builtins[v.name] {
+	if builtins.has(v.name) {
 		return "(shell builtin)"
 	}
 	if v.inv.Function {

@@ -148,39 +148,44 @@ type Policy struct {
 }
 
 // builtins never need an allowlist entry: shell builtins with no effect beyond the shell.
-var builtins = map[string]bool{"cd": true, "pushd": true, "popd": true, "pwd": true, "echo": true, "printf": true,
-	"true": true, "false": true, ":": true, "test": true, "[": true, "[[": true, "export": true, "unset": true,
-	"set": true, "shift": true, "local": true, "declare": true, "typeset": true, "readonly": true, "read": true,
-	"exit": true, "return": true, "type": true, "command": true, "hash": true, "wait": true, "shopt": true, "let": true, "break": true, "continue": true}
+var builtins = words{":", "[", "[[", "break", "cd", "command", "continue", "declare", "echo", "exit", "export", "false", "hash", "let", "local", "popd", "printf", "pushd", "pwd", "read", "readonly", "return", "set", "shift", "shopt", "test", "true", "type", "typeset", "unset", "wait"}
 
 // globalValueOpts are, per command, the options before the subcommand that take a value.
-var globalValueOpts = map[string]map[string]bool{
-	"git":            {"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true, "--super-prefix": true, "--config-env": true},
-	"kubectl":        {"-n": true, "--namespace": true, "--context": true, "--cluster": true, "--user": true, "-s": true, "--server": true, "--kubeconfig": true},
-	"aws":            {"--profile": true, "--region": true, "--output": true, "--endpoint-url": true, "--query": true},
-	"docker":         {"-H": true, "--host": true, "--context": true, "-c": true, "--config": true, "-l": true, "--log-level": true},
-	"npm":            {"--prefix": true, "-w": true, "--workspace": true},
-	"terraform":      {},
-	"helm":           {"-n": true, "--namespace": true, "--kube-context": true},
-	"gcloud":         {"--project": true, "--account": true, "--configuration": true},
-	"docker-compose": composeValueOpts, "podman-compose": composeValueOpts,
+func globalValueOpts(cmd string) words {
+	for _, g := range globalOpts {
+		if g.cmd == cmd {
+			return g.opts
+		}
+	}
+	return nil
+}
+
+// globalOpts are globalValueOpts' table: laid out by the linker, as a map literal is not.
+var globalOpts = [...]struct {
+	cmd  string
+	opts words
+}{
+	{"git", words{"--config-env", "--git-dir", "--namespace", "--super-prefix", "--work-tree", "-C", "-c"}},
+	{"kubectl", words{"--cluster", "--context", "--kubeconfig", "--namespace", "--server", "--user", "-n", "-s"}},
+	{"aws", words{"--endpoint-url", "--output", "--profile", "--query", "--region"}},
+	{"docker", words{"--config", "--context", "--host", "--log-level", "-H", "-c", "-l"}},
+	{"npm", words{"--prefix", "--workspace", "-w"}},
+	{"helm", words{"--kube-context", "--namespace", "-n"}},
+	{"gcloud", words{"--account", "--configuration", "--project"}},
+	{"docker-compose", composeValueOpts},
+	{"podman-compose", composeValueOpts},
 }
 
 // redisValueOpts are redis-cli's options that take a value, before the command it sends.
-var redisValueOpts = sync.OnceValue(func() map[string]bool {
-	return set("-h", "-p", "-s", "-a", "-u", "-n", "-r", "-i", "-d", "--user", "--pass", "--askpass", "--tls-ca-cert",
-		"--cacert", "--cacertdir", "--cert", "--key", "--sni", "--pattern", "--count", "--quoted-pattern", "--eval", "--rdb",
-		"--functions-rdb", "--pipe-timeout")
-})
+var redisValueOpts = words{"--askpass", "--cacert", "--cacertdir", "--cert", "--count", "--eval", "--functions-rdb", "--key", "--pass", "--pattern", "--pipe-timeout", "--quoted-pattern", "--rdb", "--sni", "--tls-ca-cert", "--user", "-a", "-d", "-h", "-i", "-n", "-p", "-r", "-s", "-u"}
 
 // composeValueOpts are Compose's options before its subcommand that take a value (docker
 // compose -f FILE -p NAME down -v), for docker-compose and after docker's compose.
-var composeValueOpts = map[string]bool{"-f": true, "--file": true, "-p": true, "--project-name": true, "--env-file": true,
-	"--profile": true, "--project-directory": true, "--ansi": true, "--parallel": true, "--progress": true}
+var composeValueOpts = words{"--ansi", "--env-file", "--file", "--parallel", "--profile", "--progress", "--project-directory", "--project-name", "-f", "-p"}
 
 // movers copy or move their sources to a destination: a rule's targets are their sources, its
 // destination their destination.
-var movers = lazySet("mv", "gmv", "cp", "gcp", "ln", "install", "rsync", "scp", "ditto")
+var movers = words{"cp", "ditto", "gcp", "gmv", "install", "ln", "mv", "rsync", "scp"}
 
 // view is an invocation prepared for matching.
 type view struct {
@@ -197,9 +202,9 @@ func newView(inv *shell.Invocation) *view {
 	if len(inv.Args) > 0 && inv.Args[0].Static {
 		v.path = path.Clean(inv.Args[0].Value)
 	}
-	opts := globalValueOpts[inv.Name]
+	opts := globalValueOpts(inv.Name)
 	if inv.Name == "redis-cli" {
-		opts = redisValueOpts() // redis-cli -n 2 DEL KEY: the command after the connection's options
+		opts = redisValueOpts // redis-cli -n 2 DEL KEY: the command after the connection's options
 	}
 	endOfOpts, beforeSub := false, true
 	args := inv.Args
@@ -221,7 +226,7 @@ func newView(inv *shell.Invocation) *view {
 					v.flags["-"+string(c)] = true
 				}
 			}
-			if beforeSub && opts[name] && !hasValue {
+			if beforeSub && opts.has(name) && !hasValue {
 				i++ // the option's value is not the subcommand
 			}
 			continue
@@ -356,7 +361,7 @@ func (r *Rule) matchInvocation(v *view, c *classifier) (ok bool, arg, class stri
 	}
 	var dest *shell.Word
 	sources := v.positional
-	if movers()[v.name] {
+	if movers.has(v.name) {
 		dest, sources = splitDest(v.inv.Args[1:], v.positional)
 	}
 	if len(r.Destination) > 0 {

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -177,11 +176,6 @@ func writesFiles(code string) bool {
 	return false
 }
 
-// lazySet is a set built on its first use, not at every start of a guard process.
-func lazySet(items ...string) func() map[string]bool {
-	return sync.OnceValue(func() map[string]bool { return set(items...) })
-}
-
 func set(items ...string) map[string]bool {
 	m := make(map[string]bool, len(items))
 	for _, s := range items {
@@ -225,6 +219,17 @@ func (pr *protector) list() []Protected {
 		}
 	}
 	return pr.prot
+}
+
+// cannotBeProtected reports whether ctx.MayProtect rules out that the path abs (a glob when
+// pattern) relates to any protected path, before the list is computed. Only a plain path whose
+// symlinks resolve to itself is tested: through a symlink, what it reaches is compared too.
+func (pr *protector) cannotBeProtected(abs string, pattern bool) bool {
+	may := pr.ctx.MayProtect
+	if may == nil || pr.listed || len(pr.ctx.Protected) > 0 || pattern || may(abs) {
+		return false
+	}
+	return realPath(abs) == abs
 }
 
 // invocation lists the protections an invocation breaks: a change to a protected path, or one
@@ -768,7 +773,7 @@ func hasInPlace(args []shell.Word) bool {
 func gitVerb(args []shell.Word) string {
 	for i := 0; i < len(args); i++ {
 		v := args[i].Value
-		if globalValueOpts["git"][v] {
+		if globalValueOpts("git").has(v) {
 			i++
 			continue
 		}
@@ -824,6 +829,9 @@ func (pr *protector) touch(op string, w shell.Word, inv *shell.Invocation) (hit,
 		if p := pr.byTail(v, 2); p != nil {
 			return hit{op: op, target: v, prot: p}, true
 		}
+		return hit{}, false
+	}
+	if pr.cannotBeProtected(abs, w.Glob || inv.Filtered) {
 		return hit{}, false
 	}
 	real := ""
@@ -1245,6 +1253,9 @@ func (pr *protector) byTail(s string, n int) *Protected {
 // by its last two elements (.claude/settings.json); a protected folder by its own name when
 // that starts with a dot (.agenthooks).
 func (pr *protector) namedIn(code string) *Protected {
+	if pr.namesNone(code) {
+		return nil
+	}
 	prot := pr.list()
 	for i := range prot {
 		if p := &prot[i]; strings.Contains(code, p.Path) {
@@ -1270,13 +1281,20 @@ func (pr *protector) namedIn(code string) *Protected {
 	return nil
 }
 
+// namesNone reports, before the list is computed, that text names no protected path: each way
+// namedIn and namedInRaw find one has a slash or a tilde in it (the full path, ~/..., the last
+// two elements, a dot-folder/), and where ctx.MayProtect is set the listed paths are absolute.
+func (pr *protector) namesNone(text string) bool {
+	return pr.ctx.MayProtect != nil && !pr.listed && len(pr.ctx.Protected) == 0 && !strings.ContainsAny(text, "/~")
+}
+
 // namedInRaw finds a protected path that a word as written names, in full, as ~/..., by its
 // last two elements, or by the dot-folder that holds it (~/.claude/*.json).
 func (pr *protector) namedInRaw(raw string) *Protected {
 	if raw == "" {
 		return nil
 	}
-	if p := pr.namedIn(raw); p != nil {
+	if p := pr.namedIn(raw); p != nil || pr.namesNone(raw) {
 		return p
 	}
 	prot := pr.list()

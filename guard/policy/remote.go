@@ -146,13 +146,7 @@ func httpDelete(v *view) (Match, bool) {
 
 // httpValueOpts are the options of HTTP clients whose value is not a URL (curl -d data.json,
 // -H 'Host: a.b', -o out.txt).
-var httpValueOpts = map[string]bool{"-d": true, "--data": true, "--data-raw": true, "--data-binary": true,
-	"--data-urlencode": true, "-H": true, "--header": true, "-u": true, "--user": true, "-o": true, "--output": true,
-	"-A": true, "--user-agent": true, "-e": true, "--referer": true, "-b": true, "--cookie": true, "-c": true,
-	"--cookie-jar": true, "-F": true, "--form": true, "-T": true, "--upload-file": true, "--cert": true, "--key": true,
-	"--cacert": true, "-x": true, "--proxy": true, "-w": true, "--write-out": true, "-K": true, "--config": true,
-	"--resolve": true, "--connect-to": true, "-m": true, "--max-time": true, "-X": true, "--request": true,
-	"-O": true, "--output-document": true, "--body-data": true, "--post-data": true}
+var httpValueOpts = words{"--body-data", "--cacert", "--cert", "--config", "--connect-to", "--cookie", "--cookie-jar", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--form", "--header", "--key", "--max-time", "--output", "--output-document", "--post-data", "--proxy", "--referer", "--request", "--resolve", "--upload-file", "--user", "--user-agent", "--write-out", "-A", "-F", "-H", "-K", "-O", "-T", "-X", "-b", "-c", "-d", "-e", "-m", "-o", "-u", "-w", "-x"}
 
 // httpOperands are the arguments of an HTTP client that can be URLs: not options, not their
 // values.
@@ -162,7 +156,7 @@ func httpOperands(v *view) []shell.Word {
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		if w.Static && strings.HasPrefix(w.Value, "-") {
-			if httpValueOpts[w.Value] {
+			if httpValueOpts.has(w.Value) {
 				i++
 			}
 			continue
@@ -454,8 +448,7 @@ func publishCommand(v *view) (registryOpts []string, withdraw, ok bool) {
 }
 
 // publicRegistries are the hosts and configured names of the public package registries.
-var publicRegistries = lazySet("registry.npmjs.org", "registry.yarnpkg.com", "registry.npmmirror.com", "crates.io",
-	"rubygems.org", "upload.pypi.org", "pypi.org", "pypi", "api.nuget.org", "nuget.org", "crates-io", "npmjs", "npm")
+var publicRegistries = words{"api.nuget.org", "crates-io", "crates.io", "npm", "npmjs", "nuget.org", "pypi", "pypi.org", "registry.npmjs.org", "registry.npmmirror.com", "registry.yarnpkg.com", "rubygems.org", "upload.pypi.org"}
 
 // publishJudgement judges publishing a package: to the public registry (none named, or the
 // public one by name or URL) it reaches everyone who installs the package and a version once
@@ -513,7 +506,7 @@ func publishJudgement(v *view) (Match, bool) {
 		case isLocalHost(host):
 			return Match{Rule: RulePublish, Decision: Allow, Pos: v.inv.Pos, Subject: subject,
 				Message: verb + to + "a registry on this machine"}, true
-		case !publicRegistries()[host]:
+		case !publicRegistries.has(host):
 			return Match{Rule: RulePublish, Decision: Ask, Pos: v.inv.Pos, Subject: subject,
 				Message: verb + to + Plain(registry) + ", for everyone who installs from it"}, true
 		}

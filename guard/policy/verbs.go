@@ -140,12 +140,12 @@ var verbCatalogue = sync.OnceValue(func() map[string]toolEntry {
 })
 
 // describers print about a command without running it.
-var describers = lazySet("man", "info", "tldr", "whatis", "apropos", "help", "which", "whereis", "type", "command", "hash", "cheat")
+var describers = words{"apropos", "cheat", "command", "hash", "help", "info", "man", "tldr", "type", "whatis", "whereis", "which"}
 
 // verbJudgement judges an invocation that no rule decided by its subcommand verbs. ok is false
 // when nothing in it is destructive, or the catalogue says what it hits comes back.
 func verbJudgement(v *view) (Match, bool) {
-	if v.name == "" || builtins[v.name] || v.inv.Function || v.name == "git" || readers.has(v.name) || describers()[v.name] ||
+	if v.name == "" || builtins.has(v.name) || v.inv.Function || v.name == "git" || readers.has(v.name) || describers.has(v.name) ||
 		strings.Contains(v.path, "/") && !strings.HasPrefix(v.path, "/") {
 		// ./tests/runtests.py delete_regress: a project's own script's arguments are its business
 		return Match{}, false // git has rules of its own; readers and manuals only name verbs
@@ -167,7 +167,7 @@ func verbJudgement(v *view) (Match, bool) {
 			break
 		}
 		w = strings.ToLower(w) // redis-cli DEL is del
-		if verbAt < 0 && asksAbout()[w] {
+		if verbAt < 0 && asksAbout.has(w) {
 			return Match{}, false // kubectl auth can-i delete pods: a question about the verb
 		}
 		path = append(path, w)
@@ -242,7 +242,7 @@ func verbJudgement(v *view) (Match, bool) {
 }
 
 // asksAbout are subcommand words that ask about or describe the verbs after them.
-var asksAbout = lazySet("can-i", "explain", "describe", "help")
+var asksAbout = words{"can-i", "describe", "explain", "help"}
 
 // isDestructiveVerb reports whether a subcommand word is from the destructive vocabulary, alone
 // or as the first or last part of a compound (delete-bucket, db:drop, apps:destroy,

@@ -10,7 +10,16 @@ import (
 var wordSets = map[string]words{"readers": readers, "deleters": deleters, "writers": writers, "copiers": copiers,
 	"gitWorkTree": gitWorkTree, "selfCommands": selfCommands, "agentConfigVerbs": agentConfigVerbs,
 	"agentConfigNouns": agentConfigNouns, "writeModes": writeModes, "shadowed": shadowed, "senders": senders, "listers": listers,
-	"nodeRemoves": nodeRemoves, "yarnRemoves": yarnRemoves, "systemRemoves": systemRemoves, "otherRemoves": otherRemoves}
+	"nodeRemoves": nodeRemoves, "yarnRemoves": yarnRemoves, "systemRemoves": systemRemoves, "otherRemoves": otherRemoves,
+	"builtins": builtins, "redisValueOpts": redisValueOpts, "composeValueOpts": composeValueOpts, "movers": movers,
+	"systemDirs": systemDirs, "gitCore": gitCore, "httpValueOpts": httpValueOpts, "publicRegistries": publicRegistries,
+	"describers": describers, "asksAbout": asksAbout, "shellHistories": shellHistories}
+
+func init() {
+	for _, g := range globalOpts {
+		wordSets["globalValueOpts("+g.cmd+")"] = g.opts
+	}
+}
 
 func TestWordsSorted(t *testing.T) {
 	for name, w := range wordSets {

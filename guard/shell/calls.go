@@ -43,7 +43,7 @@ func (a *analyzer) call(s *syntax.Stmt, c *syntax.CallExpr, f *frame, stdin *std
 			if as.Value != nil {
 				a.terraformVariable(as.Name.Value, a.literal(as.Value).Value, f.pos(as.Pos()))
 			}
-			if as.Value != nil && (gitCommandEnv()[as.Name.Value] || as.Name.Value == "BASH_ENV" || as.Name.Value == "ENV") {
+			if as.Value != nil && (gitCommandEnv.has(as.Name.Value) || as.Name.Value == "BASH_ENV" || as.Name.Value == "ENV") {
 				a.commandVariable(as.Name.Value, a.literal(as.Value), f, &callCtx{stmt: s, pos: f.pos(as.Pos())})
 			}
 		}
@@ -70,43 +70,38 @@ func (a *analyzer) call(s *syntax.Stmt, c *syntax.CallExpr, f *frame, stdin *std
 
 // Option tables: the options of a wrapper that take a separate value.
 var (
-	sudoValueOpts    = set("-u", "-g", "-p", "-C", "-h", "-r", "-t", "-U", "-D", "-R", "-T", "--user", "--group", "--prompt", "--chdir", "--host", "--role", "--type", "--other-user", "--close-from")
-	niceValueOpts    = set("-n", "--adjustment")
-	ioniceValueOpts  = set("-c", "-n", "-p", "-P", "-u", "--class", "--classdata")
-	stdbufValueOpts  = set("-i", "-o", "-e")
-	timeoutValueOpts = set("-s", "-k", "--signal", "--kill-after")
-	execValueOpts    = set("-a")
-	watchValueOpts   = set("-n", "--interval", "-d", "--differences", "-q", "--equexit")
-	flockValueOpts   = set("-w", "--timeout", "-E", "--conflict-exit-code")
-	chrootValueOpts  = set("--userspec", "--groups")
-	xargsValueOpts   = set("-I", "-n", "-L", "-P", "-d", "-E", "-s", "-a", "--max-args", "--max-lines", "--max-procs", "--delimiter", "--eof", "--max-chars", "--arg-file", "--replace")
-	timeValueOpts    = set("-f", "-o", "--format", "--output")
-	plainWrappers    = set("nohup", "builtin", "setsid", "nice", "ionice", "stdbuf", "time", "exec", "chrt", "taskset", "unbuffer", "caffeinate", "systemd-run", "firejail", "proxychains", "proxychains4", "torsocks")
-	shells           = set("bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "busybox", "rbash", "fish", "tcsh", "csh", "ksh93", "oksh", "loksh", "nu", "elvish", "xonsh", "osh", "ysh")
-	findActions      = set("-exec", "-execdir", "-ok", "-okdir")
+	sudoValueOpts    = words{"--chdir", "--close-from", "--group", "--host", "--other-user", "--prompt", "--role", "--type", "--user", "-C", "-D", "-R", "-T", "-U", "-g", "-h", "-p", "-r", "-t", "-u"}
+	niceValueOpts    = words{"--adjustment", "-n"}
+	ioniceValueOpts  = words{"--class", "--classdata", "-P", "-c", "-n", "-p", "-u"}
+	stdbufValueOpts  = words{"-e", "-i", "-o"}
+	timeoutValueOpts = words{"--kill-after", "--signal", "-k", "-s"}
+	execValueOpts    = words{"-a"}
+	watchValueOpts   = words{"--differences", "--equexit", "--interval", "-d", "-n", "-q"}
+	flockValueOpts   = words{"--conflict-exit-code", "--timeout", "-E", "-w"}
+	chrootValueOpts  = words{"--groups", "--userspec"}
+	xargsValueOpts   = words{"--arg-file", "--delimiter", "--eof", "--max-args", "--max-chars", "--max-lines", "--max-procs", "--replace", "-E", "-I", "-L", "-P", "-a", "-d", "-n", "-s"}
+	timeValueOpts    = words{"--format", "--output", "-f", "-o"}
+	plainWrappers    = words{"builtin", "caffeinate", "chrt", "exec", "firejail", "ionice", "nice", "nohup", "proxychains", "proxychains4", "setsid", "stdbuf", "systemd-run", "taskset", "time", "torsocks", "unbuffer"}
+	shells           = words{"ash", "bash", "busybox", "csh", "dash", "elvish", "fish", "ksh", "ksh93", "loksh", "mksh", "nu", "oksh", "osh", "rbash", "sh", "tcsh", "xonsh", "yash", "ysh", "zsh"}
+	findActions      = words{"-exec", "-execdir", "-ok", "-okdir"}
 	// findFilters are the tests that narrow what find selects to some names, ages or sizes;
 	// -type alone does not (find ~ -type f -delete empties the home folder).
-	findFilters = set("-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
-		"-newer", "-anewer", "-cnewer", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size", "-empty",
-		"-lname", "-ilname", "-inum", "-samefile", "-links", "-perm", "-user", "-group", "-uid", "-gid", "-nouser", "-nogroup")
+	findFilters = words{"-amin", "-anewer", "-atime", "-cmin", "-cnewer", "-ctime", "-empty", "-gid", "-group", "-ilname", "-iname", "-inum", "-ipath", "-iregex", "-iwholename", "-links", "-lname", "-mmin", "-mtime", "-name", "-newer", "-nogroup", "-nouser", "-path", "-perm", "-regex", "-samefile", "-size", "-uid", "-user", "-wholename"}
 )
 
-// lazySet is a set built on its first use, not at every start of a guard process.
-func lazySet(items ...string) func() map[string]bool {
-	return sync.OnceValue(func() map[string]bool { return set(items...) })
-}
+// words is a set of words as a sorted list, searched by halves: a package variable of this
+// type is laid out by the linker, so it costs a guard process nothing at start, where a map
+// is built at every start (TestWordsSorted checks the order).
+type words []string
 
-func set(items ...string) map[string]bool {
-	m := make(map[string]bool, len(items))
-	for _, s := range items {
-		m[s] = true
-	}
-	return m
+func (w words) has(s string) bool {
+	_, ok := slices.BinarySearch(w, s)
+	return ok
 }
 
 // skipOpts drops leading options (and the values of those in withValue) up to the first
 // argument that is not an option, or past a "--".
-func skipOpts(args []Word, withValue map[string]bool) []Word {
+func skipOpts(args []Word, withValue words) []Word {
 	for len(args) > 0 {
 		v := args[0].Value
 		if v == "--" {
@@ -117,7 +112,7 @@ func skipOpts(args []Word, withValue map[string]bool) []Word {
 		}
 		name, _, hasValue := strings.Cut(v, "=")
 		args = args[1:]
-		if withValue[name] && !hasValue && len(args) > 0 {
+		if withValue.has(name) && !hasValue && len(args) > 0 {
 			args = args[1:]
 		}
 	}
@@ -264,7 +259,7 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 		case name == "eval":
 			a.nestedArgs(rest, f.with("eval"), ctx)
 			return
-		case shells[name]:
+		case shells.has(name):
 			a.shell(args, f, ctx)
 			return
 		case name == "find":
@@ -280,16 +275,27 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 			a.record(args, name, f, ctx)
 			a.cd(rest)
 			return
-		case plainWrappers[name]:
-			opts := map[string]map[string]bool{"nice": niceValueOpts, "ionice": ioniceValueOpts, "stdbuf": stdbufValueOpts,
-				"exec": execValueOpts, "time": timeValueOpts}[name]
+		case plainWrappers.has(name):
+			var opts words
+			switch name {
+			case "nice":
+				opts = niceValueOpts
+			case "ionice":
+				opts = ioniceValueOpts
+			case "stdbuf":
+				opts = stdbufValueOpts
+			case "exec":
+				opts = execValueOpts
+			case "time":
+				opts = timeValueOpts
+			}
 			args, f = skipOpts(rest, opts), f.with(name)
 			if name == "chrt" || name == "taskset" {
 				if len(args) > 0 {
 					args = args[1:] // the priority or the CPU mask
 				}
 			}
-		case windowsShells()[strings.ToLower(name)]:
+		case windowsShells.has(strings.ToLower(name)):
 			a.windows(args, f, ctx)
 			return
 		case strings.EqualFold(name, "reg") || strings.EqualFold(name, "reg.exe"):
@@ -425,7 +431,7 @@ func (a *analyzer) envArgs(args []Word, f *frame, ctx *callCtx) (rest []Word) {
 			if homeVariable(name) {
 				homes = append(homes, name)
 			}
-			if gitCommandEnv()[name] || name == "BASH_ENV" || name == "ENV" {
+			if gitCommandEnv.has(name) || name == "BASH_ENV" || name == "ENV" {
 				w := args[0]
 				w.Value = val
 				a.commandVariable(name, w, f, ctx)
@@ -552,7 +558,7 @@ func xargsArgs(args []Word) []Word {
 			replace = v[2:]
 		case v == "-i":
 			replace = "{}"
-		case xargsValueOpts[name] && !hasVal && len(args) > 0:
+		case xargsValueOpts.has(name) && !hasVal && len(args) > 0:
 			args = args[1:]
 		}
 	}
@@ -638,7 +644,7 @@ func (a *analyzer) shell(args []Word, f *frame, ctx *callCtx) {
 	name := path.Base(args[0].Value)
 	rest := args[1:]
 	if name == "busybox" {
-		if len(rest) == 0 || !shells[rest[0].Value] {
+		if len(rest) == 0 || !shells.has(rest[0].Value) {
 			a.invoke(rest, f.with("busybox"), ctx)
 			return
 		}
@@ -739,7 +745,7 @@ func hasStdinString(s *syntax.Stmt) bool {
 }
 
 // downloaders print what they fetch.
-var downloaders = set("curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lwp-request", "GET")
+var downloaders = words{"GET", "aria2c", "curl", "fetch", "http", "https", "lwp-request", "wget", "xh"}
 
 // stdinText finds what a command reads on stdin. known is false when it cannot be seen;
 // download names the program when it is fetched from the network.
@@ -764,7 +770,7 @@ func (a *analyzer) stdinText(ctx *callCtx) (text string, known bool, download st
 		return "", false, ""
 	}
 	for src := ctx.stdin; src != nil; src = src.prev {
-		if p := unwrapSimple(src.inv); len(p) > 0 && p[0].Static && downloaders[path.Base(p[0].Value)] {
+		if p := unwrapSimple(src.inv); len(p) > 0 && p[0].Static && downloaders.has(path.Base(p[0].Value)) {
 			return "", false, path.Base(p[0].Value) // a download, however it is decoded on the way
 		}
 	}
@@ -780,7 +786,7 @@ func (a *analyzer) stdinText(ctx *callCtx) (text string, known bool, download st
 		return "", false, ""
 	}
 	switch name := path.Base(prev[0].Value); {
-	case downloaders[name]:
+	case downloaders.has(name):
 		return "", false, name
 	case name == "echo" || name == "printf":
 		var parts []string
@@ -867,7 +873,7 @@ func (a *analyzer) findCmd(args []Word, f *frame, ctx *callCtx) {
 	filtered := false
 	for i := 0; i < len(rest); i++ {
 		v := rest[i].Value
-		if findActions[v] {
+		if findActions.has(v) {
 			for i++; i < len(rest) && rest[i].Value != ";" && rest[i].Value != "+"; i++ {
 			}
 			continue
@@ -876,7 +882,7 @@ func (a *analyzer) findCmd(args []Word, f *frame, ctx *callCtx) {
 			i += 3 // -path ./node_modules -prune -o: a folder left out, the rest all selected
 			continue
 		}
-		if findFilters[v] {
+		if findFilters.has(v) {
 			if i+1 < len(rest) && findEveryName(v, rest[i+1]) {
 				i++
 				continue
@@ -891,7 +897,7 @@ func (a *analyzer) findCmd(args []Word, f *frame, ctx *callCtx) {
 		case v == "-delete":
 			del := append([]Word{{Value: "rm", Static: true, Source: "find"}, {Value: "-r", Static: true, Source: "find"}}, starts...)
 			a.record(del, "rm", f.with("find -delete"), sub)
-		case findActions[v]:
+		case findActions.has(v):
 			var cmd []Word
 			for i++; i < len(rest) && rest[i].Value != ";" && rest[i].Value != "+"; i++ {
 				cmd = append(cmd, rest[i])
@@ -995,7 +1001,7 @@ func (a *analyzer) cd(args []Word) {
 func (a *analyzer) record(args []Word, name string, f *frame, ctx *callCtx) int {
 	a.spend(costInvocation + costArg*len(args)) // recorded all the same: it was read
 	args = a.throughLinks(args)
-	if len(a.moved) > 0 && deleters()[name] {
+	if len(a.moved) > 0 && deleters.has(name) {
 		args = a.throughMoves(args)
 	}
 	if len(a.links) > 0 && len(ctx.redirs) > 0 {

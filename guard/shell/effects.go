@@ -15,7 +15,7 @@ import (
 // effects reads a program of this kind, and reports whether it did.
 func (a *analyzer) effects(name string, args []Word, f *frame, ctx *callCtx) bool {
 	switch {
-	case packageDeleters()[name]:
+	case packageDeleters.has(name):
 		return a.packageDelete(name, args, f, ctx)
 	case name == "pdsh" || name == "clush" || name == "pssh" || name == "parallel-ssh":
 		return a.fanout(name, args, f, ctx)
@@ -59,9 +59,7 @@ func (a *analyzer) packageDelete(name string, args []Word, f *frame, ctx *callCt
 }
 
 // fanoutOpts are the options with a value of pdsh, clush and pssh.
-var fanoutOpts = lazySet("-w", "-x", "-g", "-X", "-l", "-t", "-u", "-f", "-R", "-M", "-F", "-e", "-o", "-h", "-H", "-p",
-	"-O", "-E", "--hosts", "--host", "--user", "--par", "--outdir", "--errdir", "--timeout", "--extra-args", "--extra-arg",
-	"--option", "--hostfile", "--fanout", "--options", "--worker", "--group", "--nodes", "--exclude", "--groupsource")
+var fanoutOpts = words{"--errdir", "--exclude", "--extra-arg", "--extra-args", "--fanout", "--group", "--groupsource", "--host", "--hostfile", "--hosts", "--nodes", "--option", "--options", "--outdir", "--par", "--timeout", "--user", "--worker", "-E", "-F", "-H", "-M", "-O", "-R", "-X", "-e", "-f", "-g", "-h", "-l", "-o", "-p", "-t", "-u", "-w", "-x"}
 
 // fanout: pdsh -w HOSTS CMD..., clush -w HOSTS CMD..., pssh -h FILE CMD...: the command runs
 // through a shell on every host named.
@@ -69,7 +67,7 @@ func (a *analyzer) fanout(name string, args []Word, f *frame, ctx *callCtx) bool
 	if name == "clush" && hasAnyFlag(args[1:], "-c", "--copy", "--rcopy") {
 		return false // a copy, not a command
 	}
-	cmd := skipOpts(args[1:], fanoutOpts())
+	cmd := skipOpts(args[1:], fanoutOpts)
 	if len(cmd) == 0 {
 		return false // an interactive session
 	}
@@ -157,7 +155,7 @@ func (a *analyzer) ansible(args []Word, f *frame, ctx *callCtx) bool {
 }
 
 // saltShell are Salt's execution functions that run their first argument through a shell.
-var saltShell = lazySet("cmd.run", "cmd.run_all", "cmd.run_stdout", "cmd.run_stderr", "cmd.shell", "cmd.run_bg", "cmd.powershell")
+var saltShell = words{"cmd.powershell", "cmd.run", "cmd.run_all", "cmd.run_bg", "cmd.run_stderr", "cmd.run_stdout", "cmd.shell"}
 
 // salt TARGET cmd.run 'CMD': the command runs on every minion the target matches; file.remove
 // PATH deletes the path.
@@ -168,7 +166,7 @@ func (a *analyzer) salt(name string, args []Word, f *frame, ctx *callCtx) bool {
 	}
 	for i := 1; i+1 < len(args); i++ {
 		fn := args[i].Value
-		if !saltShell()[fn] && fn != "file.remove" {
+		if !saltShell.has(fn) && fn != "file.remove" {
 			continue
 		}
 		for _, w := range args[i+1:] {

@@ -11,14 +11,10 @@ import (
 // as what it stands for.
 
 // gitCommandKeys are git settings whose value is a command git runs.
-var gitCommandKeys = lazySet("core.editor", "core.pager", "core.sshcommand", "core.fsmonitor", "core.askpass",
-	"sequence.editor", "diff.external", "gpg.program", "gpg.ssh.program", "gpg.x509.program", "pager.log",
-	"pager.diff", "pager.show", "pager.branch", "credential.helper", "interactive.difffilter", "web.browser",
-	"uploadpack.packobjectshook", "core.gitproxy", "merge.tool", "diff.tool", "sendemail.sendmailcmd")
+var gitCommandKeys = words{"core.askpass", "core.editor", "core.fsmonitor", "core.gitproxy", "core.pager", "core.sshcommand", "credential.helper", "diff.external", "diff.tool", "gpg.program", "gpg.ssh.program", "gpg.x509.program", "interactive.difffilter", "merge.tool", "pager.branch", "pager.diff", "pager.log", "pager.show", "sendemail.sendmailcmd", "sequence.editor", "uploadpack.packobjectshook", "web.browser"}
 
 // gitCommandEnv are the variables whose value is a command git (or a shell) runs.
-var gitCommandEnv = lazySet("GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "GIT_SSH_COMMAND", "GIT_SSH",
-	"GIT_ASKPASS", "GIT_EXTERNAL_DIFF", "EDITOR", "VISUAL", "PAGER", "SSH_ASKPASS", "BROWSER", "MANPAGER", "LESSOPEN", "PROMPT_COMMAND")
+var gitCommandEnv = words{"BROWSER", "EDITOR", "GIT_ASKPASS", "GIT_EDITOR", "GIT_EXTERNAL_DIFF", "GIT_PAGER", "GIT_SEQUENCE_EDITOR", "GIT_SSH", "GIT_SSH_COMMAND", "LESSOPEN", "MANPAGER", "PAGER", "PROMPT_COMMAND", "SSH_ASKPASS", "VISUAL"}
 
 // commandSetting reads the value of a setting or variable that names a command as shell code:
 // a git setting's value starts with ! for a shell command, otherwise it is a command line
@@ -60,7 +56,7 @@ func (a *analyzer) gitCmd(args []Word, f *frame, ctx *callCtx) bool {
 	}
 verb:
 	for key, val := range settings {
-		if gitCommandKeys()[key] || strings.HasPrefix(key, "pager.") || strings.HasSuffix(key, ".textconv") ||
+		if gitCommandKeys.has(key) || strings.HasPrefix(key, "pager.") || strings.HasSuffix(key, ".textconv") ||
 			strings.HasPrefix(key, "filter.") && (strings.HasSuffix(key, ".clean") || strings.HasSuffix(key, ".smudge") || strings.HasSuffix(key, ".process")) {
 			a.commandSetting("git -c "+key, val, f, ctx)
 		}
@@ -159,7 +155,7 @@ func (a *analyzer) gitConfig(rest []Word, f *frame, ctx *callCtx) {
 		if strings.HasPrefix(strings.TrimSpace(val.Value), "!") {
 			a.commandSetting("git config "+key, val, f, ctx)
 		}
-	case gitCommandKeys()[key] || strings.HasPrefix(key, "pager.") || strings.HasSuffix(key, ".textconv"):
+	case gitCommandKeys.has(key) || strings.HasPrefix(key, "pager.") || strings.HasSuffix(key, ".textconv"):
 		a.commandSetting("git config "+key, val, f, ctx)
 	}
 }

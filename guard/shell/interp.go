@@ -22,14 +22,21 @@ func versioned(name, base string) bool {
 	return ok && strings.Trim(rest, "0123456789.") == ""
 }
 
-// codeOpts are the options that take inline code, per language.
-var codeOpts = map[string]map[string]bool{
-	"python":     set("-c"),
-	"javascript": set("-e", "--eval", "-p", "--print", "eval"),
-	"ruby":       set("-e"),
-	"php":        set("-r"),
-	"lua":        set("-e"),
-	"r":          set("-e", "--expr"),
+// codeOpt reports whether v is an option of lang's interpreter that takes inline code.
+func codeOpt(lang, v string) bool {
+	switch lang {
+	case "python":
+		return v == "-c"
+	case "javascript":
+		return v == "-e" || v == "--eval" || v == "-p" || v == "--print" || v == "eval"
+	case "ruby", "lua":
+		return v == "-e"
+	case "php":
+		return v == "-r"
+	case "r":
+		return v == "-e" || v == "--expr"
+	}
+	return false
 }
 
 // interpreter records an interpreter run and checks its inline or stdin code.
@@ -40,7 +47,7 @@ func (a *analyzer) interpreter(args []Word, lang string, f *frame, ctx *callCtx)
 	positional, module := 0, false
 	for i := 1; i < len(args); i++ {
 		v := args[i].Value
-		isCode := codeOpts[lang][v]
+		isCode := codeOpt(lang, v)
 		if lang == "julia" && (v == "-e" || v == "-E" || v == "--eval" || v == "--print") {
 			isCode = true
 		}

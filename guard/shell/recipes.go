@@ -66,7 +66,7 @@ func (a *analyzer) justTargets(args []Word, f *frame, ctx *callCtx) {
 			return
 		}
 		body := justToShell(strings.Join(r.lines, "\n"))
-		if lang := shebang(body); lang != "" && !shells[lang] {
+		if lang := shebang(body); lang != "" && !shells.has(lang) {
 			a.scanCode(lang, body, f.with("just "+t), ctx) // a recipe with its own interpreter
 			return
 		}

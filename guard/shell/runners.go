@@ -24,50 +24,39 @@ var (
 			"devbox": {"run"}, "nix": {"shell -c", "develop -c"}, "direnv": {"exec"}}
 	})
 	// runnerOpts are the options of runners that take a separate value.
-	runnerOpts = lazySet("-p", "--package", "-c", "--call", "-w", "--workspace", "--with", "--python", "--from", "-n",
-		"--name", "--prefix", "--cwd", "--directory", "--project", "-e", "--env", "--env-file", "--group", "--extra")
+	runnerOpts = words{"--call", "--cwd", "--directory", "--env", "--env-file", "--extra", "--from", "--group", "--name", "--package", "--prefix", "--project", "--python", "--with", "--workspace", "-c", "-e", "-n", "-p", "-w"}
 	// straceOpts are strace's and ltrace's options with a value.
-	straceOpts = lazySet("-o", "-e", "-p", "-s", "-u", "-E", "-O", "-P", "-a", "-b", "-I", "-X", "-n", "-A", "-S", "-l", "-L", "-x")
+	straceOpts = words{"-A", "-E", "-I", "-L", "-O", "-P", "-S", "-X", "-a", "-b", "-e", "-l", "-n", "-o", "-p", "-s", "-u", "-x"}
 	// sshOpts are ssh's options with a value.
-	sshOpts = lazySet("-p", "-i", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-b", "-c", "-E", "-e", "-m", "-O", "-Q", "-S", "-W", "-w", "-B", "-I")
+	sshOpts = words{"-B", "-D", "-E", "-F", "-I", "-J", "-L", "-O", "-Q", "-R", "-S", "-W", "-b", "-c", "-e", "-i", "-l", "-m", "-o", "-p", "-w"}
 	// dockerRunOpts are docker run's and exec's options with a value.
-	dockerRunOpts = lazySet("-v", "--volume", "--mount", "-w", "--workdir", "-e", "--env", "--name", "-p", "--publish", "-u",
-		"--user", "--entrypoint", "--network", "--net", "-l", "--label", "-h", "--hostname", "--platform", "--env-file",
-		"--cpus", "-m", "--memory", "--device", "--add-host", "--dns", "--restart", "--pull", "--cap-add", "--cap-drop",
-		"--security-opt", "--tmpfs", "--ulimit", "--log-driver", "--log-opt", "--volumes-from", "--ipc", "--pid", "--gpus",
-		"--runtime", "--shm-size", "--stop-signal", "--detach-keys", "--cidfile", "--group-add", "--expose", "--link",
-		"--memory-swap", "--cpuset-cpus", "--isolation", "--label-file", "--stop-timeout", "--userns", "--uts", "--index")
+	dockerRunOpts = words{"--add-host", "--cap-add", "--cap-drop", "--cidfile", "--cpus", "--cpuset-cpus", "--detach-keys", "--device", "--dns", "--entrypoint", "--env", "--env-file", "--expose", "--gpus", "--group-add", "--hostname", "--index", "--ipc", "--isolation", "--label", "--label-file", "--link", "--log-driver", "--log-opt", "--memory", "--memory-swap", "--mount", "--name", "--net", "--network", "--pid", "--platform", "--publish", "--pull", "--restart", "--runtime", "--security-opt", "--shm-size", "--stop-signal", "--stop-timeout", "--tmpfs", "--ulimit", "--user", "--userns", "--uts", "--volume", "--volumes-from", "--workdir", "-e", "-h", "-l", "-m", "-p", "-u", "-v", "-w"}
 	// kubectlExecOpts are kubectl exec's options with a value.
-	kubectlExecOpts = lazySet("-c", "--container", "-n", "--namespace", "--context", "-f", "--filename", "--pod-running-timeout", "--kubeconfig")
+	kubectlExecOpts = words{"--container", "--context", "--filename", "--kubeconfig", "--namespace", "--pod-running-timeout", "-c", "-f", "-n"}
 	// argvRunners run the command line that follows their options (and an optional --), each
 	// with the options of its own that take a value: retry loops, output and terminal
 	// wrappers, daemonizers, multi-call binaries, programs that run as another user.
-	argvRunners = sync.OnceValue(func() map[string]map[string]bool {
-		return map[string]map[string]bool{
-			"retry":     set("-t", "--times", "-d", "--delay", "-u", "--until", "-w", "--while", "-m", "--max-time", "--tries", "--sleep"),
+	argvRunners = sync.OnceValue(func() map[string]words {
+		return map[string]words{
+			"retry":     words{"--delay", "--max-time", "--sleep", "--times", "--tries", "--until", "--while", "-d", "-m", "-t", "-u", "-w"},
 			"chronic":   nil,
 			"toybox":    nil,
 			"ifne":      nil,
-			"daemonize": set("-a", "-c", "-e", "-E", "-o", "-p", "-l", "-u"),
-			"runuser":   set("-u", "--user", "-g", "--group", "-G", "--supp-group", "-w", "--whitelist-environment", "-s", "--shell"),
-			"pkexec":    set("--user"),
+			"daemonize": words{"-E", "-a", "-c", "-e", "-l", "-o", "-p", "-u"},
+			"runuser":   words{"--group", "--shell", "--supp-group", "--user", "--whitelist-environment", "-G", "-g", "-s", "-u", "-w"},
+			"pkexec":    words{"--user"},
 			"catchsegv": nil,
-			"setpriv":   set("--reuid", "--regid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--selinux-label", "--apparmor-profile"),
+			"setpriv":   words{"--ambient-caps", "--apparmor-profile", "--bounding-set", "--groups", "--inh-caps", "--regid", "--reuid", "--securebits", "--selinux-label"},
 			"doppler":   nil,
 		}
 	})
 	// watchexecOpts and hyperfineOpts are the options with a value of watchexec and hyperfine
 	// (hyperfine's --prepare, --setup, --cleanup and --conclude are commands and read as such).
-	watchexecOpts = lazySet("-e", "--exts", "-f", "--filter", "-i", "--ignore", "-w", "--watch", "-d", "--debounce",
-		"-s", "--signal", "--shell", "--stop-signal", "--stop-timeout", "--delay-run", "--poll", "--project-origin",
-		"--workdir", "-E", "--env", "--emit-events-to", "--on-busy-update", "--filter-file", "--ignore-file", "-W", "--watch-non-recursive")
-	hyperfineOpts = lazySet("-w", "--warmup", "-m", "--min-runs", "-M", "--max-runs", "-r", "--runs", "-S", "--shell",
-		"-n", "--command-name", "-P", "--parameter-scan", "-D", "--parameter-step-size", "-L", "--parameter-list",
-		"--export-asciidoc", "--export-csv", "--export-json", "--export-markdown", "--export-orgmode", "--style", "--sort",
-		"-u", "--time-unit", "--output", "--input", "--reference")
-	hyperfineCommands = lazySet("-p", "--prepare", "-s", "--setup", "-c", "--cleanup", "--conclude")
+	watchexecOpts     = words{"--debounce", "--delay-run", "--emit-events-to", "--env", "--exts", "--filter", "--filter-file", "--ignore", "--ignore-file", "--on-busy-update", "--poll", "--project-origin", "--shell", "--signal", "--stop-signal", "--stop-timeout", "--watch", "--watch-non-recursive", "--workdir", "-E", "-W", "-d", "-e", "-f", "-i", "-s", "-w"}
+	hyperfineOpts     = words{"--command-name", "--export-asciidoc", "--export-csv", "--export-json", "--export-markdown", "--export-orgmode", "--input", "--max-runs", "--min-runs", "--output", "--parameter-list", "--parameter-scan", "--parameter-step-size", "--reference", "--runs", "--shell", "--sort", "--style", "--time-unit", "--warmup", "-D", "-L", "-M", "-P", "-S", "-m", "-n", "-r", "-u", "-w"}
+	hyperfineCommands = words{"--cleanup", "--conclude", "--prepare", "--setup", "-c", "-p", "-s"}
 	// packageDeleters delete what they are given, like rm -rf.
-	packageDeleters = lazySet("rimraf", "del", "del-cli", "trash", "trash-put", "rmrf", "premove", "fs-extra")
+	packageDeleters = words{"del", "del-cli", "fs-extra", "premove", "rimraf", "rmrf", "trash", "trash-put"}
 )
 
 // runner peels a program that runs the command in its arguments, and reports whether it did.
@@ -78,7 +67,7 @@ func (a *analyzer) runner(name string, args []Word, f *frame, ctx *callCtx) bool
 	rest := args[1:]
 	switch {
 	case name == "npx" || name == "bunx" || name == "pnpx" || name == "uvx":
-		rest = skipOpts(rest, runnerOpts())
+		rest = skipOpts(rest, runnerOpts)
 		if len(rest) > 0 {
 			a.invoke(rest, f.with(name), ctx)
 		}
@@ -86,11 +75,11 @@ func (a *analyzer) runner(name string, args []Word, f *frame, ctx *callCtx) bool
 	case runnerSubs()[name] != nil:
 		for _, sub := range runnerSubs()[name] {
 			words := strings.Fields(sub)
-			body := skipOpts(rest, runnerOpts())
+			body := skipOpts(rest, runnerOpts)
 			if !hasWords(body, words) {
 				continue
 			}
-			body = skipOpts(body[len(words):], runnerOpts())
+			body = skipOpts(body[len(words):], runnerOpts)
 			if len(body) > 0 {
 				a.record(args[:len(args)-len(body)], name, f, ctx)
 				a.invoke(body, f.with(name+" "+sub), ctx)
@@ -120,21 +109,21 @@ func (a *analyzer) runner(name string, args []Word, f *frame, ctx *callCtx) bool
 				return true
 			}
 		}
-		a.nestedArgs(skipOpts(rest, watchexecOpts()), f.with(name), ctx) // run through a shell
+		a.nestedArgs(skipOpts(rest, watchexecOpts), f.with(name), ctx) // run through a shell
 		return true
 	case name == "hyperfine":
 		a.record(args, name, f, ctx)
 		for j := 0; j < len(rest); j++ {
 			v, _, hasVal := strings.Cut(rest[j].Value, "=")
 			switch {
-			case hyperfineCommands()[v] && hasVal:
+			case hyperfineCommands.has(v) && hasVal:
 				w := rest[j]
 				w.Value = w.Value[len(v)+1:]
 				a.nestedArgs([]Word{w}, f.with(name), ctx)
-			case hyperfineCommands()[v] && j+1 < len(rest):
+			case hyperfineCommands.has(v) && j+1 < len(rest):
 				j++
 				a.nestedArgs(rest[j:j+1], f.with(name), ctx)
-			case hyperfineOpts()[v] && !hasVal:
+			case hyperfineOpts.has(v) && !hasVal:
 				j++
 			case strings.HasPrefix(rest[j].Value, "-") && rest[j].Static:
 			default:
@@ -168,13 +157,13 @@ func (a *analyzer) runner(name string, args []Word, f *frame, ctx *callCtx) bool
 		}
 		return true
 	case name == "unshare" || name == "bwrap" || name == "nsenter":
-		rest = skipOpts(rest, set("-t", "--target", "--setuid", "--setgid", "-S", "-G", "--bind", "--ro-bind", "--chdir", "--wd"))
+		rest = skipOpts(rest, words{"--bind", "--chdir", "--ro-bind", "--setgid", "--setuid", "--target", "--wd", "-G", "-S", "-t"})
 		if len(rest) > 0 {
 			a.invoke(rest, f.with(name), ctx)
 			return true
 		}
 	case name == "wsl" || name == "wsl.exe":
-		rest = skipOpts(rest, set("-d", "--distribution", "-u", "--user", "--cd"))
+		rest = skipOpts(rest, words{"--cd", "--distribution", "--user", "-d", "-u"})
 		if len(rest) > 0 && (rest[0].Value == "-e" || rest[0].Value == "--exec" || rest[0].Value == "--") {
 			rest = rest[1:]
 		}
@@ -202,7 +191,7 @@ func (a *analyzer) runner(name string, args []Word, f *frame, ctx *callCtx) bool
 		}
 		return true
 	case name == "strace" || name == "ltrace":
-		rest = skipOpts(rest, straceOpts())
+		rest = skipOpts(rest, straceOpts)
 		if len(rest) > 0 {
 			a.invoke(rest, f.with(name), ctx)
 			return true
@@ -382,7 +371,7 @@ func hasWords(args []Word, words []string) bool {
 // parallel: GNU parallel runs its command (or, with none, each argument after ::: as a
 // command line) for each input.
 func (a *analyzer) parallel(args []Word, f *frame, ctx *callCtx) bool {
-	rest := skipOpts(args[1:], set("-j", "--jobs", "-S", "--sshlogin", "--joblog", "-a", "--arg-file", "--delay", "--timeout", "--results", "-I", "--colsep", "-n", "--max-args"))
+	rest := skipOpts(args[1:], words{"--arg-file", "--colsep", "--delay", "--joblog", "--jobs", "--max-args", "--results", "--sshlogin", "--timeout", "-I", "-S", "-a", "-j", "-n"})
 	sep := len(rest)
 	for i, w := range rest {
 		if w.Value == ":::" || w.Value == "::::" || w.Value == ":::+" {
@@ -432,7 +421,7 @@ func (a *analyzer) tmux(args []Word, f *frame, ctx *callCtx) bool {
 	body := rest[1:]
 	switch sub {
 	case "new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "run-shell", "run":
-		opts := set("-s", "-n", "-t", "-c", "-x", "-y", "-e", "-F", "-l", "-p", "-w", "-f")
+		opts := words{"-F", "-c", "-e", "-f", "-l", "-n", "-p", "-s", "-t", "-w", "-x", "-y"}
 		body = skipOpts(body, opts)
 		a.record(args, "tmux", f, ctx)
 		if len(body) > 0 {
@@ -440,7 +429,7 @@ func (a *analyzer) tmux(args []Word, f *frame, ctx *callCtx) bool {
 		}
 		return true
 	case "send-keys", "send":
-		body = skipOpts(body, set("-t", "-N"))
+		body = skipOpts(body, words{"-N", "-t"})
 		var keys []Word
 		for _, w := range body {
 			if w.Value == "Enter" || w.Value == "C-m" || w.Value == "KPEnter" {
@@ -460,7 +449,7 @@ func (a *analyzer) tmux(args []Word, f *frame, ctx *callCtx) bool {
 // ssh HOST COMMAND...: the remote command, joined as ssh joins it, is read as shell on the
 // other machine (its home is another home: ~ and $HOME are still the home folder).
 func (a *analyzer) ssh(args []Word, f *frame, ctx *callCtx) bool {
-	rest := skipOpts(args[1:], sshOpts())
+	rest := skipOpts(args[1:], sshOpts)
 	if len(rest) == 0 {
 		return false // no host
 	}
@@ -494,7 +483,7 @@ func remoteReadsScript(cmd []Word) bool {
 	if len(cmd) == 0 {
 		return true
 	}
-	if !shells[path.Base(cmd[0].Value)] {
+	if !shells.has(path.Base(cmd[0].Value)) {
 		return false
 	}
 	for _, w := range cmd[1:] {
@@ -512,7 +501,7 @@ func remoteReadsScript(cmd []Word) bool {
 func (a *analyzer) container(args []Word, f *frame, ctx *callCtx) bool {
 	rest := args[1:]
 	if len(rest) > 0 && rest[0].Value == "compose" {
-		rest = skipOpts(rest[1:], set("-f", "--file", "-p", "--project-name", "--env-file", "--profile"))
+		rest = skipOpts(rest[1:], words{"--env-file", "--file", "--profile", "--project-name", "-f", "-p"})
 		if len(rest) == 0 || rest[0].Value != "exec" && rest[0].Value != "run" {
 			return false
 		}
@@ -528,7 +517,7 @@ func (a *analyzer) container(args []Word, f *frame, ctx *callCtx) bool {
 	for len(body) > 0 && strings.HasPrefix(body[0].Value, "-") {
 		v := body[0].Value
 		name, val, hasVal := strings.Cut(v, "=")
-		if dockerRunOpts()[name] && !hasVal && len(body) > 1 {
+		if dockerRunOpts.has(name) && !hasVal && len(body) > 1 {
 			val = body[1].Value
 			body = body[1:]
 			hasVal = true
@@ -679,8 +668,7 @@ func (a *analyzer) sedExec(args []Word, f *frame, ctx *callCtx) bool {
 // its search paths, every file when the pattern matches all names.
 func (a *analyzer) fdExec(args []Word, f *frame, ctx *callCtx) bool {
 	var pos, cmd []Word
-	valueOpts := set("-e", "--extension", "-t", "--type", "-d", "--max-depth", "--min-depth", "-E", "--exclude", "-S", "--size",
-		"--changed-within", "--changed-before", "-o", "--owner", "-j", "--threads", "--max-results", "--base-directory", "-c", "--color")
+	valueOpts := words{"--base-directory", "--changed-before", "--changed-within", "--color", "--exclude", "--extension", "--max-depth", "--max-results", "--min-depth", "--owner", "--size", "--threads", "--type", "-E", "-S", "-c", "-d", "-e", "-j", "-o", "-t"}
 	rest := args[1:]
 	narrowed := false // -e pyc, --size, --changed-within: some files only
 	for i := 0; i < len(rest); i++ {
@@ -692,7 +680,7 @@ func (a *analyzer) fdExec(args []Word, f *frame, ctx *callCtx) bool {
 		case v == "-x" || v == "--exec" || v == "-X" || v == "--exec-batch":
 			cmd = rest[i+1:]
 			i = len(rest)
-		case valueOpts[v]:
+		case valueOpts.has(v):
 			i++
 		case strings.HasPrefix(v, "-"):
 		default:

@@ -49,7 +49,7 @@ func (a *analyzer) scriptText(w Word) (string, bool) {
 // remember keeps what a command writes into a file when it is known: cat or tee fed a heredoc
 // or here-string, echo or printf of static words, redirected with > into a static path.
 func (a *analyzer) remember(name string, args []Word, ctx *callCtx) {
-	if downloaders[name] {
+	if downloaders.has(name) {
 		a.rememberDownload(args)
 		return
 	}
@@ -161,7 +161,7 @@ func (a *analyzer) runScript(file Word, shellKind string, f *frame, ctx *callCtx
 	}
 	prog := shebang(text)
 	switch {
-	case shellKind != "" || shells[prog] || (prog == "" && (strings.HasSuffix(file.Value, ".sh") || a.wrote(file.Value))):
+	case shellKind != "" || shells.has(prog) || (prog == "" && (strings.HasSuffix(file.Value, ".sh") || a.wrote(file.Value))):
 		// a file with no #! line that the command line wrote is run by the shell as a script
 		a.nested(text, f.with("script "+file.Display()), ctx)
 	case interpreter(prog) != "":

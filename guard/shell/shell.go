@@ -738,7 +738,7 @@ func (a *analyzer) assign(as *syntax.Assign, f *frame) {
 	if as.Value != nil {
 		a.terraformVariable(as.Name.Value, a.literal(as.Value).Value, f.pos(as.Pos()))
 	}
-	if as.Value != nil && (gitCommandEnv()[as.Name.Value] || as.Name.Value == "BASH_ENV" || as.Name.Value == "ENV") {
+	if as.Value != nil && (gitCommandEnv.has(as.Name.Value) || as.Name.Value == "BASH_ENV" || as.Name.Value == "ENV") {
 		a.commandVariable(as.Name.Value, a.literal(as.Value), f, &callCtx{pos: f.pos(as.Pos())})
 	}
 	if as.Value != nil {

@@ -352,7 +352,7 @@ func (t *tclReader) pathWord(w tclWord) Word {
 }
 
 // tclRedirects are exec's redirection words that read as the shell's.
-var tclRedirects = map[string]bool{"<": true, ">": true, ">>": true, "2>": true, "2>>": true, "|": true, "|&": true, "<<": true}
+var tclRedirects = words{"2>", "2>>", "<", "<<", ">", ">>", "|", "|&"}
 
 // shell judges an exec'd command line: words quoted for the shell, unknown ones as a variable
 // the analysis does not know.
@@ -368,7 +368,7 @@ func (t *tclReader) shell(argv []tclWord, via string, f *frame, ctx *callCtx) {
 			parts = append(parts, "~")
 		case strings.HasPrefix(w.value, "~/"):
 			parts = append(parts, "~/"+Quote(w.value[2:]))
-		case tclRedirects[w.value]:
+		case tclRedirects.has(w.value):
 			parts = append(parts, w.value) // exec's redirections are the shell's
 		case len(w.value) > 1 && (w.value[0] == '>' || w.value[0] == '<') && !strings.ContainsAny(w.value[1:], "<>&@"):
 			parts = append(parts, w.value[:1], Quote(w.value[1:])) // >file

@@ -654,7 +654,7 @@ func (a *analyzer) xargsCommand(rest []Word, ctx *callCtx) []Word {
 func (a *analyzer) substScript(raw, name string, ctx *callCtx, inv int) {
 	inner := strings.TrimSuffix(strings.TrimPrefix(raw, "<("), ")")
 	fields := strings.Fields(inner)
-	if len(fields) > 0 && downloaders[path.Base(fields[0])] {
+	if len(fields) > 0 && downloaders.has(path.Base(fields[0])) {
 		a.find(FindingPipeToShell, ctx.pos, inv, "a download ("+path.Base(fields[0])+") is run by "+name)
 		return
 	}

@@ -13,7 +13,7 @@ import (
 const FindingWindows = "windows-destroys"
 
 // windowsShells are the programs whose commands winshell reads.
-var windowsShells = lazySet("powershell", "powershell.exe", "pwsh", "pwsh.exe", "cmd", "cmd.exe")
+var windowsShells = words{"cmd", "cmd.exe", "powershell", "powershell.exe", "pwsh", "pwsh.exe"}
 
 // windows reads a PowerShell or cmd.exe command line handed over from bash (powershell -Command,
 // pwsh -EncodedCommand, cmd /c) and judges what each of its commands does; the programs it runs
@@ -66,7 +66,7 @@ func (a *analyzer) windows(args []Word, f *frame, ctx *callCtx) {
 			// the shell itself (c.Name is its canonical name: /CMD, C:\Windows\cmd.exe are cmd) is
 			// what is being read: invoking it again would read it again, without end
 			switch {
-			case len(words) == 0 || windowsShells()[strings.ToLower(c.Name)] || windowsShells()[strings.ToLower(path.Base(words[0].Value))]:
+			case len(words) == 0 || windowsShells.has(strings.ToLower(c.Name)) || windowsShells.has(strings.ToLower(path.Base(words[0].Value))):
 			case c.ReadsOnly():
 				// looks at what it is handed (Test-Path ~/.claude/settings.json): recorded for
 				// what it reads (a secret sent on), not judged as a program that may change it

@@ -29,7 +29,7 @@ func (a *analyzer) xargsFile(rest []Word) (string, bool, bool) {
 		case strings.HasPrefix(v, "-a") && len(v) > 2:
 			file = Word{Value: v[2:], Static: true}
 		default:
-			if xargsValueOpts[v] {
+			if xargsValueOpts.has(v) {
 				i++
 			}
 			continue
@@ -44,13 +44,13 @@ func (a *analyzer) xargsFile(rest []Word) (string, bool, bool) {
 const sourceEvery = "stdin (every file below)"
 
 // deleters are the programs that delete the paths they are given.
-var deleters = lazySet("rm", "unlink", "shred", "trash", "trash-put", "gio", "srm", "rmdir")
+var deleters = words{"gio", "rm", "rmdir", "shred", "srm", "trash", "trash-put", "unlink"}
 
 // xargsListing returns what xargs runs (argv) with the names a folder's listing feeds it in
 // place of stdin: a glob of everything in the folder, and, when the listing reaches every file
 // below it (find, rg --files, fd, ls -R), a recursive delete.
 func (a *analyzer) xargsListing(argv []Word, ctx *callCtx) []Word {
-	if len(argv) == 0 || !argv[0].Static || !deleters()[path.Base(argv[0].Value)] && path.Base(argv[0].Value) != "truncate" ||
+	if len(argv) == 0 || !argv[0].Static || !deleters.has(path.Base(argv[0].Value)) && path.Base(argv[0].Value) != "truncate" ||
 		ctx.stdin == nil || ctx.stdin.prev != nil {
 		return argv
 	}
@@ -133,7 +133,7 @@ func (a *analyzer) listedFolder(argv []Word) (dir string, recursive, ok bool) {
 			return "", false, false
 		case name == "find" && pruned(argv, i):
 			i += 3 // -path ./node_modules -prune -o: every name but a folder's
-		case name == "find" && (findFilters[v] || findActions[v] || v == "-maxdepth" || v == "-prune" || v == "-not" || v == "!"):
+		case name == "find" && (findFilters.has(v) || findActions.has(v) || v == "-maxdepth" || v == "-prune" || v == "-not" || v == "!"):
 			return "", false, false
 		case name == "find" && strings.HasPrefix(v, "-"):
 			if v == "-type" {

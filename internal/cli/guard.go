@@ -7,8 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -50,6 +52,18 @@ func (p *policyFlags) policyFile(e *env) string {
 // the agent's environment moves it and where it is by default, agenthooks' own files, the
 // policy in use and the agenthooks binaries.
 func protectedPaths(e *env, home, project, cwd, policyFile, auditFile string) []policy.Protected {
+	return protectedPlacesOf(e, home, project, cwd, policyFile, auditFile).list()
+}
+
+// protectedPlaces is what protectedPaths computes the list from.
+type protectedPlaces struct {
+	env       config.Env
+	files     []string
+	binaries  func() []string // found on first need
+	auditFile string
+}
+
+func protectedPlacesOf(e *env, home, project, cwd, policyFile, auditFile string) protectedPlaces {
 	env := config.Env{Home: home, EnterpriseDir: e.getenv("AGENTHOOKS_ENTERPRISE_DIR"),
 		ClaudeManagedDir: e.getenv("AGENTHOOKS_CLAUDE_MANAGED_DIR"), CodexHome: e.getenv("CODEX_HOME"), Getenv: e.getenv}
 	for _, ws := range []string{project, cwd} {
@@ -57,10 +71,16 @@ func protectedPaths(e *env, home, project, cwd, policyFile, auditFile string) []
 			env.Workspaces = append(env.Workspaces, ws)
 		}
 	}
-	out := config.ProtectedPaths(env, []string{policyFile, auditFile}, agenthooksBinaries(e))
-	if auditFile != "" {
+	return protectedPlaces{env: env, files: []string{policyFile, auditFile}, auditFile: auditFile,
+		binaries: sync.OnceValue(func() []string { return agenthooksBinaries(e) })}
+}
+
+// list is the protected paths.
+func (pp protectedPlaces) list() []policy.Protected {
+	out := config.ProtectedPaths(pp.env, pp.files, pp.binaries())
+	if pp.auditFile != "" {
 		// the database and every file beside it that holds or will hold records
-		abs, _ := filepath.Abs(auditFile)
+		abs, _ := filepath.Abs(pp.auditFile)
 		for i := range out {
 			if out[i].Path == filepath.ToSlash(abs) {
 				out[i].Prefix = true
@@ -68,6 +88,21 @@ func protectedPaths(e *env, home, project, cwd, policyFile, auditFile string) []
 		}
 	}
 	return out
+}
+
+// mayProtect is the test run before the list is computed (config.MayProtect), itself built on
+// first need: true, "compute the list", where config.MayProtect gives no test. It is nil where
+// the list may hold a path that is not absolute (policy.Context.MayProtect): without a working
+// directory, or on Windows, where filepath.Abs can fail on a name.
+func (pp protectedPlaces) mayProtect() func(string) bool {
+	if _, err := os.Getwd(); err != nil || runtime.GOOS == "windows" {
+		return nil
+	}
+	test := sync.OnceValue(func() func(string) bool { return config.MayProtect(pp.env, pp.files, pp.binaries()) })
+	return func(p string) bool {
+		t := test()
+		return t == nil || t(p)
+	}
 }
 
 // agenthooksBinaries are the agenthooks executables an agent must not replace: this one (as
@@ -337,10 +372,11 @@ func runGuardBash(e *env, p guardBashParams) error {
 			fmt.Fprintln(e.stderr, "agenthooks:", note)
 		}
 		if err == nil {
+			places := protectedPlacesOf(e, e.home(), call.project, call.cwd, p.policyFile(e), auditPath(e, p.audit))
 			v := guard.New(pol).Check(call.command, guard.Context{Home: e.home(), Cwd: call.cwd, Project: call.project,
-				ProtectedFunc: func() []policy.Protected { // on first need: most commands name no path
-					return protectedPaths(e, e.home(), call.project, call.cwd, p.policyFile(e), auditPath(e, p.audit))
-				}, LookPath: e.lookPath, Getenv: e.getenv, ReadFile: readScript})
+				ProtectedFunc: places.list,         // on first need: most commands name no path
+				MayProtect:    places.mayProtect(), // and most that write one write a file of the project's
+				LookPath:      e.lookPath, Getenv: e.getenv, ReadFile: readScript})
 			decision, reason, policyName = v.Decision, v.Reason, pol.Name
 			if updated, note := confineRewrite(e, pol, call, decision, p.policyFile(e)); updated != nil {
 				return p.answerConfined(e, call, updated, decision, reason, policyName, start) // what it would ask about runs confined

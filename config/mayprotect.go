@@ -1,0 +1,188 @@
+package config
+
+import (
+	"cmp"
+	"path"
+	"runtime"
+	"strings"
+
+	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/agents"
+)
+
+// MayProtect returns a test that a guard runs before it computes ProtectedPaths(env, files,
+// binaries), which costs a guard process more than judging most commands does: the test is
+// false only for a clean absolute path that can be none of those paths, inside none of them,
+// above none of them and in the folder of no protected file, whatever the list holds; true
+// means "compute the list and look". It is built from the descriptors' tables alone, without
+// joining, cleaning or globbing a path: every protected place is under an absolute root (an
+// agent's managed folder, a folder a variable names, a policy or audit file's folder, a binary),
+// or under the home folder or a workspace with a first element from a fixed set (.claude,
+// .ssh, .bashrc, *.code-workspace, ...). It returns nil, which is "always compute", for what it
+// does not reason about: a platform whose file names fold case or use backslashes, a home, a
+// workspace or a root that is not a clean absolute path, a descriptor path that leaves its root.
+func MayProtect(env Env, files, binaries []string) func(target string) bool {
+	goos := cmp.Or(env.GOOS, runtime.GOOS)
+	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" || goos != runtime.GOOS {
+		return nil
+	}
+	m := &mayProtect{home: env.Home, workspaces: env.Workspaces}
+	if m.home != "" && (!cleanAbs(m.home) || strings.ContainsAny(m.home, meta)) {
+		return nil // a home of /? is a pattern to the guard
+	}
+	for _, ws := range m.workspaces {
+		if !cleanAbs(ws) || strings.ContainsAny(ws, meta) {
+			return nil
+		}
+	}
+	ok := true
+	root := func(p string) {
+		if p == "" {
+			return
+		}
+		if !cleanAbs(p) || strings.ContainsAny(p, meta) {
+			ok = false
+		}
+		m.roots = append(m.roots, p)
+	}
+	first := func(to *[]string, rel string) {
+		e, _, _ := strings.Cut(rel, "/")
+		if !cleanRel(rel) {
+			ok = false
+		}
+		*to = append(*to, e)
+	}
+	for _, a := range agents.ByFilePriority() {
+		root(env.lookup(a.HomeEnv))
+		root(env.lookup(a.ManagedEnv))
+		if a.ManagedDir != nil {
+			root(a.ManagedDir(goos)) // and where it is without the variable
+		}
+		locs := [][]dialect.Location{a.Files, a.Loads, a.Configs}
+		if a.Switches != nil {
+			locs = append(locs, a.Switches(goos))
+		}
+		for _, ls := range locs {
+			for _, l := range ls {
+				root(env.lookup(l.Env)) // a file's own variable, or a RootEnv's root
+				switch l.Root {
+				case dialect.RootWorkspace:
+					first(&m.wsFirst, l.Path)
+				case dialect.RootHome:
+					if a.Dir != "" && !cleanRel(a.Dir) || l.Path != "" && !cleanRel(l.Path) {
+						ok = false
+					}
+					first(&m.homeFirst, cmp.Or(a.Dir, l.Path)) // the agent's folder's first element, or the path's
+				case dialect.RootUserHome:
+					first(&m.homeFirst, l.Path)
+				case dialect.RootTeam:
+					first(&m.homeFirst, teamDir)
+				case dialect.RootManaged:
+					root(managedDir(env, a))
+				case dialect.RootEnv:
+				default:
+					ok = false // a root this test does not know
+				}
+			}
+		}
+	}
+	root(claudeManaged(env))
+	root(env.EnterpriseDir)
+	root(env.CodexHome)
+	first(&m.homeFirst, teamDir)
+	first(&m.homeFirst, stateDir)
+	for _, c := range credentialPaths {
+		first(&m.homeFirst, c.path)
+	}
+	for _, a := range autorunPaths {
+		first(&m.homeFirst, a.path)
+	}
+	first(&m.wsFirst, stateDir) // the project's .agenthooks
+	for _, f := range files {
+		if f != "" {
+			root(path.Dir(absPath(f))) // the file, and the files beside it a database keeps
+		}
+	}
+	for _, b := range binaries {
+		if b != "" {
+			root(absPath(b))
+		}
+	}
+	if !ok {
+		return nil
+	}
+	return m.may
+}
+
+// meta are the characters that make a path a pattern, to the guard or to filepath.Match.
+const meta = `*?[\`
+
+// The home folder's entries that agenthooks' own places start with.
+const (
+	teamDir  = ".cursor/managed" // teamRoot's
+	stateDir = ".agenthooks"     // StateDir's
+)
+
+type mayProtect struct {
+	home       string
+	workspaces []string
+	roots      []string // clean absolute paths: anything on one line with one may be protected
+	homeFirst  []string // the first elements under home of the protected places there
+	wsFirst    []string // and under each workspace
+}
+
+func (m *mayProtect) may(target string) bool {
+	if !cleanAbs(target) {
+		return true
+	}
+	for _, r := range m.roots {
+		if oneLine(target, r) {
+			return true
+		}
+	}
+	if m.home != "" && m.under(target, m.home, m.homeFirst) {
+		return true
+	}
+	for _, ws := range m.workspaces {
+		if m.under(target, ws, m.wsFirst) {
+			return true
+		}
+	}
+	return false
+}
+
+// under reports whether target is base or above it, or inside it with a first element that one
+// of firsts (names or patterns) matches.
+func (m *mayProtect) under(target, base string, firsts []string) bool {
+	if within(target, base) {
+		return true // base itself or above: it holds protected places
+	}
+	if !within(base, target) {
+		return false
+	}
+	rest := strings.TrimPrefix(target[len(base):], "/")
+	e, _, _ := strings.Cut(rest, "/")
+	for _, f := range firsts {
+		if f == e {
+			return true
+		}
+		if strings.ContainsAny(f, meta) {
+			if ok, err := path.Match(f, e); ok || err != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// oneLine reports whether a and b are the same path or one is inside the other (both clean and
+// absolute).
+func oneLine(a, b string) bool { return within(a, b) || within(b, a) }
+
+// within reports whether inner is outer or inside it (both clean and absolute).
+func within(outer, inner string) bool {
+	if outer == "/" || inner == outer {
+		return true
+	}
+	return len(inner) > len(outer) && inner[len(outer)] == '/' && inner[:len(outer)] == outer
+}
