@@ -34,7 +34,7 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".agents/plugins"},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "plugins"},
 	},
-	Settings:         dialect.Settings{HandlerFields: []string{"on_failure"}},
+	Settings:         dialect.Settings{RegexMatcher: true, OnFailure: true, DefaultType: "command"},
 	Dialect:          Dialect,
 	ToolKind:         toolKind,
 	Speaks:           dialect.Claude,
