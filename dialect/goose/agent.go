@@ -53,16 +53,19 @@ var Agent = dialect.Agent{
 		File: PluginDir + "/hooks/hooks.json",
 		// Goose's matcher is an unanchored regular expression: anchored here so that a tool
 		// whose name merely contains "shell" is not taken for the shell.
-		ShellMatcher: "^(developer__)?shell$",
+		ShellMatcher: "^(developer__shell|shell)$",
 		Events:       []string{"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd"},
 		RunArgs:      "run --agent goose",
 		EditEvent:    "PreToolUse",
-		EditMatcher:  "^(developer__)?(write|edit)$",
+		EditMatcher:  "^(developer__write|developer__edit|write|edit)$",
 		// on_failure "block" on the PreToolUse entries: a guard that cannot answer (missing,
 		// crashed, timed out) denies the call instead of letting it run.
 		FailClosed: true,
-		Own:        hooksFile,
-		Note:       "note: Goose reads its plugins' hooks when a session starts",
+		// The guards are told the format: a call of an unprefixed tool ("write") with Goose's
+		// "event" field looks like Crush's payload, which names its file file_path, not path.
+		GuardFormat: true,
+		Own:         hooksFile,
+		Note:        "note: Goose reads its plugins' hooks when a session starts",
 	},
 	Trust:          "runs the hooks of every plugin folder in ~/.agents/plugins and in a project's .agents/plugins, unless disabled in its settings",
 	DefaultTimeout: DefaultTimeout,

@@ -148,7 +148,7 @@ func TestHooksFile(t *testing.T) {
 	var raw map[string]map[string][]map[string]any
 	_ = json.Unmarshal(b, &raw)
 	pre := raw["hooks"]["PreToolUse"]
-	if len(pre) < 3 || pre[0]["matcher"] != "^(developer__)?shell$" {
+	if len(pre) < 3 || pre[0]["matcher"] != "^(developer__shell|shell)$" {
 		t.Fatalf("PreToolUse = %v", pre)
 	}
 	for _, g := range pre {
