@@ -156,6 +156,10 @@ func (d *decoder) matcherGroup(ev *claude.Event, g *jsonpos.Value) {
 			return
 		}
 		matcher = m.Str
+		if matcher == "*" && agentOf(d.file.Source.Family).Settings.RegexMatcher {
+			d.warnf(m.Off, CodeMatcher, "%s reads matcher as a regular expression, and a bare * is none: it skips this group; leave matcher out to match everything", agentOf(d.file.Source.Family).Title)
+			return
+		}
 		probe := &Hook{Matcher: matcher}
 		if err := compileMatcher(probe); err != nil {
 			d.errorf(m.Off, CodeMatcher, "matcher is not a valid regular expression (RE2, where Claude Code uses JavaScript's RegExp: no lookaround or backreferences): %s", err.Error())
@@ -181,6 +185,9 @@ func (d *decoder) matcherGroup(ev *claude.Event, g *jsonpos.Value) {
 	}
 	for _, hv := range list.Elems {
 		if h := d.handler(ev, matcher, hv); h != nil {
+			if agentOf(d.file.Source.Family).Settings.RegexMatcher {
+				h.names = nil // an unanchored regular expression, never a list of exact names
+			}
 			d.file.Hooks = append(d.file.Hooks, h)
 		}
 	}
@@ -200,6 +207,9 @@ func (d *decoder) handler(ev *claude.Event, matcher string, v *jsonpos.Value) *H
 		Pos: srcpos.At(d.file.Source.File, d.src, v.Off)}
 	_ = compileMatcher(h)
 	t := v.Get("type")
+	if dt := agentOf(d.file.Source.Family).Settings.DefaultType; t == nil && dt != "" {
+		t = &jsonpos.Value{Kind: jsonpos.String, Str: dt, Off: v.Off}
+	}
 	if t == nil || t.Kind != jsonpos.String {
 		d.errorf(v.Off, CodeField, "A hook must be an object with a type")
 		return nil
@@ -283,6 +293,21 @@ func (d *decoder) handlerField(ev *claude.Event, h *Hook, m jsonpos.Member) {
 			return
 		}
 		h.Timeout = time.Duration(n * float64(unit))
+	case "on_failure":
+		a := agentOf(d.file.Source.Family)
+		if !a.Settings.OnFailure {
+			d.warnf(m.KeyOff, CodeUnknownField, "Unknown field %q in hook is ignored", m.Key)
+			return
+		}
+		if v.Kind != jsonpos.String || v.Str != "allow" && v.Str != "block" {
+			d.errorf(v.Off, CodeField, `on_failure must be "allow" or "block" (%s refuses the whole file otherwise)`, a.Title)
+			return
+		}
+		if ev.Name != "PreToolUse" {
+			d.warnf(m.KeyOff, CodeNoEffect, "%s honours on_failure on PreToolUse only", a.Title)
+			return
+		}
+		h.FailClosed = v.Str == "block"
 	case "name", "description":
 		if !slices.Contains(agentOf(d.file.Source.Family).Settings.HandlerFields, m.Key) {
 			d.warnf(m.KeyOff, CodeUnknownField, "Unknown field %q in hook is ignored", m.Key)

@@ -259,6 +259,17 @@ type Settings struct {
 	// GroupFields and HandlerFields are the fields the agent reads beyond Claude Code's, in a
 	// matcher group and in a handler.
 	GroupFields, HandlerFields []string
+	// RegexMatcher: the agent reads every matcher as an unanchored regular expression (Goose's):
+	// "Bash" matches any name containing Bash, and a bare "*" is no regular expression, so the
+	// agent skips its group.
+	RegexMatcher bool
+	// OnFailure: a handler's on_failure, "allow" (the default) or "block", says whether the
+	// agent treats its failure on a pre-tool event as a block (Goose's); any other value makes
+	// the agent refuse the whole file.
+	OnFailure bool
+	// DefaultType is a handler's type when it names none ("command" for Goose); "" when the
+	// type is required, as Claude Code requires it.
+	DefaultType string
 }
 
 // Scope is the layer a hooks file belongs to; its values are config.Layer's.

@@ -22,6 +22,7 @@ import (
 	"github.com/agenthooks/agenthooks/dialect/cursor"
 	"github.com/agenthooks/agenthooks/dialect/droid"
 	"github.com/agenthooks/agenthooks/dialect/gemini"
+	"github.com/agenthooks/agenthooks/dialect/goose"
 	"github.com/agenthooks/agenthooks/dialect/kimi"
 	"github.com/agenthooks/agenthooks/dialect/kiro"
 	"github.com/agenthooks/agenthooks/dialect/opencode"
@@ -48,6 +49,7 @@ var all = []*dialect.Agent{
 	&kiro.Agent,
 	&vscode.Agent,
 	&kimi.Agent,
+	&goose.Agent,
 }
 
 // detectOrder is the order payloads are told apart in: the first agent whose Detect accepts a
@@ -58,7 +60,7 @@ var all = []*dialect.Agent{
 // events as OpenCode does (tool.execute.before) and Cline's payload carries its own fields
 // (hookName, with no hook_event_name), which no other agent's payload does: first. VS Code's
 // (hookEventName) comes before Copilot CLI's, whose camelCase sessionId it shares.
-var detectOrder = []*dialect.Agent{&kimi.Agent, &opencode.Agent, &cline.Agent, &vscode.Agent, &windsurf.Agent, &antigravity.Agent, &crush.Agent, &droid.Agent, &kiro.Agent, &auggie.Agent, &cursor.Agent, &qwen.Agent, &copilot.Agent, &gemini.Agent, &codex.Agent}
+var detectOrder = []*dialect.Agent{&kimi.Agent, &opencode.Agent, &cline.Agent, &vscode.Agent, &windsurf.Agent, &antigravity.Agent, &goose.Agent, &crush.Agent, &droid.Agent, &kiro.Agent, &auggie.Agent, &cursor.Agent, &qwen.Agent, &copilot.Agent, &gemini.Agent, &codex.Agent}
 
 // Default is the agent a command assumes when it is given none and cannot tell (run --agent).
 func Default() *dialect.Agent { return &cursor.Agent }

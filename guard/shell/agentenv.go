@@ -41,6 +41,10 @@ func AgentVariable(name string) string {
 	// The Cline CLI 3.0.65 sets CLINE_HOOKS_DIR from --hooks-dir.
 	case "CLINE_DIR", "CLINE_HOOKS_DIR":
 		return "Cline"
+	// Goose (block/goose 0825b57): GOOSE_PATH_ROOT moves the settings.json whose
+	// disabledPlugins can switch agenthooks' plugin off.
+	case "GOOSE_PATH_ROOT":
+		return "Goose"
 	case "KIMI_CODE_HOME": // Kimi Code's folder, with the config.toml that holds its hooks
 		return "Kimi Code"
 	// OpenCode 1.18.33: OPENCODE_CONFIG and OPENCODE_CONFIG_CONTENT add a config whose plugin
@@ -58,7 +62,7 @@ func AgentVariable(name string) string {
 // agentCLIs are the coding agents' command lines, sorted (every descriptor's Binary among them:
 // a test in config checks it).
 var agentCLIs = []string{
-	"agy", "auggie", "claude", "cline", "code", "codex", "copilot", "crush", "cursor-agent", "droid", "gemini", "kimi",
+	"agy", "auggie", "claude", "cline", "code", "codex", "copilot", "crush", "cursor-agent", "droid", "gemini", "goose", "kimi",
 	"kiro", "kiro-cli", "opencode", "qwen", "windsurf",
 }
 

@@ -86,6 +86,12 @@ var editCalls = map[string]map[string]string{
 		"apply_patch": `{"hook_event_name":"tool.execute.before","tool":"apply_patch","sessionID":"ses_1","callID":"call_1","args":{"patchText":"*** Begin Patch\n*** Update File: @FILE\n@@\n-a\n+b\n*** End Patch"},"cwd":"/tmp"}`,
 		"patch":       `{"hook_event_name":"tool.execute.before","tool":"patch","sessionID":"ses_1","callID":"call_1","args":{"patchText":"*** Begin Patch\n*** Update File: @FILE\n@@\n-a\n+b\n*** End Patch"},"cwd":"/tmp"}`,
 	},
+	"goose": {
+		"developer__write": `{"event":"PreToolUse","session_id":"s","matcher_context":"developer__write","tool_call_id":"c1","tool_name":"developer__write","tool_input":{"path":"@FILE","content":"{}"},"working_dir":"/tmp"}`,
+		"developer__edit":  `{"event":"PreToolUse","session_id":"s","matcher_context":"developer__edit","tool_call_id":"c2","tool_name":"developer__edit","tool_input":{"path":"@FILE","before":"{","after":"{}"},"working_dir":"/tmp"}`,
+		"write":            `{"event":"PreToolUse","session_id":"s","matcher_context":"write","tool_call_id":"c3","tool_name":"write","tool_input":{"path":"@FILE","content":"{}"},"working_dir":"/tmp"}`,
+		"edit":             `{"event":"PreToolUse","session_id":"s","matcher_context":"edit","tool_call_id":"c4","tool_name":"edit","tool_input":{"path":"@FILE","before":"{","after":"{}"},"working_dir":"/tmp"}`,
+	},
 	"kiro": {
 		"write":    `{"hook_event_name":"PreToolUse","cwd":"/tmp","session_id":"s1","tool_name":"write","tool_input":{"command":"create","path":"@FILE","file_text":"{}"}}`,
 		"fs_write": `{"hook_event_name":"PreToolUse","cwd":"/tmp","session_id":"s1","tool_name":"fs_write","tool_input":{"command":"str_replace","path":"@FILE","old_str":"a","new_str":"b"}}`,
