@@ -6,6 +6,10 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/agenthooks/agenthooks/decide"
+	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/kimi"
 )
 
 const (
@@ -108,4 +112,100 @@ func TestKimiShellGuard(t *testing.T) {
 	}
 	k.exec(t, "please run it")
 	checkShellGuard(t, "kimi", k.agentRun, k.env(t))
+}
+
+// TestKimiHonours runs each way a PreToolUse hook can answer inside Kimi Code and checks what
+// Kimi does with it (docs/agents/kimi.md has the table).
+func TestKimiHonours(t *testing.T) {
+	checkHonours(t, kimiHonours, func(t *testing.T, script string) (workspace, *model) {
+		k := newKimi(t, markerCommand)
+		k.config(t, kimiHook("PreToolUse", "", writeHookScript(t, k.ws.home, "hook", script)))
+		k.exec(t, "please run it")
+		return k.ws, k.model
+	})
+}
+
+var kimiHonours = []honourCase{
+	{"exit 2 reason on stderr", `echo "no way" >&2; exit 2`, false, "no way"},
+	{"exit 2 empty stderr", `exit 2`, false, ""},
+	{"exit 2 stdout {} reason on stderr", `echo '{}'; echo "no way" >&2; exit 2`, false, "no way"},
+	{"exit 0 Claude hookSpecificOutput deny", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no way"}}'`, false, "no way"},
+	{"exit 0 deny without reason", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}'`, false, ""},
+	{"exit 0 decision block", `echo '{"decision":"block","reason":"no way"}'`, true, ""},
+	{"exit 0 permissionDecision ask", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"sure?"}}'`, true, ""},
+	{"exit 0 permissionDecision allow", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'`, true, ""},
+	{"exit 0 continue false", `echo '{"continue":false,"stopReason":"no way"}'`, true, ""},
+	{"exit 1 text on stderr", `echo "oops" >&2; exit 1`, true, ""},
+	{"exit 3 text on stderr", `echo "oops" >&2; exit 3`, true, ""},
+	{"exit 1 deny JSON on stdout", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no way"}}'; exit 1`, true, ""},
+	{"exit 0 not JSON", `echo 'hello there'`, true, ""},
+	{"exit 0 silent", `exit 0`, true, ""},
+}
+
+// TestKimiRunsOtherAgentsHooks: a Claude Code exit-2 hook and a Cursor hooks.json deny, written
+// for Bash and beforeShellExecution, run on Kimi Code's Bash through agenthooks run --agent
+// kimi, and their messages reach the model.
+func TestKimiRunsOtherAgentsHooks(t *testing.T) {
+	k := newKimi(t, "echo one > one.txt", "echo two > two.txt")
+	claude, cursor := writeForeignHooks(t, k.ws.home)
+	k.config(t, kimiHook("PreToolUse", "Bash", "agenthooks run --agent kimi PreToolUse --settings "+claude+" --config "+cursor))
+	k.exec(t, "please run it")
+	checkForeignHooks(t, "Kimi Code", k.ws, k.model)
+}
+
+// TestKimiHonoursTheDialect: the deny dialect/kimi writes for PreToolUse (JSON on stdout, exit
+// 0) blocks inside Kimi Code and its reason reaches the model.
+func TestKimiHonoursTheDialect(t *testing.T) {
+	d := kimi.Dialect(dialect.AskAsDeny)
+	s, _ := d.Lookup("PreToolUse")
+	r := d.Encode(s, decide.Decision{Permission: decide.Deny, AgentMessage: "denied by the kimi dialect"})
+	if r.ExitCode != 0 || strings.Contains(string(r.Stdout), "'") {
+		t.Fatalf("unexpected answer %+v", r)
+	}
+	k := newKimi(t, markerCommand)
+	hook := writeHookScript(t, k.ws.home, "dialect", "printf '%s' '"+string(r.Stdout)+"'")
+	k.config(t, kimiHook("PreToolUse", "", hook))
+	k.exec(t, "please run it")
+	if k.ws.exists("marker.txt") {
+		t.Error("the command ran although the hook answered with dialect/kimi's deny")
+	}
+	if !strings.Contains(lastToolResult(k.model), "denied by the kimi dialect") {
+		t.Errorf("the model saw %s", lastToolResult(k.model))
+	}
+}
+
+// TestKimiPromptGuard: a prompt carrying a secret never reaches the model; an ordinary one does.
+func TestKimiPromptGuard(t *testing.T) {
+	k := newKimi(t)
+	k.config(t, kimiHook("UserPromptSubmit", "", "agenthooks guard prompt"))
+	k.exec(t, "push with "+secretToken)
+	if k.model.anySent(secretToken) {
+		t.Error("the secret in the prompt reached the model")
+	}
+	if log := k.ws.agenthooks(t, "log", "--audit", k.ws.audit, "--agent", "kimi"); !strings.Contains(log, "deny") {
+		t.Errorf("the audit has no deny of Kimi's prompt:\n%s", log)
+	}
+	k2 := newKimi(t)
+	k2.config(t, kimiHook("UserPromptSubmit", "", "agenthooks guard prompt"))
+	k2.exec(t, "refactor the parser")
+	if !k2.model.anySent("refactor the parser") {
+		t.Error("an ordinary prompt did not reach the model: the prompt guard blocks too much")
+	}
+}
+
+// TestKimiPayloads runs Kimi Code with a capturing hook on every event and checks the payloads
+// against the goldens that dialect/kimi's tests read.
+func TestKimiPayloads(t *testing.T) {
+	k := newKimi(t, ordinary, "read:README.md", "write:notes.txt=hello")
+	if err := os.WriteFile(filepath.Join(k.ws.dir, "README.md"), []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var hooks string
+	for _, ev := range kimi.Events {
+		hooks += kimiHook(ev, "", captureCommand(dir))
+	}
+	k.config(t, hooks)
+	k.exec(t, "please run it")
+	checkPayloads(t, "kimi", dir, k.ws)
 }
