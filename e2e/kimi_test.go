@@ -127,10 +127,10 @@ func TestKimiHonours(t *testing.T) {
 
 var kimiHonours = []honourCase{
 	{"exit 2 reason on stderr", `echo "no way" >&2; exit 2`, false, "no way"},
-	{"exit 2 empty stderr", `exit 2`, false, ""},
+	{"exit 2 empty stderr", `exit 2`, false, "Blocked by PreToolUse hook"},
 	{"exit 2 stdout {} reason on stderr", `echo '{}'; echo "no way" >&2; exit 2`, false, "no way"},
 	{"exit 0 Claude hookSpecificOutput deny", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no way"}}'`, false, "no way"},
-	{"exit 0 deny without reason", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}'`, false, ""},
+	{"exit 0 deny without reason", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}'`, false, "Blocked by PreToolUse hook"},
 	{"exit 0 decision block", `echo '{"decision":"block","reason":"no way"}'`, true, ""},
 	{"exit 0 permissionDecision ask", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"sure?"}}'`, true, ""},
 	{"exit 0 permissionDecision allow", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'`, true, ""},
