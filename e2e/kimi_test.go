@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -42,12 +43,17 @@ type kimiRun struct {
 // newKimi installs Node 22 and Kimi Code and points Kimi at a Chat Completions stand-in on
 // loopback (a provider of type "openai" in ~/.kimi-code/config.toml).
 func newKimi(t testing.TB, commands ...string) *kimiRun {
+	return newKimiWith(t, chatModel, commands...)
+}
+
+// newKimiWith is newKimi with the model stand-in handler.
+func newKimiWith(t testing.TB, handler func(*model) http.HandlerFunc, commands ...string) *kimiRun {
 	pkg := kimiNodePackage()
 	if pkg == "" {
 		t.Skipf("Kimi Code %s needs Node >= 22.19 and the npm registry has no Node package for %s/%s: skipping Kimi Code", kimiVersion, runtime.GOOS, runtime.GOARCH)
 	}
 	node := installAgent(t, pkg, kimiNodeVersion, "node")
-	k := &kimiRun{newAgentRun(t, installAgent(t, "@moonshot-ai/kimi-code", kimiVersion, "kimi"), chatModel, commands), filepath.Dir(node)}
+	k := &kimiRun{newAgentRun(t, installAgent(t, "@moonshot-ai/kimi-code", kimiVersion, "kimi"), handler, commands), filepath.Dir(node)}
 	k.config(t, "")
 	return k
 }
