@@ -79,3 +79,15 @@ func TestKimiFileToolsGuard(t *testing.T) {
 		t.Errorf("the audit trail has %d denies, want 2:\n%s", n, log)
 	}
 }
+
+// TestKimiMCPGuard: in the real Kimi Code 2.1.0, which names an MCP tool as Claude Code does
+// (mcp__e2edb__drop_table), guard mcp on PreToolUse for mcp__ tools denies the MCP tool its
+// policy denies and lets the one it allows run; the server is in ~/.kimi-code/mcp.json.
+func TestKimiMCPGuard(t *testing.T) {
+	k := newKimi(t, "call:mcp__e2edb__drop_table {}", "call:mcp__e2edb__list_tables {}")
+	pol := writeMCPPolicy(t, k.ws.home)
+	k.config(t, kimiHook("PreToolUse", "mcp__.*", "agenthooks guard mcp --policy "+pol))
+	writeJSONFile(t, filepath.Join(k.ws.home, ".kimi-code", "mcp.json"), map[string]any{"mcpServers": map[string]any{mcpServer: mcpServerConfig(t, k.ws.dir)}})
+	k.exec(t, "please run it")
+	checkMCPGuard(t, "Kimi Code", k.agentRun)
+}
