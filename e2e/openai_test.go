@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// chatModel speaks OpenAI's Chat Completions API, streamed or not, as Qwen Code and GitHub
+// chatModel speaks OpenAI's Chat Completions API, streamed or not, as Qwen Code, Kimi Code and GitHub
 // Copilot CLI (in BYOK mode) call it: each turn of the main loop (a request with tools) asks for
 // the next scripted call through the agent's shell tool (or, for "read:PATH", its file-read
 // tool), found by name among the tools the request offers; when the script is done, or a
@@ -92,11 +92,21 @@ func chatModel(m *model) http.HandlerFunc {
 // chatToolCall names the tool and its arguments for one scripted step: "call:NAME ARGS" calls
 // tool NAME with the JSON object ARGS, "read:PATH" reads a file, "write:PATH=CONTENT" writes one,
 // anything else is a shell command. The tools are found by
-// the names Qwen Code (run_shell_command, read_file, write_file) and Copilot CLI (bash, view,
-// create) give them.
+// the names Qwen Code (run_shell_command, read_file, write_file), Copilot CLI (bash, view,
+// create) and Kimi Code (Bash, Read, Write) give them.
 func chatToolCall(tools []string, step string) (string, map[string]any) {
 	if name, args, ok := scriptedCall(step); ok { // a named tool and its arguments (tools_test.go)
 		return name, args
+	}
+	if slices.Contains(tools, "ReadMediaFile") { // Kimi Code's tools, which name their file path
+		if path, ok := strings.CutPrefix(step, "read:"); ok {
+			return "Read", map[string]any{"path": path}
+		}
+		if rest, ok := strings.CutPrefix(step, "write:"); ok {
+			path, content, _ := strings.Cut(rest, "=")
+			return "Write", map[string]any{"path": path, "content": content}
+		}
+		return "Bash", map[string]any{"command": step, "description": "run the command"}
 	}
 	pick := func(names ...string) string {
 		for _, n := range names {

@@ -53,6 +53,10 @@ var Agent = dialect.Agent{
 	Trust:          "runs only the hooks of the user's ~/.kimi-code/config.toml; it has no project hooks file",
 	DefaultTimeout: DefaultTimeout,
 	Detect:         detect,
+	Proven: []dialect.Proof{
+		{Event: "PreToolUse", Can: dialect.CapBlock, Test: "TestKimiShellGuard"},
+		{Event: "UserPromptSubmit", Can: dialect.CapBlock, Test: "TestKimiPromptGuard"},
+	},
 }
 
 // detect: Kimi Code's payload is Claude Code's shape with its own client_type.

@@ -49,7 +49,22 @@ func RenameToClaude(name string, m map[string]any) []string {
 		}
 		m["prompt"] = strings.Join(text, "\n")
 	}
-	if tool, _ := m["tool_name"].(string); fileTool(tool) {
+	tool, _ := m["tool_name"].(string)
+	// Kimi Code 2.1.0 names the call tool_call_id and a PostToolUse's result tool_output, a
+	// string (seen in the e2e suite); Claude Code names them tool_use_id and tool_response,
+	// which for Bash is an object with stdout.
+	renameKey(m, "tool_call_id", "tool_use_id")
+	if out, has := m["tool_output"]; has {
+		if _, both := m["tool_response"]; !both {
+			if s, ok := out.(string); ok && tool == "Bash" {
+				m["tool_response"] = map[string]any{"stdout": s, "stderr": "", "interrupted": false}
+			} else {
+				m["tool_response"] = out
+			}
+			delete(m, "tool_output")
+		}
+	}
+	if fileTool(tool) {
 		if in, ok := m["tool_input"].(map[string]any); ok {
 			if v, has := in["path"]; has {
 				if _, both := in["file_path"]; !both {
@@ -92,7 +107,27 @@ func RenameFromClaude(name string, m map[string]any) []string {
 			}
 		}
 	}
+	renameKey(m, "tool_use_id", "tool_call_id")
+	if resp, has := m["tool_response"]; has {
+		if _, both := m["tool_output"]; !both {
+			if r, ok := resp.(map[string]any); ok && tool == "Bash" {
+				resp, _ = r["stdout"].(string)
+			}
+			m["tool_output"] = resp
+			delete(m, "tool_response")
+		}
+	}
 	return notes
+}
+
+// renameKey moves m[from] to m[to] unless m already has to.
+func renameKey(m map[string]any, from, to string) {
+	v, has := m[from]
+	if _, both := m[to]; !has || both {
+		return
+	}
+	m[to] = v
+	delete(m, from)
 }
 
 // GuardView rewrites a Kimi Code payload for the built-in guards in Claude Code's names.

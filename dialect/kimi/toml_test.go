@@ -96,8 +96,8 @@ func TestQuote(t *testing.T) {
 	}
 }
 
-// TestPayloadBothWays: a file tool's path is Claude Code's file_path and back; Bash's input is
-// the same in both.
+// TestPayloadBothWays: a file tool's path is Claude Code's file_path and back, tool_call_id is
+// tool_use_id and tool_output tool_response; Bash's input is the same in both.
 func TestPayloadBothWays(t *testing.T) {
 	t.Parallel()
 	in := `{"hook_event_name":"PreToolUse","client_type":"kimi_code_cli","tool_name":"Write","tool_input":{"path":"a.txt","content":"x"}}`
@@ -108,6 +108,20 @@ func TestPayloadBothWays(t *testing.T) {
 	back, _, err := FromClaude("PreToolUse", out)
 	if err != nil || !strings.Contains(string(back), `"path":"a.txt"`) || strings.Contains(string(back), "file_path") {
 		t.Errorf("back: %s (%v)", back, err)
+	}
+	// What 2.1.0 really sends after a Bash call (e2e TestKimiPayloads): the call's id as
+	// tool_call_id and the result as the string tool_output.
+	post := `{"hook_event_name":"PostToolUse","client_type":"kimi_code_cli","tool_name":"Bash","tool_input":{"command":"ls"},"tool_call_id":"call_00","tool_output":"a.txt"}`
+	_, out, _, err = ToClaude("PostToolUse", []byte(post))
+	if err != nil || !strings.Contains(string(out), `"tool_use_id":"call_00"`) || !strings.Contains(string(out), `"tool_response":{"interrupted":false,"stderr":"","stdout":"a.txt"}`) || strings.Contains(string(out), "tool_output") {
+		t.Errorf("PostToolUse to Claude Code: %s (%v)", out, err)
+	}
+	back, _, err = FromClaude("PostToolUse", out)
+	if err != nil || !strings.Contains(string(back), `"tool_call_id":"call_00"`) || !strings.Contains(string(back), `"tool_output":"a.txt"`) || strings.Contains(string(back), "tool_response") || strings.Contains(string(back), "tool_use_id") {
+		t.Errorf("PostToolUse back: %s (%v)", back, err)
+	}
+	if _, out, _, err := ToClaude("PostToolUse", []byte(`{"tool_name":"Read","tool_input":{"path":"a"},"tool_output":"1\thello"}`)); err != nil || !strings.Contains(string(out), `"tool_response":"1\thello"`) {
+		t.Errorf("a Read's output: %s (%v)", out, err)
 	}
 	if ev, out, _, err := ToClaude("SessionHeartbeat", []byte(`{"uptime_ms":1}`)); err != nil || ev != "" || string(out) != `{"uptime_ms":1}` {
 		t.Errorf("an event Claude Code has not: %q %s %v", ev, out, err)
