@@ -24,10 +24,20 @@ const (
 	// AfterTool is tool.execute.after: after a tool ran, with its title and output, which a hook
 	// may add to.
 	AfterTool = "tool.execute.after"
+	// ChatMessage is chat.message: OpenCode calls it with a person's prompt (its text and file
+	// parts) before the prompt is saved or sent; a throw stops the prompt, and nothing of it
+	// reaches the model.
+	ChatMessage = "chat.message"
+	// SessionCreated is the bus event session.created, which the plugin's event hook receives
+	// when a session starts (a subagent's too); OpenCode does not wait for the hook.
+	SessionCreated = "session.created"
+	// SessionIdle is the bus event session.idle: the session's loop has finished its turn.
+	// OpenCode does not wait for the hook.
+	SessionIdle = "session.idle"
 )
 
 // Events are the events the plugin passes on, in the order it lists them.
-var Events = []string{BeforeTool, AfterTool}
+var Events = []string{BeforeTool, AfterTool, ChatMessage, SessionCreated, SessionIdle}
 
 var eventsValue dialect.Lazy[map[string]*dialect.Spec]
 
@@ -36,6 +46,13 @@ func events() map[string]*dialect.Spec {
 		return map[string]*dialect.Spec{
 			BeforeTool: {Dialect: Name, Name: BeforeTool, Kind: dialect.PreTool, Gates: true, Target: dialect.FieldName, MatchField: "tool"},
 			AfterTool:  {Dialect: Name, Name: AfterTool, Kind: dialect.PostTool, Target: dialect.FieldName, MatchField: "tool"},
+			// chat.message gates: the plugin throws, which OpenCode 1.18.33 honours by dropping
+			// the prompt before it is saved or sent.
+			ChatMessage: {Dialect: Name, Name: ChatMessage, Kind: dialect.PromptSubmit, Gates: true},
+			// The bus events: the plugin's event hook is called without being awaited, so
+			// nothing a hook answers there can change what OpenCode does.
+			SessionCreated: {Dialect: Name, Name: SessionCreated, Kind: dialect.SessionStart},
+			SessionIdle:    {Dialect: Name, Name: SessionIdle, Kind: dialect.Stop},
 		}
 	})
 }
