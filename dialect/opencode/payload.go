@@ -180,8 +180,13 @@ func RenameFromClaude(name string, m map[string]any) []string {
 		rename(in, argKeys, 1)
 	}
 	renameAttachments(m, 1)
-	if name == SessionCreated {
+	switch name {
+	case SessionCreated:
 		delete(m, "source")
+	case SessionIdle:
+		// Claude Code's Stop fields, which session.idle has no place for
+		delete(m, "stop_hook_active")
+		delete(m, "last_assistant_message")
 	}
 	if r, ok := m["tool_response"].(map[string]any); ok {
 		if v, has := r["stdout"]; has && tool == "Bash" {
