@@ -173,6 +173,15 @@ func loses(ev *dialect.Spec, d decide.Decision) []string {
 	if d.SystemMessage != "" {
 		out = append(out, "a system message")
 	}
+	if ev.Name == SessionCreated || ev.Name == SessionIdle {
+		// OpenCode does not wait for the plugin's event hook: nothing of an answer reaches it
+		if d.AdditionalContext != "" {
+			out = append(out, "additional context (OpenCode does not wait for the plugin's session events)")
+		}
+		if d.Followup != "" || d.Permission == decide.Deny || d.Halt {
+			out = append(out, "a block or follow-up (OpenCode does not wait for the plugin's session events)")
+		}
+	}
 	if ev.Gates && d.AdditionalContext != "" {
 		if ev.Name == ChatMessage {
 			out = append(out, "additional context for the prompt")

@@ -78,8 +78,10 @@ func (impl) Names() []string { return append([]string(nil), Events...) }
 // with a JSON object decides by its "decision" (deny blocks with "reason"; allow runs, with
 // "args" replacing the tool's arguments when given); anything else (another exit status, a
 // signal, stdout that is not a JSON object, an unknown decision) blocks, as the plugin fails
-// closed. On tool.execute.after nothing blocks: "context" is added to the tool's output the model
-// reads, and a failure changes nothing.
+// closed; chat.message reads the same way (a deny drops the prompt). On tool.execute.after
+// nothing blocks: "context" is added to the tool's output the model reads, and a failure changes
+// nothing. On session.created and session.idle nothing an answer says is read: OpenCode does not
+// wait for the plugin's event hook.
 func (d impl) Interpret(s *dialect.Spec, exitCode int, stdout, stderr []byte, cut int64) dialect.Outcome {
 	var out dialect.Outcome
 	if _, ok := events()[s.Name]; !ok {
@@ -126,7 +128,7 @@ func (d impl) Interpret(s *dialect.Spec, exitCode int, stdout, stderr []byte, cu
 		return r
 	}
 	if !s.Gates {
-		if c, ok := obj["context"].(string); ok && c != "" {
+		if c, ok := obj["context"].(string); ok && c != "" && s.Name == AfterTool {
 			out.Answer.AdditionalContext, out.Answered = c, true
 		}
 		return out
@@ -153,7 +155,9 @@ func (d impl) Interpret(s *dialect.Spec, exitCode int, stdout, stderr []byte, cu
 // On tool.execute.before: a deny is {"decision":"deny","reason":...}, which the plugin throws
 // (the model reads the reason as the tool's result); an allow that rewrites the tool's input is
 // {"decision":"allow","args":...}; an ask, which a plugin cannot make OpenCode show, becomes
-// askAs; anything else is silence. On tool.execute.after: added context is {"context":...}.
+// askAs; anything else is silence. On chat.message a deny is the same throw (the prompt is
+// dropped); nothing else is written. On tool.execute.after: added context is {"context":...}.
+// On the session events nothing is written.
 func (d impl) Encode(s *dialect.Spec, dec decide.Decision) dialect.Reply {
 	if _, ok := events()[s.Name]; !ok {
 		return dialect.Reply{}
@@ -168,10 +172,10 @@ func (d impl) Encode(s *dialect.Spec, dec decide.Decision) dialect.Reply {
 		switch {
 		case perm == decide.Deny || dec.Halt:
 			out["decision"], out["reason"] = "deny", dialect.FirstText(reason, dec.StopReason, "blocked by agenthooks")
-		case perm == decide.Allow && dec.UpdatedInput != nil:
+		case perm == decide.Allow && dec.UpdatedInput != nil && s.Name == BeforeTool:
 			out["decision"], out["args"] = "allow", dec.UpdatedInput
 		}
-	} else if c := dialect.FirstText(dec.AdditionalContext, dec.AgentMessage); c != "" {
+	} else if c := dialect.FirstText(dec.AdditionalContext, dec.AgentMessage); c != "" && s.Name == AfterTool {
 		out["context"] = c
 	}
 	if len(out) == 0 {
@@ -187,6 +191,9 @@ func (d impl) Encode(s *dialect.Spec, dec decide.Decision) dialect.Reply {
 // model.
 func (d impl) Messages(s *dialect.Spec, dec decide.Decision) (string, string) {
 	if !s.Gates {
+		if s.Name != AfterTool {
+			return "", "" // OpenCode does not wait for the plugin's session events
+		}
 		return "", dialect.FirstText(dec.AdditionalContext, dec.AgentMessage)
 	}
 	perm, reason, _ := dialect.ResolveAsk("OpenCode", d.askAs, dec.Permission, dialect.FirstText(dec.AgentMessage, dec.UserMessage))
