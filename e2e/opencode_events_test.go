@@ -82,3 +82,24 @@ func TestOpenCodeSessionHooks(t *testing.T) {
 		t.Error("a prompt a Claude Code UserPromptSubmit hook blocked reached the model")
 	}
 }
+
+// TestOpenCodePromptFailsClosed: inside OpenCode, a plugin whose agenthooks is missing drops the
+// prompt on chat.message (nothing reaches the model: fail closed), while the same failure on the
+// session events alone changes nothing (the prompt reaches the model).
+func TestOpenCodePromptFailsClosed(t *testing.T) {
+	o := newOpenCode(t)
+	missing := filepath.Join(o.ws.home, "no-such-agenthooks")
+	o.plugin(t, missing, dialect.InstallEntry{Event: opencode.ChatMessage, Args: "run --agent opencode --fail-closed chat.message"})
+	o.exec(t, "refactor the parser")
+	if o.model.anySent("refactor the parser") {
+		t.Error("the prompt reached the model although the plugin's agenthooks is missing")
+	}
+	o2 := newOpenCode(t)
+	o2.plugin(t, filepath.Join(o2.ws.home, "no-such-agenthooks"),
+		dialect.InstallEntry{Event: opencode.SessionCreated, Args: "run --agent opencode session.created"},
+		dialect.InstallEntry{Event: opencode.SessionIdle, Args: "run --agent opencode session.idle"})
+	o2.exec(t, "refactor the parser")
+	if !o2.model.anySent("refactor the parser") {
+		t.Error("a failure on the session events kept the prompt from the model")
+	}
+}
