@@ -10,13 +10,13 @@ import (
 // agenthooks.js, ~/.config/opencode/plugin/agenthooks.js) with dialect/opencode's decoder, and
 // gives its entries as the plugin runs them: agenthooks by its absolute path with the entry's
 // arguments, no shell, the matcher anchored to the whole tool name, fail-closed on
-// tool.execute.before.
+// the events that gate (tool.execute.before, chat.message).
 func DecodeOpenCode(src Source, data []byte) *File {
 	d := opencode.DecodePlugin(src.File, data)
 	f := &File{Source: src, Problems: append(srcpos.List(nil), d.Problems...)}
 	for _, oh := range d.Hooks {
 		h := &Hook{Event: oh.Event, Dialect: src.Family, Type: "command", Command: d.Program, Args: oh.Args,
-			Timeout: d.Timeout, Matcher: oh.Matcher, FailClosed: oh.Event == opencode.BeforeTool, Source: &f.Source, LoopLimit: -1, Pos: oh.Pos}
+			Timeout: d.Timeout, Matcher: oh.Matcher, FailClosed: opencode.Agent.Gates(oh.Event), Source: &f.Source, LoopLimit: -1, Pos: oh.Pos}
 		if h.Matcher != "" && h.Matcher != "*" {
 			h.Matcher = "^(?:" + h.Matcher + ")$" // the plugin matches the whole tool name
 		}

@@ -186,7 +186,11 @@ func TestOpenCodePayloads(t *testing.T) {
 	if err := os.WriteFile(capture, []byte("#!/bin/sh\ncat > "+dir+"/$$.json\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	o.plugin(t, capture, dialect.InstallEntry{Event: opencode.BeforeTool, Args: "before"}, dialect.InstallEntry{Event: opencode.AfterTool, Args: "after"})
+	var entries []dialect.InstallEntry
+	for _, ev := range opencode.Events {
+		entries = append(entries, dialect.InstallEntry{Event: ev, Args: "capture"})
+	}
+	o.plugin(t, capture, entries...)
 	o.exec(t, "please run it")
 	checkPayloads(t, "opencode", dir, o.ws)
 }

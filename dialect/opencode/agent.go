@@ -122,7 +122,7 @@ var Agent = dialect.Agent{
 		File:         PluginFile,
 		ProjectFile:  ".opencode/" + PluginFile,
 		ShellMatcher: "bash",
-		Events:       []string{BeforeTool, AfterTool},
+		Events:       []string{BeforeTool, AfterTool, ChatMessage, SessionCreated, SessionIdle},
 		RunArgs:      "run --agent opencode",
 		EditEvent:    BeforeTool,
 		EditMatcher:  "edit|write|multiedit|apply_patch|patch",
@@ -130,14 +130,15 @@ var Agent = dialect.Agent{
 		Timeout:      DefaultTimeout,
 		Own:          Plugin,
 		Note: "note: the plugin is agenthooks' own file (uninstall deletes it); OpenCode loads it at start, so restart OpenCode. " +
-			"It blocks every tool call when agenthooks cannot be run (fail closed)",
+			"It blocks every tool call and prompt when agenthooks cannot be run (fail closed)",
 		ProjectNote: "note: OpenCode loads a project's .opencode plugins without asking",
 	},
 	Trust:          "loads a project's .opencode plugins without asking",
 	DefaultTimeout: DefaultTimeout,
 	Detect:         detect,
 	Proven: []dialect.Proof{{Event: BeforeTool, Can: dialect.CapBlock, Test: "TestOpenCodeShellGuard"},
-		{Event: BeforeTool, Can: dialect.CapRewrite, Test: "TestOpenCodeConfine"}},
+		{Event: BeforeTool, Can: dialect.CapRewrite, Test: "TestOpenCodeConfine"},
+		{Event: ChatMessage, Can: dialect.CapBlock, Test: "TestOpenCodePromptGuard"}},
 }
 
 // detect: the plugin names its event with OpenCode's dotted hook names, which no other agent
@@ -172,8 +173,21 @@ func loses(ev *dialect.Spec, d decide.Decision) []string {
 	if d.SystemMessage != "" {
 		out = append(out, "a system message")
 	}
+	if ev.Name == SessionCreated || ev.Name == SessionIdle {
+		// OpenCode does not wait for the plugin's event hook: nothing of an answer reaches it
+		if d.AdditionalContext != "" {
+			out = append(out, "additional context (OpenCode does not wait for the plugin's session events)")
+		}
+		if d.Followup != "" || d.Permission == decide.Deny || d.Halt {
+			out = append(out, "a block or follow-up (OpenCode does not wait for the plugin's session events)")
+		}
+	}
 	if ev.Gates && d.AdditionalContext != "" {
-		out = append(out, "additional context before the tool runs")
+		if ev.Name == ChatMessage {
+			out = append(out, "additional context for the prompt")
+		} else {
+			out = append(out, "additional context before the tool runs")
+		}
 	}
 	return out
 }

@@ -24,10 +24,20 @@ const (
 	// AfterTool is tool.execute.after: after a tool ran, with its title and output, which a hook
 	// may add to.
 	AfterTool = "tool.execute.after"
+	// ChatMessage is chat.message: OpenCode calls it with a person's prompt (its text and file
+	// parts) before the prompt is saved or sent; a throw stops the prompt, and nothing of it
+	// reaches the model.
+	ChatMessage = "chat.message"
+	// SessionCreated is the bus event session.created, which the plugin's event hook receives
+	// when a session starts (a subagent's too); OpenCode does not wait for the hook.
+	SessionCreated = "session.created"
+	// SessionIdle is the bus event session.idle: the session's loop has finished its turn.
+	// OpenCode does not wait for the hook.
+	SessionIdle = "session.idle"
 )
 
 // Events are the events the plugin passes on, in the order it lists them.
-var Events = []string{BeforeTool, AfterTool}
+var Events = []string{BeforeTool, AfterTool, ChatMessage, SessionCreated, SessionIdle}
 
 var eventsValue dialect.Lazy[map[string]*dialect.Spec]
 
@@ -36,6 +46,13 @@ func events() map[string]*dialect.Spec {
 		return map[string]*dialect.Spec{
 			BeforeTool: {Dialect: Name, Name: BeforeTool, Kind: dialect.PreTool, Gates: true, Target: dialect.FieldName, MatchField: "tool"},
 			AfterTool:  {Dialect: Name, Name: AfterTool, Kind: dialect.PostTool, Target: dialect.FieldName, MatchField: "tool"},
+			// chat.message gates: the plugin throws, which OpenCode 1.18.33 honours by dropping
+			// the prompt before it is saved or sent.
+			ChatMessage: {Dialect: Name, Name: ChatMessage, Kind: dialect.PromptSubmit, Gates: true},
+			// The bus events: the plugin's event hook is called without being awaited, so
+			// nothing a hook answers there can change what OpenCode does.
+			SessionCreated: {Dialect: Name, Name: SessionCreated, Kind: dialect.SessionStart},
+			SessionIdle:    {Dialect: Name, Name: SessionIdle, Kind: dialect.Stop},
 		}
 	})
 }
@@ -61,8 +78,10 @@ func (impl) Names() []string { return append([]string(nil), Events...) }
 // with a JSON object decides by its "decision" (deny blocks with "reason"; allow runs, with
 // "args" replacing the tool's arguments when given); anything else (another exit status, a
 // signal, stdout that is not a JSON object, an unknown decision) blocks, as the plugin fails
-// closed. On tool.execute.after nothing blocks: "context" is added to the tool's output the model
-// reads, and a failure changes nothing.
+// closed; chat.message reads the same way (a deny drops the prompt). On tool.execute.after
+// nothing blocks: "context" is added to the tool's output the model reads, and a failure changes
+// nothing. On session.created and session.idle nothing an answer says is read: OpenCode does not
+// wait for the plugin's event hook.
 func (d impl) Interpret(s *dialect.Spec, exitCode int, stdout, stderr []byte, cut int64) dialect.Outcome {
 	var out dialect.Outcome
 	if _, ok := events()[s.Name]; !ok {
@@ -109,7 +128,7 @@ func (d impl) Interpret(s *dialect.Spec, exitCode int, stdout, stderr []byte, cu
 		return r
 	}
 	if !s.Gates {
-		if c, ok := obj["context"].(string); ok && c != "" {
+		if c, ok := obj["context"].(string); ok && c != "" && s.Name == AfterTool {
 			out.Answer.AdditionalContext, out.Answered = c, true
 		}
 		return out
@@ -136,7 +155,9 @@ func (d impl) Interpret(s *dialect.Spec, exitCode int, stdout, stderr []byte, cu
 // On tool.execute.before: a deny is {"decision":"deny","reason":...}, which the plugin throws
 // (the model reads the reason as the tool's result); an allow that rewrites the tool's input is
 // {"decision":"allow","args":...}; an ask, which a plugin cannot make OpenCode show, becomes
-// askAs; anything else is silence. On tool.execute.after: added context is {"context":...}.
+// askAs; anything else is silence. On chat.message a deny is the same throw (the prompt is
+// dropped); nothing else is written. On tool.execute.after: added context is {"context":...}.
+// On the session events nothing is written.
 func (d impl) Encode(s *dialect.Spec, dec decide.Decision) dialect.Reply {
 	if _, ok := events()[s.Name]; !ok {
 		return dialect.Reply{}
@@ -151,10 +172,10 @@ func (d impl) Encode(s *dialect.Spec, dec decide.Decision) dialect.Reply {
 		switch {
 		case perm == decide.Deny || dec.Halt:
 			out["decision"], out["reason"] = "deny", dialect.FirstText(reason, dec.StopReason, "blocked by agenthooks")
-		case perm == decide.Allow && dec.UpdatedInput != nil:
+		case perm == decide.Allow && dec.UpdatedInput != nil && s.Name == BeforeTool:
 			out["decision"], out["args"] = "allow", dec.UpdatedInput
 		}
-	} else if c := dialect.FirstText(dec.AdditionalContext, dec.AgentMessage); c != "" {
+	} else if c := dialect.FirstText(dec.AdditionalContext, dec.AgentMessage); c != "" && s.Name == AfterTool {
 		out["context"] = c
 	}
 	if len(out) == 0 {
@@ -170,6 +191,9 @@ func (d impl) Encode(s *dialect.Spec, dec decide.Decision) dialect.Reply {
 // model.
 func (d impl) Messages(s *dialect.Spec, dec decide.Decision) (string, string) {
 	if !s.Gates {
+		if s.Name != AfterTool {
+			return "", "" // OpenCode does not wait for the plugin's session events
+		}
 		return "", dialect.FirstText(dec.AdditionalContext, dec.AgentMessage)
 	}
 	perm, reason, _ := dialect.ResolveAsk("OpenCode", d.askAs, dec.Permission, dialect.FirstText(dec.AgentMessage, dec.UserMessage))

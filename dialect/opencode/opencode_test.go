@@ -147,8 +147,70 @@ func TestPayloadBothWays(t *testing.T) {
 			t.Errorf("ToClaude(%q) gave no error", bad)
 		}
 	}
-	if _, _, _, err := ToClaude("chat.message", []byte(`{}`)); err == nil {
+	if _, _, _, err := ToClaude("permission.ask", []byte(`{}`)); err == nil {
 		t.Error("an event the plugin does not pass on translated")
+	}
+}
+
+// TestPromptAndSessionPayloads: chat.message reads as Claude Code's UserPromptSubmit (its
+// attachments' filePath as file_path), session.created as SessionStart (source "startup") and
+// session.idle as Stop, and each goes back unchanged.
+func TestPromptAndSessionPayloads(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ event, in, claude, want string }{
+		{ChatMessage, `{"hook_event_name":"chat.message","sessionID":"s","messageID":"m","agent":"build","prompt":"hi","attachments":[{"filePath":"/w/a"}],"cwd":"/w"}`,
+			"UserPromptSubmit", `{"agent":"build","attachments":[{"file_path":"/w/a"}],"cwd":"/w","hook_event_name":"UserPromptSubmit","messageID":"m","prompt":"hi","session_id":"s"}`},
+		{SessionCreated, `{"hook_event_name":"session.created","sessionID":"s","cwd":"/w"}`,
+			"SessionStart", `{"cwd":"/w","hook_event_name":"SessionStart","session_id":"s","source":"startup"}`},
+		{SessionIdle, `{"hook_event_name":"session.idle","sessionID":"s","cwd":"/w"}`,
+			"Stop", `{"cwd":"/w","hook_event_name":"Stop","session_id":"s"}`},
+	} {
+		name, out, _, err := ToClaude(c.event, []byte(c.in))
+		if err != nil || name != c.claude || string(out) != c.want {
+			t.Errorf("%s: %s %s (%v), want %s %s", c.event, name, out, err, c.claude, c.want)
+			continue
+		}
+		back, _, err := FromClaude(c.event, out)
+		var a, b map[string]any
+		_ = json.Unmarshal([]byte(c.in), &a)
+		_ = json.Unmarshal(back, &b)
+		if err != nil || !jsonEqual(a, b) {
+			t.Errorf("%s back: %s (%v)", c.event, back, err)
+		}
+	}
+	v, err := GuardView([]byte(`{"hook_event_name":"chat.message","prompt":"key","attachments":[{"filePath":"/w/a"}]}`))
+	if err != nil || !strings.Contains(string(v), `"prompt":"key"`) || !strings.Contains(string(v), `"hook_event_name":"UserPromptSubmit"`) {
+		t.Errorf("guard view %s (%v)", v, err)
+	}
+}
+
+// TestPromptGates: a deny on chat.message is a throw (the prompt is dropped), a failure of the
+// runner there blocks too; on the session events nothing blocks and a failure is only noted.
+func TestPromptGates(t *testing.T) {
+	t.Parallel()
+	d := Dialect(dialect.AskAsDeny)
+	prompt := lookup(t, ChatMessage)
+	if prompt.Kind != dialect.PromptSubmit || !prompt.Gates {
+		t.Fatalf("chat.message is %+v", prompt)
+	}
+	r := d.Encode(prompt, decide.Decision{Permission: decide.Deny, AgentMessage: "no secrets"})
+	if string(r.Stdout) != `{"decision":"deny","reason":"no secrets"}`+"\n" {
+		t.Errorf("deny on chat.message: %q", r.Stdout)
+	}
+	if out := d.Interpret(prompt, 1, nil, []byte("boom"), 0); out.Answer.Permission != decide.Deny || !out.Failed {
+		t.Errorf("a crash on chat.message reads as %+v", out)
+	}
+	for _, ev := range []string{SessionCreated, SessionIdle} {
+		s := lookup(t, ev)
+		if s.Gates {
+			t.Errorf("%s gates", ev)
+		}
+		if out := d.Interpret(s, 2, nil, []byte("no"), 0); out.Answer.Permission == decide.Deny {
+			t.Errorf("exit 2 on %s blocks: %+v", ev, out)
+		}
+		if r := d.Encode(s, decide.Decision{Permission: decide.Deny, AgentMessage: "x"}); strings.Contains(string(r.Stdout), "deny") {
+			t.Errorf("a deny on %s is written as %q", ev, r.Stdout)
+		}
 	}
 }
 
@@ -187,7 +249,7 @@ func TestPluginProblems(t *testing.T) {
 		{"not an object", `[]`, "must be a JSON object"},
 		{"no program", `{"hooks":[]}`, "program: the path of agenthooks is missing"},
 		{"bad timeout", `{"program":"a","timeout":-1,"hooks":[]}`, "timeout: must be a whole number"},
-		{"unknown event", `{"program":"a","hooks":[{"event":"chat.message","args":["x"]}]}`, "not chat.message"},
+		{"unknown event", `{"program":"a","hooks":[{"event":"permission.ask","args":["x"]}]}`, "not permission.ask"},
 		{"no args", `{"program":"a","hooks":[{"event":"tool.execute.before"}]}`, "hooks[0].args"},
 		{"args not strings", `{"program":"a","hooks":[{"event":"tool.execute.before","args":[1]}]}`, "strings only"},
 		{"hooks not an array", `{"program":"a","hooks":{}}`, "hooks: must be an array"},

@@ -16,6 +16,11 @@ import (
 // tool, sessionID, callID and args are OpenCode's own (the input and output its
 // tool.execute.before hook receives); hook_event_name and cwd (the project folder OpenCode
 // gives the plugin) are the plugin's. tool.execute.after adds the tool's "title" and "output".
+//
+// chat.message sends the prompt: "prompt" (the text parts a person wrote, joined by blank
+// lines), "attachments" (the files attached to it, {"filePath":...}), "sessionID", "messageID"
+// and "agent". session.created and session.idle send "sessionID" (session.created also
+// "parentID", the parent's session for a subagent's).
 
 // claudeTools names OpenCode's built-in tools as Claude Code names the same tools.
 var claudeToolsValue dialect.Lazy[map[string]string]
@@ -72,7 +77,10 @@ func OpenCodeTool(tool string) string {
 // The payload's fields and the file tools' argument names, OpenCode's beside Claude Code's.
 var (
 	fieldKeys = [][2]string{{"tool", "tool_name"}, {"args", "tool_input"}, {"sessionID", "session_id"}, {"callID", "tool_use_id"}}
-	argKeys   = [][2]string{{"filePath", "file_path"}, {"oldString", "old_string"}, {"newString", "new_string"}, {"replaceAll", "replace_all"}}
+	// attachKeys are chat.message's own fields beside Claude Code's: an attachment's filePath is
+	// the prompt guard's file_path.
+	attachKeys = [][2]string{{"filePath", "file_path"}}
+	argKeys    = [][2]string{{"filePath", "file_path"}, {"oldString", "old_string"}, {"newString", "new_string"}, {"replaceAll", "replace_all"}}
 )
 
 // claudeEvent is the Claude Code namesake of an OpenCode event.
@@ -82,6 +90,12 @@ func claudeEvent(event string) string {
 		return "PreToolUse"
 	case AfterTool:
 		return "PostToolUse"
+	case ChatMessage:
+		return "UserPromptSubmit"
+	case SessionCreated:
+		return "SessionStart"
+	case SessionIdle:
+		return "Stop"
 	}
 	return ""
 }
@@ -122,6 +136,10 @@ func RenameToClaude(name string, m map[string]any) []string {
 	if in, ok := m["tool_input"].(map[string]any); ok {
 		rename(in, argKeys, 0)
 	}
+	renameAttachments(m, 0)
+	if name == SessionCreated {
+		m["source"] = "startup" // Claude Code's SessionStart says why the session began
+	}
 	if out, has := m["output"]; has {
 		key := "output"
 		if tool == "bash" {
@@ -161,6 +179,15 @@ func RenameFromClaude(name string, m map[string]any) []string {
 	if in, ok := m["tool_input"].(map[string]any); ok {
 		rename(in, argKeys, 1)
 	}
+	renameAttachments(m, 1)
+	switch name {
+	case SessionCreated:
+		delete(m, "source")
+	case SessionIdle:
+		// Claude Code's Stop fields, which session.idle has no place for
+		delete(m, "stop_hook_active")
+		delete(m, "last_assistant_message")
+	}
 	if r, ok := m["tool_response"].(map[string]any); ok {
 		if v, has := r["stdout"]; has && tool == "Bash" {
 			m["output"] = v
@@ -183,6 +210,16 @@ func RenameFromClaude(name string, m map[string]any) []string {
 		}
 	}
 	return notes
+}
+
+// renameAttachments renames the keys of a prompt's attachments.
+func renameAttachments(m map[string]any, from int) {
+	as, _ := m["attachments"].([]any)
+	for _, a := range as {
+		if am, ok := a.(map[string]any); ok {
+			rename(am, attachKeys, from)
+		}
+	}
 }
 
 // rename renames the keys of m from pairs[i][from] to pairs[i][1-from].

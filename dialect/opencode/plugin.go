@@ -200,9 +200,11 @@ func itoa(i int) string {
 // runs plugins (Bun, an ES module) and under Node for the tests; it needs no package.
 const pluginSource = `// agenthooks' OpenCode plugin, written by "agenthooks install --agent opencode".
 // It is agenthooks' own file: install rewrites it and "agenthooks uninstall --agent opencode"
-// deletes it. Before each tool call it passes the call to agenthooks as JSON on stdin (no shell
-// in between) and throws, which stops the call, when agenthooks blocks it, and also when
-// agenthooks is missing, crashes or answers with anything it cannot read: it fails closed.
+// deletes it. Before each tool call and each prompt it passes the call or the prompt to
+// agenthooks as JSON on stdin (no shell in between) and throws, which stops it, when agenthooks
+// blocks it, and also when agenthooks is missing, crashes or answers with anything it cannot
+// read: it fails closed. Session events (session.created, session.idle) are passed on too;
+// there nothing blocks and a failure is ignored.
 import { spawnSync } from "node:child_process";
 
 const agenthooks = ` + beginMark + ` @SETTINGS@ ` + endMark + `;
@@ -295,6 +297,49 @@ export const AgenthooksPlugin = async ({ directory }) => ({
       if (a && typeof a.context === "string" && a.context !== "" && typeof output.output === "string") {
         output.output += "\n\n" + a.context;
       }
+    }
+  },
+  "chat.message": async (input, output) => {
+    // A person's prompt, before OpenCode saves or sends it: a throw drops it (fails closed).
+    const parts = output && Array.isArray(output.parts) ? output.parts : [];
+    const attachments = [];
+    for (const p of parts) {
+      if (!p || p.type !== "file" || typeof p.url !== "string" || !p.url.startsWith("file:")) continue;
+      try {
+        attachments.push({ filePath: decodeURIComponent(new URL(p.url).pathname) });
+      } catch {
+        attachments.push({ filePath: p.url });
+      }
+    }
+    const payload = {
+      hook_event_name: "chat.message",
+      sessionID: input.sessionID,
+      messageID: input.messageID,
+      agent: input.agent,
+      prompt: parts.filter((p) => p && p.type === "text" && !p.synthetic && typeof p.text === "string").map((p) => p.text).join("\n\n"),
+      attachments,
+      cwd: directory,
+    };
+    for (const hook of agenthooks.hooks) {
+      if (hook.event !== "chat.message") continue;
+      const a = call(hook, payload, directory);
+      if (a === null) continue;
+      if (a.block !== undefined) throw new Error(a.block);
+      if (a.fail !== undefined) throw new Error("Blocked by agenthooks (the OpenCode plugin fails closed): " + a.fail);
+    }
+  },
+  event: async ({ event }) => {
+    // OpenCode does not await this hook and nothing here can block: a failure is ignored.
+    try {
+      if (!event || (event.type !== "session.created" && event.type !== "session.idle")) return;
+      const p = event.properties || {};
+      const payload = { hook_event_name: event.type, sessionID: p.sessionID || (p.info && p.info.id), cwd: directory };
+      if (event.type === "session.created" && p.info && p.info.parentID) payload.parentID = p.info.parentID;
+      for (const hook of agenthooks.hooks) {
+        if (hook.event === event.type) call(hook, payload, directory);
+      }
+    } catch {
+      // silent: a session event gates nothing
     }
   },
 });

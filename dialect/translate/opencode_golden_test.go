@@ -3,6 +3,7 @@ package translate
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/agenthooks/agenthooks/dialect"
@@ -14,10 +15,13 @@ import (
 // output the shell's stdout), to Cursor's beforeShellExecution, and back unchanged.
 func TestGoldenPayloadsOpenCode(t *testing.T) {
 	golden := goldenPayloads(t, string(opencode.Name))
-	if len(golden) != 2 {
-		t.Fatalf("golden payloads %v, want tool.execute.before and tool.execute.after", len(golden))
+	if len(golden) != len(opencode.Events) {
+		t.Fatalf("golden payloads %v, want one for each of %v", len(golden), opencode.Events)
 	}
 	for event, b := range golden {
+		if event != opencode.BeforeTool && event != opencode.AfterTool {
+			continue
+		}
 		spoken := map[string]string{opencode.BeforeTool: "PreToolUse", opencode.AfterTool: "PostToolUse"}[event]
 		out, _, err := Payload(opencode.Name, event, b, dialect.Claude, spoken, Env{})
 		if err != nil {
@@ -44,8 +48,50 @@ func TestGoldenPayloadsOpenCode(t *testing.T) {
 		var orig, got map[string]any
 		_ = json.Unmarshal(b, &orig)
 		_ = json.Unmarshal(back, &got)
+		delete(orig, "attachments") // Claude Code's UserPromptSubmit has none (the translation says so)
 		if err != nil || !reflect.DeepEqual(orig, got) {
 			t.Errorf("opencode %s round trip:\n got %s\nwant %s (%v)", event, back, b, err)
+		}
+	}
+}
+
+// TestGoldenPayloadsOpenCodeEvents: the prompt and session payloads the plugin sent from inside
+// OpenCode 1.18.33 read as Claude Code's UserPromptSubmit (with the prompt), SessionStart and
+// Stop, as Cursor's beforeSubmitPrompt, and go back unchanged.
+func TestGoldenPayloadsOpenCodeEvents(t *testing.T) {
+	golden := goldenPayloads(t, string(opencode.Name))
+	for _, c := range []struct{ event, spoken string }{
+		{opencode.ChatMessage, "UserPromptSubmit"}, {opencode.SessionCreated, "SessionStart"}, {opencode.SessionIdle, "Stop"},
+	} {
+		b, ok := golden[c.event]
+		if !ok {
+			t.Errorf("no golden %s payload", c.event)
+			continue
+		}
+		out, _, err := Payload(opencode.Name, c.event, b, dialect.Claude, c.spoken, Env{})
+		if err != nil {
+			t.Fatalf("opencode %s → claude: %v", c.event, err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(out, &m); err != nil || m["hook_event_name"] != c.spoken || m["session_id"] == nil || m["cwd"] == nil {
+			t.Errorf("opencode %s → claude: %s (%v)", c.event, out, err)
+		}
+		if c.event == opencode.ChatMessage {
+			if p, _ := m["prompt"].(string); !strings.Contains(p, "please run it") {
+				t.Errorf("opencode %s → claude lost the prompt: %s", c.event, out)
+			}
+			cur, _, err := Payload(opencode.Name, c.event, b, dialect.Cursor, "beforeSubmitPrompt", Env{})
+			if p, _ := field(t, cur, "prompt").(string); err != nil || !strings.Contains(p, "please run it") {
+				t.Errorf("opencode %s → cursor: %s (%v)", c.event, cur, err)
+			}
+		}
+		back, _, err := Payload(dialect.Claude, c.spoken, out, opencode.Name, c.event, Env{})
+		var orig, got map[string]any
+		_ = json.Unmarshal(b, &orig)
+		_ = json.Unmarshal(back, &got)
+		delete(orig, "attachments") // Claude Code's UserPromptSubmit has none (the translation says so)
+		if err != nil || !reflect.DeepEqual(orig, got) {
+			t.Errorf("opencode %s round trip:\n got %s\nwant %s (%v)", c.event, back, b, err)
 		}
 	}
 }

@@ -1,0 +1,105 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/dialect/opencode"
+)
+
+// openCodeWithPromptGuard is an OpenCode whose plugin holds install's entries and the prompt
+// guard on chat.message.
+func openCodeWithPromptGuard(t *testing.T) *openCodeRun {
+	o := newOpenCode(t)
+	entries := append(opencode.Agent.InstallEntries("guard bash --fail-closed"),
+		dialect.InstallEntry{Event: opencode.ChatMessage, Args: "guard prompt"})
+	o.plugin(t, filepath.Join(agenthooksDir(t), "agenthooks"), entries...)
+	return o
+}
+
+// TestOpenCodePromptGuard: inside OpenCode, the prompt guard on the plugin's chat.message drops
+// a prompt that carries a secret (the model stand-in never receives it) and lets an ordinary
+// prompt through.
+func TestOpenCodePromptGuard(t *testing.T) {
+	o := openCodeWithPromptGuard(t)
+	out := o.exec(t, "push with "+secretToken)
+	if o.model.anySent(secretToken) {
+		t.Errorf("the secret in the prompt reached the model; OpenCode printed:\n%s", out)
+	}
+	logs, _ := filepath.Glob(filepath.Join(o.ws.home, ".local", "share", "opencode", "log", "*"))
+	var found bool
+	for _, f := range logs {
+		b, _ := os.ReadFile(f)
+		found = found || strings.Contains(string(b), "the prompt carries a secret")
+		if strings.Contains(string(b), secretToken) {
+			t.Errorf("OpenCode's log %s holds the secret", f)
+		}
+	}
+	t.Logf("OpenCode printed:\n%s\nthe guard's reason in OpenCode's log: %v (%d files)", out, found, len(logs))
+	o2 := openCodeWithPromptGuard(t)
+	o2.exec(t, "refactor the parser")
+	if !o2.model.anySent("refactor the parser") {
+		t.Error("an ordinary prompt did not reach the model: the prompt guard blocks too much")
+	}
+}
+
+// TestOpenCodeSessionHooks: with the plugin install writes, a Claude Code SessionStart hook (in
+// ~/.claude/settings.json) runs through agenthooks run --agent opencode when OpenCode starts a
+// session, and a Stop hook when the session goes idle; each gets Claude Code's payload. A Claude
+// Code UserPromptSubmit hook that blocks drops the prompt.
+func TestOpenCodeSessionHooks(t *testing.T) {
+	o := newOpenCode(t)
+	o.ws.agenthooksEnv(t, o.env(), "install", "--agent", "opencode")
+	writeJSONFile(t, filepath.Join(o.ws.home, ".claude", "settings.json"), map[string]any{"hooks": map[string]any{
+		"SessionStart": []any{group("", "cat > "+filepath.Join(o.ws.home, "started.json"))},
+		"Stop":         []any{group("", "cat > "+filepath.Join(o.ws.home, "stopped.json"))},
+	}})
+	o.exec(t, "refactor the parser")
+	if !o.model.anySent("refactor the parser") {
+		t.Fatal("the prompt did not reach the model")
+	}
+	for _, c := range []struct{ file, event string }{{"started.json", "SessionStart"}, {"stopped.json", "Stop"}} {
+		b, err := os.ReadFile(filepath.Join(o.ws.home, c.file))
+		if err != nil {
+			t.Errorf("the Claude Code %s hook did not run under OpenCode: %v", c.event, err)
+			continue
+		}
+		if s := string(b); !strings.Contains(s, `"hook_event_name":"`+c.event+`"`) || !strings.Contains(s, `"session_id":"ses_`) {
+			t.Errorf("the %s hook read %s", c.event, s)
+		}
+	}
+
+	o2 := newOpenCode(t)
+	o2.ws.agenthooksEnv(t, o2.env(), "install", "--agent", "opencode")
+	writeJSONFile(t, filepath.Join(o2.ws.home, ".claude", "settings.json"), map[string]any{"hooks": map[string]any{
+		"UserPromptSubmit": []any{group("", `grep -q deploy && { echo "no deploys today" >&2; exit 2; }; exit 0`)},
+	}})
+	o2.exec(t, "deploy the parser")
+	if o2.model.anySent("deploy the parser") {
+		t.Error("a prompt a Claude Code UserPromptSubmit hook blocked reached the model")
+	}
+}
+
+// TestOpenCodePromptFailsClosed: inside OpenCode, a plugin whose agenthooks is missing drops the
+// prompt on chat.message (nothing reaches the model: fail closed), while the same failure on the
+// session events alone changes nothing (the prompt reaches the model).
+func TestOpenCodePromptFailsClosed(t *testing.T) {
+	o := newOpenCode(t)
+	missing := filepath.Join(o.ws.home, "no-such-agenthooks")
+	o.plugin(t, missing, dialect.InstallEntry{Event: opencode.ChatMessage, Args: "run --agent opencode --fail-closed chat.message"})
+	o.exec(t, "refactor the parser")
+	if o.model.anySent("refactor the parser") {
+		t.Error("the prompt reached the model although the plugin's agenthooks is missing")
+	}
+	o2 := newOpenCode(t)
+	o2.plugin(t, filepath.Join(o2.ws.home, "no-such-agenthooks"),
+		dialect.InstallEntry{Event: opencode.SessionCreated, Args: "run --agent opencode session.created"},
+		dialect.InstallEntry{Event: opencode.SessionIdle, Args: "run --agent opencode session.idle"})
+	o2.exec(t, "refactor the parser")
+	if !o2.model.anySent("refactor the parser") {
+		t.Error("a failure on the session events kept the prompt from the model")
+	}
+}
