@@ -181,3 +181,17 @@ func StripJSONComments(data []byte) []byte {
 	}
 	return out
 }
+
+// DecodePayload decodes a hook's payload, which must be one JSON object: the agents' packages
+// read theirs with it, so that a bad one is the same positioned error whichever agent sent it.
+func DecodePayload(payload []byte) (map[string]any, error) {
+	v, err := DecodeJSON(payload)
+	if err != nil {
+		return nil, JSONError("payload", payload, err)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("payload must be a JSON object")
+	}
+	return m, nil
+}

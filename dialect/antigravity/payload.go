@@ -67,7 +67,7 @@ func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
 	if !ok || e.claude == "" {
 		return "", nil, nil, fmt.Errorf("Antigravity's %s has no Claude Code counterpart", name)
 	}
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return "", nil, nil, err
 	}
@@ -84,7 +84,7 @@ func FromClaude(name string, payload []byte) ([]byte, []string, error) {
 	if !ok {
 		return nil, nil, fmt.Errorf("Antigravity has no event %s", name)
 	}
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -190,7 +190,7 @@ func RenameFromClaude(name string, m map[string]any) []string {
 // GuardView rewrites an agy payload, for the built-in guards, into Claude Code's field and tool
 // names; the event's name is not added (agy's payloads do not name it).
 func GuardView(payload []byte) ([]byte, error) {
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return nil, err
 	}
@@ -217,17 +217,4 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// decodeObject decodes a payload that must be a JSON object, bounded in depth.
-func decodeObject(payload []byte) (map[string]any, error) {
-	v, err := dialect.DecodeJSON(payload)
-	if err != nil {
-		return nil, dialect.JSONError("payload", payload, err)
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("payload must be a JSON object")
-	}
-	return m, nil
 }

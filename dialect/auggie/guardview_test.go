@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+
+	"github.com/agenthooks/agenthooks/dialect"
 )
 
 // TestGuardViewRemoveFiles: remove-files deletes every file it names; the edit guard gets it as
@@ -33,7 +35,7 @@ func FuzzGuardView(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if _, err := decodeObject(b); err != nil {
+		if _, err := dialect.DecodePayload(b); err != nil {
 			t.Fatalf("GuardView wrote what it cannot read: %s", b)
 		}
 	})

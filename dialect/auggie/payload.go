@@ -60,7 +60,7 @@ func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
 	if claudeName == "" {
 		return "", nil, nil, fmt.Errorf("Auggie has no event %s", name)
 	}
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return "", nil, nil, err
 	}
@@ -112,7 +112,7 @@ func FromClaude(name string, payload []byte) ([]byte, []string, error) {
 	if ClaudeEvent(name) == "" {
 		return nil, nil, fmt.Errorf("Auggie has no event %s", name)
 	}
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -161,7 +161,7 @@ func RenameFromClaude(name string, m map[string]any) []string {
 
 // GuardView rewrites an Auggie payload for the built-in guards in Claude Code's names.
 func GuardView(payload []byte) ([]byte, error) {
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return nil, err
 	}
@@ -181,16 +181,4 @@ func GuardView(payload []byte) ([]byte, error) {
 		}
 	}
 	return dialect.Marshal(m)
-}
-
-func decodeObject(payload []byte) (map[string]any, error) {
-	v, err := dialect.DecodeJSON(payload)
-	if err != nil {
-		return nil, dialect.JSONError("payload", payload, err)
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("payload must be a JSON object")
-	}
-	return m, nil
 }

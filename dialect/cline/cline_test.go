@@ -321,7 +321,7 @@ func FuzzPayload(f *testing.F) {
 	f.Add(`{"hookName":"tool_call","tool_call":{"name":"e2edb__drop_table","input":{}},"preToolUse":{"toolName":"e2edb__drop_table","parameters":{}}}`)
 	f.Fuzz(func(t *testing.T, payload string) {
 		if v, err := GuardView([]byte(payload)); err == nil {
-			m, err := decodeObject(v)
+			m, err := dialect.DecodePayload(v)
 			if err != nil {
 				t.Fatalf("GuardView wrote what it cannot read: %s", v)
 			}
@@ -335,7 +335,7 @@ func FuzzPayload(f *testing.F) {
 		for _, ev := range []string{"PreToolUse", "PostToolUse", "UserPromptSubmit"} {
 			if _, out, _, err := ToClaude(ev, []byte(payload)); err == nil {
 				// run --agent cline gives a Claude Code hook Claude Code's mcp__SERVER__TOOL.
-				if m, err := decodeObject(out); err == nil {
+				if m, err := dialect.DecodePayload(out); err == nil {
 					if tool, _ := m["tool_name"].(string); strings.Contains(tool, "__") && !strings.HasPrefix(tool, "mcp__") && ev != "UserPromptSubmit" {
 						t.Fatalf("a Claude Code hook reads Cline's MCP name: %s", out)
 					}

@@ -87,7 +87,7 @@ func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
 	if !ok || e.claude == "" {
 		return "", nil, nil, fmt.Errorf("Copilot CLI's %s has no Claude Code counterpart", name)
 	}
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return "", nil, nil, err
 	}
@@ -159,7 +159,7 @@ func FromClaude(name string, payload []byte) ([]byte, []string, error) {
 	if _, ok := events()[name]; !ok {
 		return nil, nil, fmt.Errorf("Copilot CLI has no event %s", name)
 	}
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -225,7 +225,7 @@ func RenameFromClaude(name string, m map[string]any) []string {
 // tool_input.command; create's path and file_text are file_path and content); it does not name
 // the event, which Copilot's payloads do not carry.
 func GuardView(payload []byte) ([]byte, error) {
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return nil, err
 	}
@@ -256,17 +256,4 @@ func GuardView(payload []byte) ([]byte, error) {
 // judges every split.
 func isMCPTool(tool string) bool {
 	return tool != "" && strings.Contains(tool, "-") && !strings.HasPrefix(tool, "mcp__") && CopilotTool(tool) == tool
-}
-
-// decodeObject decodes a payload that must be a JSON object, bounded in depth.
-func decodeObject(payload []byte) (map[string]any, error) {
-	v, err := dialect.DecodeJSON(payload)
-	if err != nil {
-		return nil, dialect.JSONError("payload", payload, err)
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("payload must be a JSON object")
-	}
-	return m, nil
 }

@@ -67,7 +67,7 @@ func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
 	if _, ok := events()[name]; !ok {
 		return "", nil, nil, fmt.Errorf("Crush has no event %s", name)
 	}
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return "", nil, nil, err
 	}
@@ -108,7 +108,7 @@ func FromClaude(name string, payload []byte) ([]byte, []string, error) {
 	if _, ok := events()[name]; !ok {
 		return nil, nil, fmt.Errorf("Crush has no event %s", name)
 	}
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -140,7 +140,7 @@ func RenameFromClaude(name string, m map[string]any) []string {
 // mcp_<server>_<tool> (either part may hold "_", so the name does not split), is the neutral
 // mcp__<server>_<tool> (dialect.MCPJoined), which the MCP guard judges in every reading.
 func GuardView(payload []byte) ([]byte, error) {
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return nil, err
 	}
@@ -157,17 +157,4 @@ func GuardView(payload []byte) ([]byte, error) {
 		}
 	}
 	return dialect.Marshal(m)
-}
-
-// decodeObject decodes a payload that must be a JSON object, bounded in depth.
-func decodeObject(payload []byte) (map[string]any, error) {
-	v, err := dialect.DecodeJSON(payload)
-	if err != nil {
-		return nil, dialect.JSONError("payload", payload, err)
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("payload must be a JSON object")
-	}
-	return m, nil
 }

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/agenthooks/agenthooks/dialect"
 )
 
 // goldenPayloads are Crush's payloads in dialect/testdata/payloads/crush, as its
@@ -129,7 +131,7 @@ func FuzzGuardView(f *testing.F) {
 	f.Fuzz(func(t *testing.T, payload string) {
 		// run --agent crush gives a Claude Code hook Claude Code's mcp__SERVER__TOOL.
 		if _, b, _, err := ToClaude("PreToolUse", []byte(payload)); err == nil {
-			m, err := decodeObject(b)
+			m, err := dialect.DecodePayload(b)
 			if err != nil {
 				t.Fatalf("ToClaude wrote what it cannot read: %s", b)
 			}
@@ -141,7 +143,7 @@ func FuzzGuardView(f *testing.F) {
 		if err != nil {
 			return
 		}
-		m, err := decodeObject(v)
+		m, err := dialect.DecodePayload(v)
 		if err != nil {
 			t.Fatalf("GuardView wrote what it cannot read: %s", v)
 		}

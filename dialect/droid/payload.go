@@ -77,7 +77,7 @@ func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
 	if _, ok := events()[name]; !ok {
 		return "", nil, nil, fmt.Errorf("Factory Droid has no event %s", name)
 	}
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return "", nil, nil, err
 	}
@@ -109,7 +109,7 @@ func FromClaude(name string, payload []byte) ([]byte, []string, error) {
 	if _, ok := events()[name]; !ok {
 		return nil, nil, fmt.Errorf("Factory Droid has no event %s", name)
 	}
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -141,23 +141,11 @@ func RenameFromClaude(name string, m map[string]any) []string {
 
 // GuardView rewrites a Droid payload for the built-in guards in Claude Code's names.
 func GuardView(payload []byte) ([]byte, error) {
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return nil, err
 	}
 	name, _ := m["hook_event_name"].(string)
 	RenameToClaude(name, m)
 	return dialect.Marshal(m)
-}
-
-func decodeObject(payload []byte) (map[string]any, error) {
-	v, err := dialect.DecodeJSON(payload)
-	if err != nil {
-		return nil, dialect.JSONError("payload", payload, err)
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("payload must be a JSON object")
-	}
-	return m, nil
 }

@@ -48,7 +48,7 @@ func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
 	if _, ok := events()[name]; !ok {
 		return "", nil, nil, fmt.Errorf("Goose has no event %s", name)
 	}
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return "", nil, nil, err
 	}
@@ -89,7 +89,7 @@ func FromClaude(name string, payload []byte) ([]byte, []string, error) {
 	if _, ok := events()[name]; !ok {
 		return nil, nil, fmt.Errorf("Goose has no event %s", name)
 	}
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -142,7 +142,7 @@ func move(m map[string]any, from, to string) {
 
 // GuardView rewrites a Goose payload for the built-in guards in Claude Code's names.
 func GuardView(payload []byte) ([]byte, error) {
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return nil, err
 	}
@@ -167,16 +167,4 @@ func spokenEvent(event string) string {
 		return event
 	}
 	return ""
-}
-
-func decodeObject(payload []byte) (map[string]any, error) {
-	v, err := dialect.DecodeJSON(payload)
-	if err != nil {
-		return nil, dialect.JSONError("payload", payload, err)
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("payload must be a JSON object")
-	}
-	return m, nil
 }

@@ -18,7 +18,7 @@ func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
 	if _, ok := events()[name]; !ok {
 		return "", nil, nil, fmt.Errorf("Kimi Code has no event %s", name)
 	}
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return "", nil, nil, err
 	}
@@ -82,7 +82,7 @@ func FromClaude(name string, payload []byte) ([]byte, []string, error) {
 	if _, ok := events()[name]; !ok {
 		return nil, nil, fmt.Errorf("Kimi Code has no event %s", name)
 	}
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -132,7 +132,7 @@ func renameKey(m map[string]any, from, to string) {
 
 // GuardView rewrites a Kimi Code payload for the built-in guards in Claude Code's names.
 func GuardView(payload []byte) ([]byte, error) {
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return nil, err
 	}
@@ -154,16 +154,4 @@ func spokenEvent(event string) string {
 		return event
 	}
 	return ""
-}
-
-func decodeObject(payload []byte) (map[string]any, error) {
-	v, err := dialect.DecodeJSON(payload)
-	if err != nil {
-		return nil, dialect.JSONError("payload", payload, err)
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("payload must be a JSON object")
-	}
-	return m, nil
 }

@@ -111,7 +111,7 @@ func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
 	if claudeEvent == "" {
 		return "", nil, nil, fmt.Errorf("Kiro's %s has no Claude Code counterpart", name)
 	}
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return "", nil, nil, err
 	}
@@ -185,7 +185,7 @@ func FromClaude(name string, payload []byte) ([]byte, []string, error) {
 	if _, ok := events()[name]; !ok {
 		return nil, nil, fmt.Errorf("Kiro has no hook trigger %s", name)
 	}
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -235,7 +235,7 @@ func RenameFromClaude(name string, m map[string]any) []string {
 // GuardView rewrites a Kiro payload for the built-in guards in Claude Code's tool and field
 // names; the event keeps its name.
 func GuardView(payload []byte) ([]byte, error) {
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return nil, err
 	}
@@ -262,16 +262,4 @@ func rename(m map[string]any, from, to string) {
 		m[to] = v
 		delete(m, from)
 	}
-}
-
-func decodeObject(payload []byte) (map[string]any, error) {
-	v, err := dialect.DecodeJSON(payload)
-	if err != nil {
-		return nil, dialect.JSONError("payload", payload, err)
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("payload must be a JSON object")
-	}
-	return m, nil
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/agenthooks/agenthooks/dialect"
 )
 
 // TestGuardViewMCP: OpenCode 1.18 names an MCP server's tool SERVER_TOOL; the guards get it as
@@ -45,7 +47,7 @@ func FuzzGuardView(f *testing.F) {
 		if err != nil {
 			return
 		}
-		m, err := decodeObject(b)
+		m, err := dialect.DecodePayload(b)
 		if err != nil {
 			t.Fatalf("GuardView wrote what it cannot read: %s", b)
 		}

@@ -106,7 +106,7 @@ func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
 	if ce == "" {
 		return "", nil, nil, fmt.Errorf("OpenCode's plugin has no event %s", name)
 	}
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return "", nil, nil, err
 	}
@@ -161,7 +161,7 @@ func FromClaude(name string, payload []byte) ([]byte, []string, error) {
 	if claudeEvent(name) == "" {
 		return nil, nil, fmt.Errorf("OpenCode's plugin has no event %s", name)
 	}
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -234,7 +234,7 @@ func rename(m map[string]any, pairs [][2]string, from int) {
 
 // GuardView rewrites the plugin's payload for the built-in guards in Claude Code's names.
 func GuardView(payload []byte) ([]byte, error) {
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return nil, err
 	}
@@ -325,16 +325,4 @@ func workdirAsCwd(m map[string]any) error {
 	}
 	m["cwd"] = filepath.Clean(dir)
 	return nil
-}
-
-func decodeObject(payload []byte) (map[string]any, error) {
-	v, err := dialect.DecodeJSON(payload)
-	if err != nil {
-		return nil, dialect.JSONError("payload", payload, err)
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("payload must be a JSON object")
-	}
-	return m, nil
 }

@@ -70,7 +70,7 @@ func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
 	if !ok || e.claude == "" {
 		return "", nil, nil, fmt.Errorf("Qwen Code's %s has no Claude Code counterpart", name)
 	}
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return "", nil, nil, err
 	}
@@ -113,7 +113,7 @@ func FromClaude(name string, payload []byte) ([]byte, []string, error) {
 	if _, ok := events()[name]; !ok {
 		return nil, nil, fmt.Errorf("Qwen Code has no event %s", name)
 	}
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -144,17 +144,4 @@ func RenameFromClaude(name string, m map[string]any) []string {
 		}
 	}
 	return notes
-}
-
-// decodeObject decodes a payload that must be a JSON object, bounded in depth.
-func decodeObject(payload []byte) (map[string]any, error) {
-	v, err := dialect.DecodeJSON(payload)
-	if err != nil {
-		return nil, dialect.JSONError("payload", payload, err)
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("payload must be a JSON object")
-	}
-	return m, nil
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/agenthooks/agenthooks/dialect"
 )
 
 // TestGuardViewFileTools: every GitHub Copilot Chat tool that writes files reaches the edit
@@ -66,14 +68,14 @@ func FuzzGuardViewFiles(f *testing.F) {
 			}
 			return
 		}
-		m, _ := decodeObject(v)
+		m, _ := dialect.DecodePayload(v)
 		files, _ := m["tool_input"].(map[string]any)["file_paths"].([]any)
 		if len(files) != 2 || files[0] != a || files[1] != b {
 			t.Fatalf("file_paths %v, want [%q %q]", files, a, b)
 		}
 		name, _ := json.Marshal(tool)
 		if v, err := GuardView([]byte(`{"tool_name":` + string(name) + `,"tool_input":{}}`)); err == nil {
-			if _, err := decodeObject(v); err != nil {
+			if _, err := dialect.DecodePayload(v); err != nil {
 				t.Fatalf("GuardView wrote what it cannot read: %s", v)
 			}
 		}

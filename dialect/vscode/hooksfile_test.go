@@ -185,7 +185,7 @@ func FuzzGuardView(f *testing.F) {
 		if err != nil {
 			return
 		}
-		m, err := decodeObject(v)
+		m, err := dialect.DecodePayload(v)
 		if err != nil {
 			t.Fatalf("GuardView wrote what it cannot read: %s", v)
 		}

@@ -79,7 +79,7 @@ func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
 	if ClaudeEvent(name) == "" {
 		return "", nil, nil, fmt.Errorf("VS Code has no event %s", name)
 	}
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return "", nil, nil, err
 	}
@@ -118,7 +118,7 @@ func FromClaude(name string, payload []byte) ([]byte, []string, error) {
 	if ClaudeEvent(name) == "" {
 		return nil, nil, fmt.Errorf("VS Code has no event %s", name)
 	}
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -187,7 +187,7 @@ func contributed() map[string]string {
 // replacements[].filePath in file_paths. An MCP tool, mcp_SERVER_TOOL, is mcp__SERVER_TOOL
 // (dialect.MCPJoined): VS Code joins the two with "_", which both may hold.
 func GuardView(payload []byte) ([]byte, error) {
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return nil, err
 	}
@@ -262,17 +262,4 @@ func renameKeys(m map[string]any, renames map[string]string) {
 			}
 		}
 	}
-}
-
-// decodeObject decodes a payload that must be a JSON object, bounded in depth.
-func decodeObject(payload []byte) (map[string]any, error) {
-	v, err := dialect.DecodeJSON(payload)
-	if err != nil {
-		return nil, dialect.JSONError("payload", payload, err)
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("payload must be a JSON object")
-	}
-	return m, nil
 }

@@ -16,7 +16,7 @@ func ToClaude(name string, payload []byte) (string, []byte, []string, error) {
 	if !ok || e.claude == "" {
 		return "", nil, nil, fmt.Errorf("Cascade's %s has no Claude Code counterpart", name)
 	}
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return "", nil, nil, err
 	}
@@ -31,7 +31,7 @@ func FromClaude(name string, payload []byte) ([]byte, []string, error) {
 	if _, ok := events()[name]; !ok {
 		return nil, nil, fmt.Errorf("Cascade has no hook event %s", name)
 	}
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -217,7 +217,7 @@ func RenameFromClaude(name string, m map[string]any) []string {
 // tool names (tool_name, tool_input.command or file_path, prompt), the event named as Cascade
 // named it.
 func GuardView(payload []byte) ([]byte, error) {
-	m, err := decodeObject(payload)
+	m, err := dialect.DecodePayload(payload)
 	if err != nil {
 		return nil, err
 	}
@@ -246,17 +246,4 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// decodeObject decodes a payload that must be a JSON object, bounded in depth.
-func decodeObject(payload []byte) (map[string]any, error) {
-	v, err := dialect.DecodeJSON(payload)
-	if err != nil {
-		return nil, dialect.JSONError("payload", payload, err)
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("payload must be a JSON object")
-	}
-	return m, nil
 }
