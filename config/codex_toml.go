@@ -19,20 +19,8 @@ import (
 // hooks are checked as the JSON they stand for.
 func DecodeCodexTOML(src Source, data []byte) *File {
 	f := &File{Source: src, Usable: true}
-	if len(data) > MaxFileSize {
-		f.Problems.Add(srcpos.Pos{File: src.File}, srcpos.Error, CodeRead, fmt.Sprintf("config.toml is %d bytes, more than the limit of %d", len(data), MaxFileSize))
-		f.Usable = false
-		return f
-	}
-	var doc map[string]any
-	if err := toml.Unmarshal(data, &doc); err != nil {
-		pos := srcpos.Pos{File: src.File}
-		var de *toml.DecodeError
-		if errors.As(err, &de) {
-			pos.Line, pos.Col = de.Position()
-		}
-		f.Problems.Add(pos, srcpos.Error, CodeSyntax, "invalid TOML: "+err.Error())
-		f.Usable = false
+	doc, ok := decodeTOML(f, data)
+	if !ok {
 		return f
 	}
 	hooks, ok := doc["hooks"]
@@ -98,4 +86,26 @@ func tomlPath(js []byte, off int) string {
 		return "hooks"
 	}
 	return strings.Join(path, ".")
+}
+
+// decodeTOML decodes data, an agent's config.toml, into f's document: one over MaxFileSize, or
+// a TOML syntax error (at its line and column), is a problem of f, which is then unusable.
+func decodeTOML(f *File, data []byte) (map[string]any, bool) {
+	if len(data) > MaxFileSize {
+		f.Problems.Add(srcpos.Pos{File: f.Source.File}, srcpos.Error, CodeRead, fmt.Sprintf("config.toml is %d bytes, more than the limit of %d", len(data), MaxFileSize))
+		f.Usable = false
+		return nil, false
+	}
+	var doc map[string]any
+	if err := toml.Unmarshal(data, &doc); err != nil {
+		pos := srcpos.Pos{File: f.Source.File}
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			pos.Line, pos.Col = de.Position()
+		}
+		f.Problems.Add(pos, srcpos.Error, CodeSyntax, "invalid TOML: "+err.Error())
+		f.Usable = false
+		return nil, false
+	}
+	return doc, true
 }

@@ -2,12 +2,9 @@ package config
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
-
-	"github.com/pelletier/go-toml/v2"
 
 	"github.com/agenthooks/agenthooks/dialect/kimi"
 	"github.com/agenthooks/agenthooks/internal/srcpos"
@@ -21,20 +18,8 @@ import (
 // line of its [[hooks]] header.
 func DecodeKimi(src Source, data []byte) *File {
 	f := &File{Source: src, Usable: true}
-	if len(data) > MaxFileSize {
-		f.Problems.Add(srcpos.Pos{File: src.File}, srcpos.Error, CodeRead, fmt.Sprintf("config.toml is %d bytes, more than the limit of %d", len(data), MaxFileSize))
-		f.Usable = false
-		return f
-	}
-	var doc map[string]any
-	if err := toml.Unmarshal(data, &doc); err != nil {
-		pos := srcpos.Pos{File: src.File}
-		var de *toml.DecodeError
-		if errors.As(err, &de) {
-			pos.Line, pos.Col = de.Position()
-		}
-		f.Problems.Add(pos, srcpos.Error, CodeSyntax, "invalid TOML: "+err.Error())
-		f.Usable = false
+	doc, ok := decodeTOML(f, data)
+	if !ok {
 		return f
 	}
 	raw, ok := doc["hooks"]
