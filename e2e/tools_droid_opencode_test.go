@@ -15,63 +15,6 @@ import (
 // Subagents, every file tool and MCP tools inside Factory Droid and OpenCode: whether the
 // guards agenthooks install registers see each of their calls.
 
-// chatSubagentModel is chatModel with subagents: the main loop's steps are chatModel's (a
-// call: step starts the agent's subagent tool); in a subagent's own conversation (a user
-// message of it holds subagentMarker) the stand-in asks for the command after the marker
-// through the shell tool, then answers with text. The subagent's requests are recorded with
-// the main loop's.
-func chatSubagentModel(m *model) http.HandlerFunc {
-	main := chatModel(m)
-	return func(w http.ResponseWriter, r *http.Request) {
-		task := chatTask(m.peek(r))
-		if task == "" {
-			main(w, r)
-			return
-		}
-		sub := &model{commands: []string{task}}
-		chatModel(sub)(w, r)
-		m.mu.Lock()
-		m.requests = append(m.requests, sub.sent()...)
-		m.mu.Unlock()
-	}
-}
-
-// chatTask is the command after subagentMarker in a Chat Completions request's user messages,
-// or "" when there is none (the main loop's requests).
-func chatTask(body []byte) string {
-	var req struct {
-		Messages []struct {
-			Role    string `json:"role"`
-			Content any    `json:"content"`
-		} `json:"messages"`
-	}
-	_ = json.Unmarshal(body, &req)
-	for _, msg := range req.Messages {
-		if msg.Role != "user" {
-			continue
-		}
-		text, _ := json.Marshal(msg.Content)
-		var s string
-		switch c := msg.Content.(type) {
-		case string:
-			s = c
-		default:
-			var parts []struct {
-				Text string `json:"text"`
-			}
-			_ = json.Unmarshal(text, &parts)
-			for _, p := range parts {
-				s += p.Text + "\n"
-			}
-		}
-		if _, after, ok := strings.Cut(s, subagentMarker); ok {
-			cmd, _, _ := strings.Cut(after, "\n")
-			return strings.TrimSpace(cmd)
-		}
-	}
-	return ""
-}
-
 // checkSubagentSession checks that the audit's deny of a subagent's rm -rf .git carries, in its
 // payload's key, the subagent's own session, not that of the main loop's call that started it
 // (whose input holds subagentMarker): the payload tells a subagent's call by its session only.
@@ -140,7 +83,7 @@ func TestDroidSubagentGuard(t *testing.T) {
 		return call("Task", map[string]any{"subagent_type": droid, "description": "run a command", "await": true,
 			"prompt": subagentMarker + cmd + "\n"})
 	}
-	d := newDroidWith(t, chatSubagentModel, task("worker", "rm -rf .git"), task("e2e-runner", "echo sub > sub.txt"))
+	d := newDroidWith(t, subagentChatModel, task("worker", "rm -rf .git"), task("e2e-runner", "echo sub > sub.txt"))
 	custom := filepath.Join(d.ws.home, ".factory", "droids", "e2e-runner.md")
 	if err := os.MkdirAll(filepath.Dir(custom), 0o755); err != nil {
 		t.Fatal(err)
@@ -177,7 +120,7 @@ func TestOpenCodeSubagentGuard(t *testing.T) {
 		return call("task", map[string]any{"subagent_type": "general", "description": "run a command",
 			"prompt": subagentMarker + cmd + "\n"})
 	}
-	o := newOpenCodeWith(t, chatSubagentModel, task("rm -rf .git"), task("echo sub > sub.txt"))
+	o := newOpenCodeWith(t, subagentChatModel, task("rm -rf .git"), task("echo sub > sub.txt"))
 	canary := writeCanary(t, o.ws)
 	o.ws.agenthooksEnv(t, o.env(), "install", "--agent", "opencode")
 	o.exec(t, "please run it")
