@@ -95,45 +95,6 @@ func spawnCall(tools []string, task string) string {
 	return "call:" + name + " " + string(b)
 }
 
-// chatReply answers a Chat Completions request with call, or with the text "done" when call is
-// nil, streamed or not as the request asked.
-func chatReply(w http.ResponseWriter, model string, stream bool, step int, call map[string]any) {
-	usage := map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
-	id := fmt.Sprintf("chatcmpl-e2e-%d", step)
-	if !stream {
-		msg := map[string]any{"role": "assistant", "content": "done"}
-		finish := "stop"
-		if call != nil {
-			delete(call, "index")
-			msg = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{call}}
-			finish = "tool_calls"
-		}
-		writeJSONResponse(w, map[string]any{"id": id, "object": "chat.completion", "created": 1700000000, "model": model,
-			"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}}, "usage": usage})
-		return
-	}
-	chunk := func(delta map[string]any, finish any) map[string]any {
-		return map[string]any{"id": id, "object": "chat.completion.chunk", "created": 1700000000, "model": model,
-			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
-	}
-	var chunks []map[string]any
-	if call != nil {
-		chunks = append(chunks, chunk(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{call}}, nil),
-			chunk(map[string]any{}, "tool_calls"))
-	} else {
-		chunks = append(chunks, chunk(map[string]any{"role": "assistant", "content": "done"}, nil), chunk(map[string]any{}, "stop"))
-	}
-	last := chunk(map[string]any{}, nil)
-	last["choices"], last["usage"] = []any{}, usage
-	chunks = append(chunks, last)
-	w.Header().Set("Content-Type", "text/event-stream")
-	for _, c := range chunks {
-		b, _ := json.Marshal(c)
-		fmt.Fprintf(w, "data: %s\n\n", b)
-	}
-	fmt.Fprint(w, "data: [DONE]\n\n")
-}
-
 // toolStep is the call: step that asks for tool with args.
 func toolStep(tool string, args map[string]any) string {
 	b, _ := json.Marshal(args)
