@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -41,22 +40,7 @@ try {
 // throws too (fails closed); on session.created and session.idle the runner gets the session,
 // and neither a deny nor a failure throws.
 func TestPluginPromptAndSessionEvents(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed: the generated plugin's JavaScript is not run")
-	}
-	if runtime.GOOS == "windows" {
-		t.Skip("the fake agenthooks is a shell script")
-	}
-	dir := t.TempDir()
-	prog := filepath.Join(dir, "agenthooks")
-	if err := os.WriteFile(prog, []byte(fake), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	h := filepath.Join(dir, "harness.mjs")
-	if err := os.WriteFile(h, []byte(eventsHarness), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	node, dir, prog, h := nodeHarness(t, eventsHarness)
 	entries := Agent.InstallEntries("guard bash --fail-closed")
 	write := func(name, program string) string {
 		p := filepath.Join(dir, name)

@@ -63,22 +63,7 @@ type pluginResult struct {
 // rewrite changes the very arguments object OpenCode runs the tool with, and a missing,
 // crashing or garbled agenthooks throws (fails closed).
 func TestPluginUnderNode(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed: the generated plugin's JavaScript is not run")
-	}
-	if runtime.GOOS == "windows" {
-		t.Skip("the fake agenthooks is a shell script")
-	}
-	dir := t.TempDir()
-	prog := filepath.Join(dir, "agenthooks")
-	if err := os.WriteFile(prog, []byte(fake), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	h := filepath.Join(dir, "harness.mjs")
-	if err := os.WriteFile(h, []byte(harness), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	node, dir, prog, h := nodeHarness(t, harness)
 	entries := []dialect.InstallEntry{
 		{Event: BeforeTool, Matcher: "bash", Args: "guard bash --fail-closed"},
 		{Event: BeforeTool, Matcher: "edit|write", Args: "guard bash --fail-closed --edit"},
@@ -176,22 +161,7 @@ func TestPluginUnderNode(t *testing.T) {
 // outlives the plugin's timeout, the plugin throws, so OpenCode does not run the call past the
 // deny hooks the runner would have run; on tool.execute.after a failure changes nothing.
 func TestPluginRunnerFailsClosed(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed: the generated plugin's JavaScript is not run")
-	}
-	if runtime.GOOS == "windows" {
-		t.Skip("the fake agenthooks is a shell script")
-	}
-	dir := t.TempDir()
-	prog := filepath.Join(dir, "agenthooks")
-	if err := os.WriteFile(prog, []byte(fake), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	h := filepath.Join(dir, "harness.mjs")
-	if err := os.WriteFile(h, []byte(harness), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	node, dir, prog, h := nodeHarness(t, harness)
 	entries := Agent.InstallEntries("guard bash --fail-closed")
 	const runner = "run --agent opencode --fail-closed tool.execute.before"
 	if !slices.ContainsFunc(entries, func(en dialect.InstallEntry) bool { return en.Event == BeforeTool && en.Args == runner }) {
@@ -249,4 +219,28 @@ func TestPluginRunnerFailsClosed(t *testing.T) {
 			}
 		}
 	})
+}
+
+// nodeHarness is what a test of the generated plugin under Node needs: node (else the test is
+// skipped), a folder dir holding the fake agenthooks prog (a shell script, so not on Windows)
+// and the harness h written from src.
+func nodeHarness(t *testing.T, src string) (node, dir, prog, h string) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the generated plugin's JavaScript is not run")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake agenthooks is a shell script")
+	}
+	dir = t.TempDir()
+	prog = filepath.Join(dir, "agenthooks")
+	if err := os.WriteFile(prog, []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h = filepath.Join(dir, "harness.mjs")
+	if err := os.WriteFile(h, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return node, dir, prog, h
 }
