@@ -76,13 +76,9 @@ func IsAgentCLI(name string) bool {
 // homeVariable reports whether the variable name moves every program's home or configuration
 // folder (HOME, XDG_CONFIG_HOME, and Windows' USERPROFILE and APPDATA): harmless for most
 // programs, but an agent's program given one reads none of the user's hooks.
-func homeVariable(name string) bool {
-	switch name {
-	case "HOME", "XDG_CONFIG_HOME", "USERPROFILE", "APPDATA":
-		return true
-	}
-	return false
-}
+func homeVariable(name string) bool { return slices.Contains(homeVariables[:], name) }
+
+var homeVariables = [...]string{"HOME", "XDG_CONFIG_HOME", "USERPROFILE", "APPDATA"}
 
 // agentVariable reports an assignment to a variable that moves an agent's configuration.
 func (a *analyzer) agentVariable(name string, pos Pos) {
@@ -122,7 +118,7 @@ func (a *analyzer) agentHome(names []string, cleared bool, cmd Word, pos Pos) {
 // moves every home (export HOME=/tmp/x; claude -p …): HOME is in every environment, so even a
 // plain assignment reaches the program.
 func (a *analyzer) agentAfterHome(name string, pos Pos) {
-	for _, v := range []string{"HOME", "XDG_CONFIG_HOME", "USERPROFILE", "APPDATA"} {
+	for _, v := range homeVariables {
 		if _, ok := a.vars[v]; ok {
 			a.find(FindingAgentEnv, pos, -1, "runs "+name+" after setting "+v+", where it reads none of the user's hooks")
 			return
