@@ -21,14 +21,16 @@ func openCodeWithPromptGuard(t *testing.T) *openCodeRun {
 }
 
 // TestOpenCodePromptGuard: inside OpenCode, the prompt guard on the plugin's chat.message drops
-// a prompt that carries a secret (the model stand-in never receives it) and lets an ordinary
-// prompt through.
+// a prompt that carries a secret (the model stand-in never receives it), and opencode run tells
+// the person why (the guard's reason, not OpenCode's "Unexpected server error"); an ordinary
+// prompt goes through.
 func TestOpenCodePromptGuard(t *testing.T) {
 	o := openCodeWithPromptGuard(t)
 	out := o.exec(t, "push with "+secretToken)
 	if o.model.anySent(secretToken) {
 		t.Errorf("the secret in the prompt reached the model; OpenCode printed:\n%s", out)
 	}
+	checkOpenCodeShows(t, out, "the prompt carries a secret: github-pat")
 	logs, _ := filepath.Glob(filepath.Join(o.ws.home, ".local", "share", "opencode", "log", "*"))
 	var found bool
 	for _, f := range logs {
@@ -49,7 +51,7 @@ func TestOpenCodePromptGuard(t *testing.T) {
 // TestOpenCodeSessionHooks: with the plugin install writes, a Claude Code SessionStart hook (in
 // ~/.claude/settings.json) runs through agenthooks run --agent opencode when OpenCode starts a
 // session, and a Stop hook when the session goes idle; each gets Claude Code's payload. A Claude
-// Code UserPromptSubmit hook that blocks drops the prompt.
+// Code UserPromptSubmit hook that blocks drops the prompt, and opencode run prints the hook's reason.
 func TestOpenCodeSessionHooks(t *testing.T) {
 	o := newOpenCode(t)
 	o.ws.agenthooksEnv(t, o.env(), "install", "--agent", "opencode")
@@ -77,23 +79,35 @@ func TestOpenCodeSessionHooks(t *testing.T) {
 	writeJSONFile(t, filepath.Join(o2.ws.home, ".claude", "settings.json"), map[string]any{"hooks": map[string]any{
 		"UserPromptSubmit": []any{group("", `grep -q deploy && { echo "no deploys today" >&2; exit 2; }; exit 0`)},
 	}})
-	o2.exec(t, "deploy the parser")
+	out := o2.exec(t, "deploy the parser")
 	if o2.model.anySent("deploy the parser") {
 		t.Error("a prompt a Claude Code UserPromptSubmit hook blocked reached the model")
+	}
+	checkOpenCodeShows(t, out, "no deploys today")
+}
+
+// checkOpenCodeShows fails unless what opencode run printed after the plugin dropped a prompt
+// holds reason, and not the "Unexpected server error" OpenCode prints for an error it does not
+// know.
+func checkOpenCodeShows(t *testing.T, out, reason string) {
+	t.Helper()
+	if !strings.Contains(out, reason) || strings.Contains(out, "Unexpected server error") {
+		t.Errorf("OpenCode did not show the person why the prompt was dropped (want %q); it printed:\n%s", reason, out)
 	}
 }
 
 // TestOpenCodePromptFailsClosed: inside OpenCode, a plugin whose agenthooks is missing drops the
-// prompt on chat.message (nothing reaches the model: fail closed), while the same failure on the
+// prompt on chat.message (nothing reaches the model: fail closed, and opencode run says why), while the same failure on the
 // session events alone changes nothing (the prompt reaches the model).
 func TestOpenCodePromptFailsClosed(t *testing.T) {
 	o := newOpenCode(t)
 	missing := filepath.Join(o.ws.home, "no-such-agenthooks")
 	o.plugin(t, missing, dialect.InstallEntry{Event: opencode.ChatMessage, Args: "run --agent opencode --fail-closed chat.message"})
-	o.exec(t, "refactor the parser")
+	out := o.exec(t, "refactor the parser")
 	if o.model.anySent("refactor the parser") {
 		t.Error("the prompt reached the model although the plugin's agenthooks is missing")
 	}
+	checkOpenCodeShows(t, out, "the OpenCode plugin fails closed): agenthooks could not be run")
 	o2 := newOpenCode(t)
 	o2.plugin(t, filepath.Join(o2.ws.home, "no-such-agenthooks"),
 		dialect.InstallEntry{Event: opencode.SessionCreated, Args: "run --agent opencode session.created"},
