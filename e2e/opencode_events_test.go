@@ -2,9 +2,11 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/opencode"
@@ -117,3 +119,67 @@ func TestOpenCodePromptFailsClosed(t *testing.T) {
 		t.Error("a failure on the session events kept the prompt from the model")
 	}
 }
+
+// TestOpenCodePromptGuardTUI: in OpenCode's TUI (run in tmux), a prompt the prompt guard drops
+// shows the guard's reason in the "Failed to send prompt" toast, not "Unexpected server error",
+// and the secret does not reach the model.
+func TestOpenCodePromptGuardTUI(t *testing.T) {
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("tmux is not installed: the TUI is not driven")
+	}
+	o := openCodeWithPromptGuard(t)
+	var script strings.Builder
+	script.WriteString("#!/bin/sh\ncd " + shellQuote(o.ws.dir) + " || exit 1\nexec env -i")
+	for _, e := range append(append(o.ws.baseEnv(t), o.env()...), "TERM=xterm-256color") {
+		script.WriteString(" " + shellQuote(e))
+	}
+	script.WriteString(" " + shellQuote(o.bin) + "\n")
+	start := filepath.Join(o.ws.home, "start-opencode.sh")
+	if err := os.WriteFile(start, []byte(script.String()), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	socket := filepath.Join(t.TempDir(), "tmux")
+	tm := func(args ...string) string {
+		out, _ := exec.Command(tmux, append([]string{"-S", socket}, args...)...).CombinedOutput()
+		return string(out)
+	}
+	screen := func() string { return tm("capture-pane", "-p", "-t", "oc") }
+	// wait polls the screen for up to d until it holds s.
+	wait := func(s string, d time.Duration) bool {
+		for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(300 * time.Millisecond) {
+			if strings.Contains(screen(), s) {
+				return true
+			}
+		}
+		return false
+	}
+	t.Cleanup(func() { tm("kill-server") })
+	tm("new-session", "-d", "-s", "oc", "-x", "150", "-y", "40", start)
+	if !wait("Ask anything", 90*time.Second) {
+		t.Fatalf("OpenCode's TUI did not start; the screen:\n%s", screen())
+	}
+	prompt := "push with " + secretToken
+	tm("send-keys", "-t", "oc", "-l", prompt)
+	if !wait(secretToken, 10*time.Second) {
+		t.Fatalf("the prompt was not typed; the screen:\n%s", screen())
+	}
+	// an Enter that comes while the TUI still takes in the typed text can be lost: press it
+	// again until the prompt is sent (an Enter in an empty box does nothing)
+	for i := 0; i < 3; i++ {
+		tm("send-keys", "-t", "oc", "Enter")
+		if wait("Failed to send prompt", 5*time.Second) {
+			break
+		}
+	}
+	got := screen()
+	if !strings.Contains(got, "Blocked by agenthooks: the prompt carries a secret") || strings.Contains(got, "Unexpected server error") {
+		t.Errorf("OpenCode's TUI did not show why the prompt was dropped; the screen:\n%s", got)
+	}
+	if o.model.anySent(secretToken) {
+		t.Error("the secret in the prompt reached the model")
+	}
+}
+
+// shellQuote quotes s for sh.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
