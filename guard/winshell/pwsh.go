@@ -888,6 +888,7 @@ func (p *psp) expr(sc *Script) {
 			}
 			p.element(sc, true)
 			p.nest--
+			envSet(sc, assignTo)
 			if assignTo != "" {
 				if p.vars == nil {
 					p.vars = map[string]string{}
@@ -910,6 +911,7 @@ func (p *psp) expr(sc *Script) {
 			}
 			p.element(sc, true)
 			p.nest--
+			envSet(sc, assignTo)
 			delete(p.vars, assignTo)
 			p.pipe.lits = nil
 			return
@@ -1213,4 +1215,12 @@ func scanLiteral(s string, i int) (string, int, bool) {
 		j += n2
 	}
 	return "", i, false
+}
+
+// envSet notes in sc an assignment to an environment variable ($env:NAME = …, $env:NAME += …),
+// given the assigned variable's lower-case name ("env:name"), or "" for none.
+func envSet(sc *Script, assignTo string) {
+	if name, ok := strings.CutPrefix(assignTo, "env:"); ok && name != "" {
+		sc.EnvSets = append(sc.EnvSets, strings.ToUpper(name))
+	}
 }
