@@ -188,7 +188,7 @@ func allSettingSources(list string) bool {
 // table and what it holds (hooks.state, where each hook is trusted or turned off), or the
 // hooks feature (features.hooks, or a features table that names it).
 func codexHooksKey(key, assignment string) bool {
-	key = strings.Trim(key, `"' `)
+	key = strings.NewReplacer(`"`, "", "'", "", " ", "", "\t", "").Replace(key) // "features" . hooks
 	switch {
 	case key == "hooks" || strings.HasPrefix(key, "hooks."):
 		return true

@@ -516,6 +516,8 @@ func (a *analyzer) stmt(s *syntax.Stmt, f *frame, stdin *stdinSource) {
 			if nameref && as.Name != nil && as.Value != nil {
 				if target := as.Value.Lit(); target != "" {
 					a.vars[as.Name.Value] = env{a}.Get(target).Str
+					// declare -n r=CLAUDE_CONFIG_DIR: r=… sets the variable it names
+					a.guardVariable(target, f.pos(as.Pos()))
 				}
 			}
 		}

@@ -66,7 +66,8 @@ func (a *analyzer) windows(args []Word, f *frame, ctx *callCtx) {
 					redirs: []Redirect{{Op: ">", Target: target}}})
 			}
 		}
-		if len(effects) == 0 {
+		// an agent's npm shim (claude.cmd) is a script file to cmd.exe: judged as the agent too
+		if len(effects) == 0 || IsAgentCLI(c.Name) {
 			words := make([]Word, 0, len(c.Argv()))
 			for _, v := range c.Argv() {
 				words = append(words, Word{Value: v, Static: !strings.Contains(v, "$"), Raw: v})
