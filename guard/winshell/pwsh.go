@@ -379,7 +379,7 @@ func (p *psp) block(sc *Script, via string, open int) {
 	p.statements(&child, closer, hash, open)
 	p.pipe = saved
 	p.nest--
-	if len(child.Commands) > 0 || len(child.Nested) > 0 || len(child.Findings) > 0 {
+	if len(child.Commands) > 0 || len(child.Nested) > 0 || len(child.Findings) > 0 || len(child.EnvSets) > 0 {
 		sc.Nested = append(sc.Nested, child)
 	}
 }
