@@ -7,8 +7,8 @@ import (
 
 // FindingAgentEnv: the command sets a variable that moves an agent's configuration or switches
 // its plugins off (CLAUDE_CONFIG_DIR, OPENCODE_CONFIG_DIR, OPENCODE_PURE), or hands an agent's
-// program another home (HOME=/tmp/x claude): an agent started so reads no agenthooks hooks, and
-// what it then does, no guard sees.
+// program another home (HOME=/tmp/x claude, env -i claude, sudo -u other claude): an agent
+// started so reads no agenthooks hooks, and what it then does, no guard sees.
 const FindingAgentEnv = "agent-env"
 
 // AgentVariable names the agent whose configuration the variable name moves, adds to or
