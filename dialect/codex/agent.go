@@ -20,6 +20,9 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "hooks.json", Format: dialect.FormatSettings},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "config.toml", Format: dialect.FormatCodexTOML},
 	},
+	// Configs: codex --profile NAME (0.169.0) layers $CODEX_HOME/NAME.config.toml over the
+	// user's config.toml, so a new one can turn the hooks off ([features] hooks = false).
+	Configs:  []dialect.Location{{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "*.config.toml"}},
 	Dialect:  New,
 	ToolKind: claude.ToolKind, // Claude Code's events and tools
 	Speaks:   dialect.Claude,

@@ -1,15 +1,14 @@
 package shell
 
 import (
-	"path"
 	"slices"
 	"strings"
 )
 
 // FindingAgentEnv: the command sets a variable that moves an agent's configuration or switches
 // its plugins off (CLAUDE_CONFIG_DIR, OPENCODE_CONFIG_DIR, OPENCODE_PURE), or hands an agent's
-// program another home (HOME=/tmp/x claude): an agent started so reads no agenthooks hooks, and
-// what it then does, no guard sees.
+// program another home (HOME=/tmp/x claude, env -i claude, sudo -u other claude): an agent
+// started so reads no agenthooks hooks, and what it then does, no guard sees.
 const FindingAgentEnv = "agent-env"
 
 // AgentVariable names the agent whose configuration the variable name moves, adds to or
@@ -19,18 +18,31 @@ const FindingAgentEnv = "agent-env"
 func AgentVariable(name string) string {
 	switch name {
 	// Claude Code 2.1.328: CLAUDE_CODE_SIMPLE is what --bare sets (no hooks from settings or
-	// plugins), CLAUDE_CODE_SAFE_MODE what --safe-mode sets (none but an organization's).
-	case "CLAUDE_CONFIG_DIR", "CLAUDE_CODE_SIMPLE", "CLAUDE_CODE_SAFE_MODE":
+	// plugins), CLAUDE_CODE_SAFE_MODE what --safe-mode sets (none but an organization's),
+	// CLAUDE_CODE_RESTRICTED what --restricted sets (no user, project or local settings);
+	// CLAUDE_CODE_MANAGED_SETTINGS_PATH names the managed-settings folder read instead of the
+	// machine's and CLAUDE_CODE_REMOTE_SETTINGS_PATH the remote settings file read instead of
+	// the server's: settings over all others, which can switch the hooks off.
+	case "CLAUDE_CONFIG_DIR", "CLAUDE_CODE_SIMPLE", "CLAUDE_CODE_SAFE_MODE", "CLAUDE_CODE_RESTRICTED",
+		"CLAUDE_CODE_MANAGED_SETTINGS_PATH", "CLAUDE_CODE_REMOTE_SETTINGS_PATH":
 		return "Claude Code"
 	case "CODEX_HOME":
 		return "Codex"
 	case "COPILOT_HOME":
 		return "Copilot CLI"
-	case "GEMINI_CLI_HOME":
+	// Gemini CLI 0.61.0 merges settings as system defaults < user < workspace < system, the
+	// workspace's only in a trusted folder: GEMINI_CLI_SYSTEM_SETTINGS_PATH and
+	// GEMINI_CLI_SYSTEM_DEFAULTS_PATH name settings that can switch the hooks off
+	// (hooksConfig.enabled), GEMINI_CLI_TRUSTED_FOLDERS_PATH another trust list, where the
+	// project's settings and their hooks may be untrusted.
+	case "GEMINI_CLI_HOME", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH", "GEMINI_CLI_TRUSTED_FOLDERS_PATH":
 		return "Gemini CLI"
 	// Qwen Code 0.24.4: QWEN_CODE_SIMPLE (--bare) and QWEN_CODE_SAFE_MODE (--safe-mode) set
-	// disableAllHooks.
-	case "QWEN_HOME", "QWEN_CODE_SYSTEM_SETTINGS_PATH", "QWEN_CODE_SIMPLE", "QWEN_CODE_SAFE_MODE":
+	// disableAllHooks; its settings merge as Gemini CLI's, so the system defaults
+	// (QWEN_CODE_SYSTEM_DEFAULTS_PATH) can set it too, and another trust list
+	// (QWEN_CODE_TRUSTED_FOLDERS_PATH) ignores the workspace's settings.
+	case "QWEN_HOME", "QWEN_CODE_SYSTEM_SETTINGS_PATH", "QWEN_CODE_SIMPLE", "QWEN_CODE_SAFE_MODE",
+		"QWEN_CODE_SYSTEM_DEFAULTS_PATH", "QWEN_CODE_TRUSTED_FOLDERS_PATH":
 		return "Qwen Code"
 	// Factory Droid 0.215.0: FACTORY_RUNTIME_SETTINGS_PATH is what --settings names, settings
 	// merged over the user's.
@@ -66,10 +78,10 @@ var agentCLIs = []string{
 	"kiro", "kiro-cli", "opencode", "qwen", "windsurf",
 }
 
-// IsAgentCLI reports whether name (a program's base name, .exe or not) is one of the coding
-// agents' command lines.
+// IsAgentCLI reports whether name (a program's base name, .exe, .cmd or .ps1 or not) is one of
+// the coding agents' command lines.
 func IsAgentCLI(name string) bool {
-	_, ok := slices.BinarySearch(agentCLIs, strings.TrimSuffix(name, ".exe"))
+	_, ok := slices.BinarySearch(agentCLIs, agentProgram(name))
 	return ok
 }
 
@@ -96,21 +108,24 @@ func (a *analyzer) agentVariableUnset(name string, pos Pos) {
 	}
 }
 
-// agentHome reports names, variables set for the one program cmd, when one moves every home
-// and cmd is an agent's program (HOME=/tmp/x claude -p …), and cmd run with its environment
-// cleared (env -i claude -p …: the agents' variables gone too).
-func (a *analyzer) agentHome(names []string, cleared bool, cmd Word, pos Pos) {
-	if !cmd.Static || !IsAgentCLI(path.Base(cmd.Value)) {
+// agentEnvOf reports an agent's program, prog, started in frame f with its environment
+// changed on its way (frame.env: HOME=/tmp/x timeout 9 claude, env -i claude) or as another
+// user (sudo claude, su -c claude: that user's home): it reads none of the user's hooks.
+func (a *analyzer) agentEnvOf(prog string, f *frame, pos Pos) {
+	for _, c := range f.env {
+		if c == "env -i" {
+			a.find(FindingAgentEnv, pos, -1, "runs "+prog+" with its environment cleared, where it may read none of the user's hooks")
+		} else {
+			a.find(FindingAgentEnv, pos, -1, "runs "+prog+" with another "+c+", where it reads none of the user's hooks")
+		}
 		return
 	}
-	for _, n := range names {
-		if homeVariable(n) {
-			a.find(FindingAgentEnv, pos, -1, "runs "+path.Base(cmd.Value)+" with another "+n+", where it reads none of the user's hooks")
+	for _, w := range f.wrappers {
+		switch who, _, _ := strings.Cut(w, " "); who {
+		case "sudo", "doas", "su", "runuser", "pkexec":
+			a.find(FindingAgentEnv, pos, -1, "runs "+prog+" as another user ("+who+"), whose home holds none of this user's hooks")
 			return
 		}
-	}
-	if cleared {
-		a.find(FindingAgentEnv, pos, -1, "runs "+path.Base(cmd.Value)+" with its environment cleared, where it may read none of the user's hooks")
 	}
 }
 

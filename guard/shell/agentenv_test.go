@@ -54,6 +54,53 @@ func TestAgentEnvFindings(t *testing.T) {
 		{`HOME=/tmp/h make test`, false},
 		{`env HOME=/tmp/h git config --global user.name x`, false},
 		{`claude -p hi`, false},
+
+		// the variables that move every home reach the agent through what runs it
+		{`HOME=/tmp/h exec claude -p hi`, true},
+		{`HOME=/tmp/h timeout 60 claude -p hi`, true},
+		{`HOME=/tmp/h nohup claude -p hi`, true},
+		{`HOME=/tmp/h bash -c 'claude -p hi'`, true},
+		{`env -i bash -c 'claude -p hi'`, true},
+		{`env HOME=/tmp/h timeout 9 codex exec hi`, true},
+		{`XDG_CONFIG_HOME=/tmp/x exec opencode run hi`, true},
+		{`HOME=/tmp/h node ./node_modules/@anthropic-ai/claude-code/cli.js -p hi`, true},
+		{`HOME=/tmp/h timeout 60 make test`, false},
+		{`env -i PATH=/usr/bin bash -c 'make test'`, false},
+		// sudo sets NAME=VALUE for its command; an agent run as another user reads that user's home
+		{`sudo HOME=/tmp/h claude -p hi`, true},
+		{`sudo CLAUDE_CONFIG_DIR=/tmp/c claude -p hi`, true},
+		{`sudo claude -p hi`, true},
+		{`sudo -u builder codex exec hi`, true},
+		{`su builder -c 'claude -p hi'`, true},
+		{`doas -u builder gemini -p hi`, true},
+		{`runuser -u builder -- qwen -p hi`, true},
+		{`pkexec claude -p hi`, true},
+		{`sudo apt-get install -y jq`, false},
+		{`sudo NODE_ENV=production npm test`, false},
+		// read in each agent's own code (AgentVariable names the versions)
+		{`CLAUDE_CODE_RESTRICTED=1 claude -p hi`, true},
+		{`CLAUDE_CODE_MANAGED_SETTINGS_PATH=/tmp/m claude -p hi`, true},
+		{`export CLAUDE_CODE_REMOTE_SETTINGS_PATH=/tmp/r.json`, true},
+		{`GEMINI_CLI_SYSTEM_SETTINGS_PATH=/tmp/s.json gemini -p hi`, true},
+		{`GEMINI_CLI_SYSTEM_DEFAULTS_PATH=/tmp/d.json gemini -p hi`, true},
+		{`export GEMINI_CLI_TRUSTED_FOLDERS_PATH=/tmp/t.json`, true},
+		{`QWEN_CODE_SYSTEM_DEFAULTS_PATH=/tmp/d.json qwen -p hi`, true},
+		{`QWEN_CODE_TRUSTED_FOLDERS_PATH=/tmp/t.json qwen -p hi`, true},
+		{`declare -n r=CLAUDE_CONFIG_DIR; r=/tmp/c; export r; claude -p hi`, true},
+		// the variable set to its default folder is still refused: the guard cannot know the
+		// person had not moved it, and dropping the assignment costs nothing
+		{`CLAUDE_CONFIG_DIR=$HOME/.claude claude -p hi`, true},
+		// PowerShell and cmd.exe set variables their own ways
+		{`pwsh -c '$env:CLAUDE_CONFIG_DIR="/tmp/x"; claude -p hi'`, true},
+		{`pwsh -c '$Env:HOME = "/tmp/x"; codex exec hi'`, true},
+		{`pwsh -c 'Set-Item Env:CLAUDE_CODE_SIMPLE 1; claude -p hi'`, true},
+		{`pwsh -c '[Environment]::SetEnvironmentVariable("CODEX_HOME", "/tmp/x")'`, true},
+		{`cmd /c "set CLAUDE_CONFIG_DIR=C:\tmp && claude -p hi"`, true},
+		{`cmd /c "set USERPROFILE=C:\tmp && claude -p hi"`, true},
+		{`cmd /c "set USERPROFILE=C:\tmp && npm test"`, false},
+		{`pwsh -c '$env:FOO="bar"; npm test'`, false},
+		{`pwsh -c 'Get-ChildItem env:'`, false},
+		{`cmd /c "set NODE_ENV=test && npm test"`, false},
 	} {
 		s := Analyze(c.cmd, Options{})
 		got := slices.ContainsFunc(s.Findings, func(f Finding) bool { return f.Kind == FindingAgentEnv })
@@ -119,6 +166,47 @@ func TestAgentFlagsFindings(t *testing.T) {
 		{`grep -r -- --bare .`, false},
 		{`mytool --bare --settings x`, false},
 		{`npx @anthropic-ai/claude-code -p hi`, false},
+
+		// the agent however it is named or run
+		{`c"laude" --bare -p hi`, true},
+		{`\claude --bare -p hi`, true},
+		{`./node_modules/.bin/claude --bare -p hi`, true},
+		{`claude.cmd --bare -p hi`, true},
+		{`claude.ps1 --safe-mode -p hi`, true},
+		{`cmd /c "claude.cmd --bare -p hi"`, true},
+		{`npx @anthropic-ai/claude-code@latest --bare -p hi`, true},
+		{`pnpm dlx @anthropic-ai/claude-code@2.1.0 --bare -p hi`, true},
+		{`npx @openai/codex@latest exec --ignore-user-config hi`, true},
+		{`npx -y @moonshot-ai/kimi-code@latest -p hi`, false},
+		{`npm exec @anthropic-ai/claude-code -- --bare -p hi`, true},
+		{`npm x -y @anthropic-ai/claude-code -- --bare -p hi`, true},
+		{`npm exec -- @anthropic-ai/claude-code -- --bare -p hi`, false}, // npm keeps the second "--": a prompt
+		{`npm exec @anthropic-ai/claude-code -- -p hi`, false},
+		{`node ~/.npm-global/lib/node_modules/@anthropic-ai/claude-code/cli.js --bare -p hi`, true},
+		{`bun node_modules/opencode-ai/bin/opencode run --pure hi`, true},
+		{`node /usr/local/bin/claude --bare -p hi`, true},
+		{`node ./node_modules/@anthropic-ai/claude-code/cli.js -p hi`, false},
+		{`node scripts/claude.js --bare`, false},
+		{`node -e 'console.log(1)' --bare`, false},
+		{`F=--bare; claude $F -p hi`, true},
+		{`alias c='claude --bare'; c -p hi`, true},
+		{`c() { claude "$@"; }; c --bare -p hi`, true},
+		{`exec claude --bare -p hi`, true},
+		{`sudo claude --bare -p hi`, true},
+		{`echo hi | xargs claude --bare -p`, true},
+		{`pwsh -c 'claude --bare -p hi'`, true},
+		// flag forms: "=", after "--" (the prompt, not a flag), case (Claude Code's parser is exact)
+		{`claude --bare=true -p hi`, true},
+		{`claude -- --bare`, false},
+		{`claude --BARE -p hi`, false},
+		// Codex 0.169.0
+		{`codex exec --ignore-user-config hi`, true},
+		{`codex exec -c=features.hooks=false hi`, true},
+		{`codex -c '"features"."hooks"=false' exec hi`, true},
+		{`codex exec --disable=codex_hooks hi`, true},
+		{`codex exec --profile work hi`, false},
+		{`codex -p work exec hi`, false},
+		{`codex exec --ignore-rules hi`, false},
 	} {
 		s := Analyze(c.cmd, Options{})
 		got := slices.ContainsFunc(s.Findings, func(f Finding) bool { return f.Kind == FindingAgentFlags })
@@ -137,6 +225,7 @@ func TestAgentFlagPrograms(t *testing.T) {
 		{"opencode", "--pure", ""}, {"codex", "-c", "hooks.x=1"}, {"codex", "--config", "features.hooks=false"},
 		{"codex", "--disable", "hooks"}, {"qwen", "--bare", ""}, {"qwen", "--safe-mode", ""},
 		{"cline", "--config", "x"}, {"cline", "--hooks-dir", "x"}, {"droid", "--settings", "x"},
+		{"codex", "--ignore-user-config", ""},
 	} {
 		if !IsAgentCLI(c.program) {
 			t.Errorf("%s is not one of agentCLIs", c.program)
@@ -145,7 +234,7 @@ func TestAgentFlagPrograms(t *testing.T) {
 			t.Errorf("AgentFlag(%s, %s, %s) = \"\"", c.program, c.flag, c.value)
 		}
 	}
-	for _, pkg := range []string{"claude-code", "opencode-ai", "gemini-cli", "qwen-code"} {
+	for _, pkg := range []string{"claude-code", "opencode-ai", "gemini-cli", "qwen-code", "kimi-code", "codex", "copilot"} {
 		if !IsAgentCLI(agentPackage(pkg)) {
 			t.Errorf("agentPackage(%s) = %q, not one of agentCLIs", pkg, agentPackage(pkg))
 		}

@@ -1,7 +1,10 @@
 package shell
 
 import (
+	"path"
 	"strings"
+
+	"github.com/agenthooks/agenthooks/guard/code"
 )
 
 // FindingAgentFlags: the command starts a coding agent with a flag of its own that drops the
@@ -17,10 +20,13 @@ const FindingAgentFlags = "agent-flags"
 // agentCLIs, the descriptors' Binary (TestAgentFlagPrograms checks it). Read in each
 // agent's own --help and code: Claude Code 2.1.328, OpenCode 1.18.33, Codex 0.169.0, Qwen Code
 // 0.24.4, the Cline CLI 3.0.65 and Factory Droid 0.215.0. Gemini CLI 0.61.0, Copilot CLI
-// 1.0.102 and Crush have none (Gemini's and Qwen's --extensions picks extensions, not the
-// hooks in settings; --yolo and --dangerously-skip-permissions skip approvals, not hooks).
+// 1.0.102 (it has no --config-dir), Kimi Code 2.1.0 and Crush have none (Gemini's and Qwen's
+// --extensions picks extensions, not the hooks in settings; --yolo and
+// --dangerously-skip-permissions skip approvals, not hooks). Codex's --profile NAME layers
+// $CODEX_HOME/NAME.config.toml, a plain name only (0.169.0 refuses a path): a file in the
+// folder the guard protects, which the user wrote, so it is let through.
 func AgentFlag(name, flag, value string) string {
-	switch strings.TrimSuffix(name, ".exe") + " " + flag {
+	switch agentProgram(name) + " " + flag {
 	case "claude --bare":
 		return "skips the hooks in its settings and plugins"
 	case "claude --safe-mode":
@@ -43,6 +49,10 @@ func AgentFlag(name, flag, value string) string {
 		if value == "hooks" || value == "codex_hooks" {
 			return "turns its hooks feature off"
 		}
+	case "codex --ignore-user-config":
+		// codex exec 0.169.0: "Do not load $CODEX_HOME/config.toml", where the user's hooks'
+		// reviews (hooks.state) and the project's trust are kept: unreviewed hooks do not run
+		return "skips the user's config.toml, where its hooks and their trust are kept"
 	case "qwen --bare":
 		return "skips every hook (disableAllHooks)"
 	case "qwen --safe-mode":
@@ -57,8 +67,9 @@ func AgentFlag(name, flag, value string) string {
 	return ""
 }
 
-// agentPackage is the agent's program a package runner's package name stands for (npx
-// @anthropic-ai/claude-code runs claude), or "".
+// agentPackage is the agent's program an npm package's name (without its scope) stands for
+// (npx @anthropic-ai/claude-code runs claude), or "". A package named as its program
+// (@openai/codex, @github/copilot, cline, droid) is one of agentCLIs already.
 func agentPackage(name string) string {
 	switch name {
 	case "claude-code":
@@ -69,14 +80,86 @@ func agentPackage(name string) string {
 		return "gemini"
 	case "qwen-code":
 		return "qwen"
+	case "kimi-code":
+		return "kimi"
+	}
+	if IsAgentCLI(name) {
+		return agentProgram(name)
 	}
 	return ""
+}
+
+// agentProgram is an agent's program name as agentCLIs spells it: without the suffixes of
+// Windows' programs and of npm's shims for them (claude.exe, claude.cmd, claude.ps1).
+func agentProgram(name string) string {
+	for _, ext := range [...]string{".exe", ".cmd", ".ps1", ".bat"} {
+		if len(name) > len(ext) && strings.EqualFold(name[len(name)-len(ext):], ext) {
+			return name[:len(name)-len(ext)]
+		}
+	}
+	return name
+}
+
+// agentStarted is the agent's program that the command name with args starts, and its
+// arguments from the program's own name on: name itself (claude, claude.cmd), a package
+// runner's package at any version (npx @anthropic-ai/claude-code@latest), or a script of an
+// agent run by node, bun or deno (node …/node_modules/@anthropic-ai/claude-code/cli.js, node
+// "$(command -v claude)"). "" when it starts none.
+func agentStarted(name string, args []Word) (string, []Word) {
+	if IsAgentCLI(name) {
+		return agentProgram(name), args
+	}
+	if i := strings.LastIndexByte(name, '@'); i > 0 {
+		name = name[:i] // claude-code@2.1.0: the version npx fetches
+	}
+	if prog := agentPackage(name); prog != "" {
+		return prog, args
+	}
+	if code.Language(name) != "javascript" {
+		return "", nil
+	}
+	for i := 1; i < len(args); i++ {
+		switch v := args[i].Value; {
+		case v == "--":
+		case strings.HasPrefix(v, "-"):
+			if v == "-e" || v == "--eval" || v == "-p" || v == "--print" {
+				return "", nil // code, not a script: read as code
+			}
+		default:
+			if prog := agentScript(v); prog != "" {
+				return prog, args[i:]
+			}
+			return "", nil
+		}
+	}
+	return "", nil
+}
+
+// agentScript is the agent whose program the script file p is: an agent's program by its
+// name with no extension (node "$(command -v claude)"), or a file inside an agent's npm
+// package (…/node_modules/@anthropic-ai/claude-code/cli.js). "" when it is neither.
+func agentScript(p string) string {
+	if base := path.Base(p); path.Ext(base) == "" && IsAgentCLI(base) {
+		return agentProgram(base)
+	}
+	i := strings.LastIndex(p, "node_modules/")
+	if i < 0 {
+		return ""
+	}
+	segs := strings.Split(p[i+len("node_modules/"):], "/")
+	if len(segs) > 1 && strings.HasPrefix(segs[0], "@") {
+		segs = segs[1:] // the scope: @anthropic-ai
+	}
+	if len(segs) < 2 { // the package's folder and a file in it
+		return ""
+	}
+	return agentPackage(segs[0])
 }
 
 // agentFlagTakesValue reports whether an agent's flag that AgentFlag judges by its value takes
 // the next word as that value when not given with "=".
 func agentFlagTakesValue(name, flag string) bool {
-	switch strings.TrimSuffix(name, ".exe") + " " + flag {
+	switch agentProgram(name) + " " + flag {
 	case "claude --setting-sources", "claude --settings", "claude --managed-settings", "codex -c", "codex --config",
 		"codex --disable", "cline --config", "cline --hooks-dir", "droid --settings":
 		return true
@@ -105,7 +188,7 @@ func allSettingSources(list string) bool {
 // table and what it holds (hooks.state, where each hook is trusted or turned off), or the
 // hooks feature (features.hooks, or a features table that names it).
 func codexHooksKey(key, assignment string) bool {
-	key = strings.Trim(key, `"' `)
+	key = strings.NewReplacer(`"`, "", "'", "", " ", "", "\t", "").Replace(key) // "features" . hooks
 	switch {
 	case key == "hooks" || strings.HasPrefix(key, "hooks."):
 		return true
@@ -121,7 +204,7 @@ func codexHooksKey(key, assignment string) bool {
 // the user installed (AgentFlag). Its options end at "--"; a value not known before the
 // command runs is taken at its worst.
 func (a *analyzer) agentFlags(name string, args []Word, pos Pos) {
-	name = strings.TrimSuffix(name, ".exe")
+	name = agentProgram(name)
 	for i := 1; i < len(args); i++ {
 		v := args[i].Value
 		if !strings.HasPrefix(v, "-") {
@@ -133,7 +216,7 @@ func (a *analyzer) agentFlags(name string, args []Word, pos Pos) {
 		flag, value, eq := strings.Cut(v, "=")
 		switch {
 		case len(v) > 2 && strings.HasPrefix(v, "-c") && v[2] != '-' && agentFlagTakesValue(name, "-c"):
-			flag, value = "-c", v[2:] // codex -ckey=value
+			flag, value = "-c", strings.TrimPrefix(v[2:], "=") // codex -ckey=value, -c=key=value (clap)
 		case strings.Contains(flag, Dyn):
 			continue
 		case !eq && agentFlagTakesValue(name, flag) && i+1 < len(args):

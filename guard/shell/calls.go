@@ -58,16 +58,13 @@ func (a *analyzer) call(s *syntax.Stmt, c *syntax.CallExpr, f *frame, stdin *std
 		}
 	}
 	args := a.fields(c.Args)
-	if len(args) > 0 {
-		var names []string
-		for _, as := range c.Assigns {
-			if as.Name != nil && homeVariable(as.Name.Value) {
-				names = append(names, as.Name.Value)
-			}
+	var homes []string // HOME=/tmp/x CMD: for CMD and all it runs (exec, timeout, bash -c)
+	for _, as := range c.Assigns {
+		if as.Name != nil && homeVariable(as.Name.Value) {
+			homes = append(homes, as.Name.Value)
 		}
-		a.agentHome(names, false, args[0], ctx.pos)
 	}
-	a.invoke(args, f, ctx)
+	a.invoke(args, f.withEnv(homes), ctx)
 }
 
 // Option tables: the options of a wrapper that take a separate value.
@@ -195,7 +192,14 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 		switch {
 		case name == "sudo" || name == "doas":
 			if cmd := skipOpts(rest, sudoValueOpts); len(cmd) > 0 {
-				args, f = cmd, f.with(name)
+				f = f.with(name)
+				if strings.Contains(cmd[0].Value, "=") {
+					// sudo NAME=VALUE CMD sets NAME for CMD, as env does
+					var changed []string
+					cmd, changed = a.envArgs(cmd, f, ctx)
+					f = f.withEnv(changed)
+				}
+				args = cmd
 				continue
 			}
 			// sudo -i, sudo -s: a root shell, reading what it is fed
@@ -206,7 +210,9 @@ func (a *analyzer) invoke(args []Word, f *frame, ctx *callCtx) {
 			a.record(args, name, f, ctx)
 			return
 		case name == "env":
-			args, f = a.envArgs(rest, f, ctx), f.with("env")
+			var changed []string
+			args, changed = a.envArgs(rest, f, ctx)
+			f = f.with("env").withEnv(changed)
 		case name == "timeout":
 			rest = skipOpts(rest, timeoutValueOpts)
 			if len(rest) > 0 {
@@ -380,25 +386,20 @@ func optionValue(args []Word, short, long string) (Word, bool) {
 }
 
 // envArgs handles env's assignments and options: -u NAME, -C DIR (a cd), -S STRING (split).
-func (a *analyzer) envArgs(args []Word, f *frame, ctx *callCtx) (rest []Word) {
-	var homes []string // HOME=/tmp/x and the like, for an agent's program run so
-	cleared := false   // env -i: the program gets no variables, the agents' included
-	defer func() {
-		if len(rest) > 0 && (len(homes) > 0 || cleared) {
-			a.agentHome(homes, cleared, rest[0], ctx.pos)
-		}
-	}()
+// changed lists, for frame.env, the variables set that move every home (HOME=/tmp/x) and "env
+// -i" when the environment is cleared (the agents' variables with it).
+func (a *analyzer) envArgs(args []Word, f *frame, ctx *callCtx) (rest []Word, changed []string) {
 	for len(args) > 0 {
 		v := args[0].Value
 		switch {
 		case v == "--":
-			return args[1:]
+			return args[1:], changed
 		case v == "-" || v == "-i" || v == "--ignore-environment":
-			cleared = true
+			changed = append(changed, "env -i")
 			args = args[1:]
 		case v == "-u" || v == "--unset" || v == "-C" || v == "--chdir":
 			if len(args) < 2 {
-				return nil
+				return nil, changed
 			}
 			if v == "-C" || v == "--chdir" {
 				a.cd(args[1:2])
@@ -417,21 +418,22 @@ func (a *analyzer) envArgs(args []Word, f *frame, ctx *callCtx) (rest []Word) {
 			}
 			split, ok := envSplitString(str)
 			if !ok {
-				return nil // env refuses a string with an open quote and runs nothing
+				return nil, changed // env refuses a string with an open quote and runs nothing
 			}
 			words := make([]Word, 0, len(split)+len(more))
 			for _, s := range split {
 				words = append(words, Word{Value: s, Static: !strings.Contains(s, Dyn), Raw: s})
 			}
 			// env reads the split words as its own: assignments and options before the program
-			return a.envArgs(append(words, more...), f, ctx)
+			rest, split := a.envArgs(append(words, more...), f, ctx)
+			return rest, append(changed, split...)
 		case strings.HasPrefix(v, "-") && len(v) > 1:
 			args = args[1:]
 		case strings.Contains(v, "=") && !strings.HasPrefix(v, "="):
 			name, val, _ := strings.Cut(v, "=")
 			a.guardVariable(name, ctx.pos)
 			if homeVariable(name) {
-				homes = append(homes, name)
+				changed = append(changed, name)
 			}
 			if gitCommandEnv.has(name) || name == "BASH_ENV" || name == "ENV" {
 				w := args[0]
@@ -440,10 +442,10 @@ func (a *analyzer) envArgs(args []Word, f *frame, ctx *callCtx) (rest []Word) {
 			}
 			args = args[1:]
 		default:
-			return args
+			return args, changed
 		}
 	}
-	return args
+	return args, changed
 }
 
 // envSplitString splits env -S's string as GNU env does: whitespace separates, single quotes keep
@@ -1041,11 +1043,10 @@ func (a *analyzer) record(args []Word, name string, f *frame, ctx *callCtx) int 
 		}
 		ctx = &callCtx{stmt: ctx.stmt, stdin: ctx.stdin, redirs: redirs, pos: ctx.pos, filtered: ctx.filtered}
 	}
-	if IsAgentCLI(name) {
-		a.agentAfterHome(name, ctx.pos)
-		a.agentFlags(name, args, ctx.pos)
-	} else if prog := agentPackage(name); prog != "" {
-		a.agentFlags(prog, args, ctx.pos)
+	if prog, pargs := agentStarted(name, args); prog != "" {
+		a.agentAfterHome(prog, ctx.pos)
+		a.agentEnvOf(prog, f, ctx.pos)
+		a.agentFlags(prog, pargs, ctx.pos)
 	}
 	if name == "unset" {
 		for _, w := range args[1:] {

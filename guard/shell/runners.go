@@ -59,6 +59,23 @@ var (
 	packageDeleters = words{"del", "del-cli", "fs-extra", "premove", "rimraf", "rmrf", "trash", "trash-put"}
 )
 
+// npmExecArgs is what npm exec runs of body, the words from its package on, given before the
+// words that came before them: npm reads options up to the first "--", wherever they are, and
+// drops that "--" (npm exec PKG -- --flag runs PKG --flag), unless before already held it.
+func npmExecArgs(before, body []Word) []Word {
+	for _, w := range before {
+		if w.Value == "--" {
+			return body
+		}
+	}
+	for i := 1; i < len(body); i++ {
+		if body[i].Value == "--" && body[i].Static {
+			return append(body[:1:1], body[i+1:]...)
+		}
+	}
+	return body
+}
+
 // runner peels a program that runs the command in its arguments, and reports whether it did.
 func (a *analyzer) runner(name string, args []Word, f *frame, ctx *callCtx) bool {
 	if a.effects(name, args, f, ctx) {
@@ -80,6 +97,9 @@ func (a *analyzer) runner(name string, args []Word, f *frame, ctx *callCtx) bool
 				continue
 			}
 			body = skipOpts(body[len(words):], runnerOpts)
+			if name == "npm" {
+				body = npmExecArgs(args[:len(args)-len(body)], body)
+			}
 			if len(body) > 0 {
 				a.record(args[:len(args)-len(body)], name, f, ctx)
 				a.invoke(body, f.with(name+" "+sub), ctx)

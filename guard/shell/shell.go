@@ -263,6 +263,10 @@ type frame struct {
 	depth    int
 	anchor   Pos // zero at depth 0
 	src      string
+	// env lists how the environment of what runs in this frame was changed on its way here, for
+	// an agent's program started in it (agentEnvOf): the variables that move every home set for
+	// it (HOME=/tmp/x timeout 9 claude), and "env -i" for an environment cleared.
+	env []string
 }
 
 func (a *analyzer) find(kind string, pos Pos, inv int, msg string) {
@@ -280,18 +284,28 @@ func (f *frame) pos(p syntax.Pos) Pos {
 func (f *frame) with(wrapper string) *frame {
 	if n := len(f.wrappers); n > 0 && f.wrappers[n-1] == wrapper {
 		// sudo sudo rm: inside sudo once is inside sudo
-		return &frame{wrappers: f.wrappers, depth: f.depth, anchor: f.anchor, src: f.src}
+		return &frame{wrappers: f.wrappers, depth: f.depth, anchor: f.anchor, src: f.src, env: f.env}
 	}
 	w := make([]string, len(f.wrappers), len(f.wrappers)+1)
 	copy(w, f.wrappers)
-	return &frame{wrappers: append(w, wrapper), depth: f.depth, anchor: f.anchor, src: f.src}
+	return &frame{wrappers: append(w, wrapper), depth: f.depth, anchor: f.anchor, src: f.src, env: f.env}
+}
+
+// withEnv is f for a command whose environment changes lists (frame.env) also changed.
+func (f *frame) withEnv(changes []string) *frame {
+	if len(changes) == 0 {
+		return f
+	}
+	g := *f
+	g.env = append(slices.Clip(f.env), changes...)
+	return &g
 }
 
 // script_ parses src and analyses it as a script running inside parent (nil at the top).
 func (a *analyzer) script_(src string, parent *frame, depth int, anchor Pos) {
 	f := &frame{depth: depth, anchor: anchor, src: src}
 	if parent != nil {
-		f.wrappers = parent.wrappers
+		f.wrappers, f.env = parent.wrappers, parent.env // a nested shell inherits the environment
 	}
 	if depth > a.opts.MaxDepth {
 		a.find(FindingTooDeep, f.pos(syntax.Pos{}), -1, fmt.Sprintf("shells nested more than %d deep", a.opts.MaxDepth))
@@ -512,6 +526,8 @@ func (a *analyzer) stmt(s *syntax.Stmt, f *frame, stdin *stdinSource) {
 			if nameref && as.Name != nil && as.Value != nil {
 				if target := as.Value.Lit(); target != "" {
 					a.vars[as.Name.Value] = env{a}.Get(target).Str
+					// declare -n r=CLAUDE_CONFIG_DIR: r=… sets the variable it names
+					a.guardVariable(target, f.pos(as.Pos()))
 				}
 			}
 		}

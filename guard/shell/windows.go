@@ -36,6 +36,14 @@ func (a *analyzer) windows(args []Word, f *frame, ctx *callCtx) {
 		return
 	}
 	inner := f.with(path.Base(args[0].Value))
+	var homes []string
+	for _, name := range windowsEnvSets(sc) {
+		a.guardVariable(name, ctx.pos)
+		if homeVariable(name) {
+			homes = append(homes, name)
+		}
+	}
+	inner = inner.withEnv(homes) // an agent the same command line starts reads none of the user's hooks
 	for _, c := range sc.AllCommands() {
 		effects := winshell.Effects(*c, a.opts.Home)
 		for _, e := range effects {
@@ -58,7 +66,8 @@ func (a *analyzer) windows(args []Word, f *frame, ctx *callCtx) {
 					redirs: []Redirect{{Op: ">", Target: target}}})
 			}
 		}
-		if len(effects) == 0 {
+		// an agent's npm shim (claude.cmd) is a script file to cmd.exe: judged as the agent too
+		if len(effects) == 0 || IsAgentCLI(c.Name) {
 			words := make([]Word, 0, len(c.Argv()))
 			for _, v := range c.Argv() {
 				words = append(words, Word{Value: v, Static: !strings.Contains(v, "$"), Raw: v})
@@ -80,6 +89,37 @@ func (a *analyzer) windows(args []Word, f *frame, ctx *callCtx) {
 	for _, fd := range sc.AllFindings() {
 		a.find(fd.Kind, ctx.pos, idx, path.Base(args[0].Value)+": "+fd.Message)
 	}
+}
+
+// windowsEnvSets lists, upper case, the environment variables a PowerShell or cmd.exe script
+// sets: $env:NAME = …, Set-Item and New-Item on Env:NAME,
+// [Environment]::SetEnvironmentVariable('NAME', …), and cmd's set NAME=… (set /a, set /p).
+func windowsEnvSets(sc *winshell.Script) []string {
+	out := sc.AllEnvSets()
+	for _, c := range sc.AllCommands() {
+		switch c.Name {
+		case "set":
+			for _, a := range c.Args {
+				if v := a.Value; !strings.HasPrefix(v, "/") {
+					if name, _, ok := strings.Cut(v, "="); ok && name != "" {
+						out = append(out, strings.ToUpper(strings.TrimSpace(name)))
+					}
+					break
+				}
+			}
+		case "Set-Item", "New-Item", "Set-Content", "Add-Content", "Rename-Item", "Copy-Item":
+			for _, a := range c.Args {
+				if len(a.Value) > 4 && strings.EqualFold(a.Value[:4], "env:") {
+					out = append(out, strings.ToUpper(strings.TrimLeft(a.Value[4:], `\/`)))
+				}
+			}
+		case "[System.Environment]::SetEnvironmentVariable":
+			if len(c.Args) > 0 {
+				out = append(out, strings.ToUpper(c.Args[0].Value))
+			}
+		}
+	}
+	return out
 }
 
 // winProgram judges a Windows program bash runs directly (reg from Git Bash or WSL) as cmd.exe

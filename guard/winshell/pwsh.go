@@ -379,7 +379,7 @@ func (p *psp) block(sc *Script, via string, open int) {
 	p.statements(&child, closer, hash, open)
 	p.pipe = saved
 	p.nest--
-	if len(child.Commands) > 0 || len(child.Nested) > 0 || len(child.Findings) > 0 {
+	if len(child.Commands) > 0 || len(child.Nested) > 0 || len(child.Findings) > 0 || len(child.EnvSets) > 0 {
 		sc.Nested = append(sc.Nested, child)
 	}
 }
@@ -888,6 +888,7 @@ func (p *psp) expr(sc *Script) {
 			}
 			p.element(sc, true)
 			p.nest--
+			envSet(sc, assignTo)
 			if assignTo != "" {
 				if p.vars == nil {
 					p.vars = map[string]string{}
@@ -910,6 +911,7 @@ func (p *psp) expr(sc *Script) {
 			}
 			p.element(sc, true)
 			p.nest--
+			envSet(sc, assignTo)
 			delete(p.vars, assignTo)
 			p.pipe.lits = nil
 			return
@@ -1213,4 +1215,12 @@ func scanLiteral(s string, i int) (string, int, bool) {
 		j += n2
 	}
 	return "", i, false
+}
+
+// envSet notes in sc an assignment to an environment variable ($env:NAME = …, $env:NAME += …),
+// given the assigned variable's lower-case name ("env:name"), or "" for none.
+func envSet(sc *Script, assignTo string) {
+	if name, ok := strings.CutPrefix(assignTo, "env:"); ok && name != "" {
+		sc.EnvSets = append(sc.EnvSets, strings.ToUpper(name))
+	}
 }

@@ -140,6 +140,9 @@ type Script struct {
 	// or the command that hands it to a nested shell. Zero for the top script.
 	At       Pos       `json:"at,omitempty"`
 	Findings []Finding `json:"findings,omitempty"`
+	// EnvSets are the environment variables PowerShell assignments set ($env:NAME = …), upper
+	// case, in order; cmd's set and Set-Item Env:NAME are Commands.
+	EnvSets []string `json:"env_sets,omitempty"`
 }
 
 // Walk calls fn for s and every script nested in it, depth first, outermost first.
@@ -158,6 +161,13 @@ func (s *Script) AllCommands() []*Command {
 			out = append(out, &x.Commands[i])
 		}
 	})
+	return out
+}
+
+// AllEnvSets lists the environment variables assigned in s and in every nested script.
+func (s *Script) AllEnvSets() []string {
+	var out []string
+	s.Walk(func(x *Script) { out = append(out, x.EnvSets...) })
 	return out
 }
 

@@ -604,3 +604,28 @@ func TestWideRegistryKey(t *testing.T) {
 		}
 	}
 }
+
+// PowerShell's assignments to $env:NAME are listed, upper case, wherever they are nested;
+// other variables, comparisons and reads are not.
+func TestEnvSets(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want []string
+	}{
+		{`$env:CLAUDE_CONFIG_DIR = "/tmp/x"; claude -p hi`, []string{"CLAUDE_CONFIG_DIR"}},
+		{`$Env:home='C:\tmp'`, []string{"HOME"}},
+		{`$env:PATH += ";C:\bin"`, []string{"PATH"}},
+		{`if ($true) { $env:CODEX_HOME = 'x' }`, []string{"CODEX_HOME"}},
+		{`$x = 'CLAUDE_CONFIG_DIR'`, nil},
+		{`if ($env:HOME -eq 'x') { Write-Output $env:HOME }`, nil},
+		{`Get-ChildItem env:`, nil},
+	} {
+		sc, err := winshell.ParsePowerShell(c.src)
+		if err != nil {
+			t.Fatalf("%q: %v", c.src, err)
+		}
+		if got := sc.AllEnvSets(); !slices.Equal(got, c.want) {
+			t.Errorf("%q: AllEnvSets = %q, want %q", c.src, got, c.want)
+		}
+	}
+}
