@@ -2,6 +2,7 @@ package dialect
 
 import (
 	"path"
+	"path/filepath"
 	"time"
 
 	"github.com/agenthooks/agenthooks/decide"
@@ -29,6 +30,11 @@ type Agent struct {
 	// HomeEnv names the environment variable that, when set, replaces ~/Dir as the agent's user
 	// folder (Codex's CODEX_HOME); "" when there is none.
 	HomeEnv string
+	// HomeVars are the variables, read after HomeEnv and in this order, that move the agent's
+	// user folder under their value (Gemini CLI's GEMINI_CLI_HOME holds its .gemini; Crush's and
+	// OpenCode's XDG_CONFIG_HOME their crush and opencode folders); nil for none. UserDir reads
+	// them.
+	HomeVars []HomeVar
 	// ManagedDir returns the folder of the agent's machine-wide (enterprise) files on a platform
 	// (runtime.GOOS values); nil when the agent has none. ManagedEnv names the variable that
 	// overrides it (for tests and embedders).
@@ -143,6 +149,41 @@ type Agent struct {
 	// Detect tells the agent's hook payload from the others' (dialect/agents.Detect asks each
 	// agent in turn); nil for the agent that is the fallback.
 	Detect func(p Probe) bool
+}
+
+// HomeVar is an environment variable that, when set, moves an agent's user folder to Path under
+// its value ("" for the value itself).
+type HomeVar struct {
+	Env, Path string
+}
+
+// Homes lists the variables that move the agent's user folder, in the order the agent reads
+// them: HomeEnv, then HomeVars.
+func (a *Agent) Homes() []HomeVar {
+	if a.HomeEnv == "" {
+		return a.HomeVars
+	}
+	return append([]HomeVar{{Env: a.HomeEnv}}, a.HomeVars...)
+}
+
+// UserDir is the agent's user folder where the agent reads it with the environment getenv
+// reads: under the first of its Homes that is set, else ~/Dir ("" without a home); by names
+// the variable that moved it, "" when none did.
+func (a *Agent) UserDir(home string, getenv func(string) string) (dir, by string) {
+	if getenv != nil {
+		for _, h := range a.Homes() {
+			if v := getenv(h.Env); v != "" {
+				if h.Path == "" {
+					return v, h.Env
+				}
+				return filepath.Join(v, filepath.FromSlash(h.Path)), h.Env
+			}
+		}
+	}
+	if home == "" {
+		return "", ""
+	}
+	return filepath.Join(home, filepath.FromSlash(a.Dir)), ""
 }
 
 // ReadsAlways reports whether the agent runs agent n's hooks files, all of them, whatever its
@@ -295,7 +336,8 @@ const (
 	RootTeam
 	// RootWorkspace is each workspace root in turn.
 	RootWorkspace
-	// RootHome is the agent's user folder: $HomeEnv, else ~/Dir.
+	// RootHome is the agent's user folder (Agent.UserDir): $HomeEnv, else under the first of its
+	// HomeVars set, else ~/Dir.
 	RootHome
 	// RootUserHome is the user's home folder itself (~), for a place outside the agent's
 	// folder (the Cline CLI's ~/.cline/hooks beside the extension's ~/Documents/Cline).

@@ -258,7 +258,11 @@ func diagnose(ctx context.Context, cfg *config.Config, a dialect.Name, o Options
 			}
 		}
 	}
-	_, dirErr := os.Stat(filepath.Join(o.Home, desc.Dir))
+	userDir, movedBy := desc.UserDir(o.Home, o.Getenv)
+	_, dirErr := os.Stat(userDir)
+	if movedBy != "" && moved(desc, o, userDir, movedBy, registered, add) {
+		dirErr = nil // registered where the agent reads without the variable: installed
+	}
 	switch {
 	case !registered && len(files) == 0 && dirErr != nil:
 		ag.State = StateNotInstalled
@@ -296,6 +300,45 @@ func diagnose(ctx context.Context, cfg *config.Config, a dialect.Name, o Options
 		}
 	}
 	return ag
+}
+
+// moved says where a variable of doctor's environment moves the agent's user folder (dir, moved
+// by the variable by), which is where doctor read its user hooks files, and warns when one of
+// the agent's hooks files in its usual folder (~/Dir) registers agenthooks: the agent started with
+// the same variable does not read it, and one started without it does not read the moved one.
+// It reports whether it warned. registered: agenthooks is registered in the files doctor read.
+func moved(a *dialect.Agent, o Options, dir, by string, registered bool, add func(level, file, msg string)) bool {
+	usual, _ := a.UserDir(o.Home, nil)
+	if usual == "" || filepath.Clean(usual) == filepath.Clean(dir) {
+		return false
+	}
+	if registered {
+		add(StateOK, "", fmt.Sprintf("%s=%s moves %s's user folder to %s: doctor reads it there, as %s does when started with it (agenthooks install --agent %s, with the same %s, writes there)",
+			by, o.Getenv(by), a.Title, dir, a.ShortTitle(), a.Name, by))
+	}
+	var cands []config.Candidate // the agent's user files in its usual folder
+	for _, c := range config.AgentCandidates(config.Env{Home: o.Home}, a) {
+		if rel, err := filepath.Rel(usual, c.Path); err == nil && c.Layer == config.User && filepath.IsLocal(rel) {
+			cands = append(cands, c)
+		}
+	}
+	if len(cands) == 0 {
+		return false
+	}
+	warned := false
+	for _, f := range config.Load(cands, config.TrustAll).Files {
+		if !hasAgenthooks(f) {
+			continue
+		}
+		msg := fmt.Sprintf("agenthooks is registered in %s, which %s does not read while %s is set: started with this environment it runs every command unguarded (agenthooks install --agent %s, with %s set, writes %s)",
+			f.Source.File, a.ShortTitle(), by, a.Name, by, dir)
+		if registered {
+			msg = fmt.Sprintf("agenthooks is registered in %s too, which %s reads only when started without %s", f.Source.File, a.ShortTitle(), by)
+		}
+		add(StateWarn, f.Source.File, msg)
+		warned = true
+	}
+	return warned
 }
 
 // settingIn names a setting with the file that sets it.

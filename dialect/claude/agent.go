@@ -15,6 +15,7 @@ var Agent = dialect.Agent{
 	Title:      "Claude Code",
 	Binary:     "claude",
 	Dir:        ".claude",
+	HomeEnv:    "CLAUDE_CONFIG_DIR", // 2.1.328: the user settings are $CLAUDE_CONFIG_DIR/settings.json
 	ManagedDir: ManagedDir,
 	ManagedEnv: "AGENTHOOKS_CLAUDE_MANAGED_DIR",
 	Files: []dialect.Location{

@@ -13,11 +13,13 @@ const DefaultTimeout = 60 * time.Second
 
 // Agent is Factory Droid's descriptor.
 var Agent = dialect.Agent{
-	Name:       Name,
-	Title:      "Factory Droid",
-	Short:      "Droid",
-	Binary:     "droid",
-	Dir:        ".factory",
+	Name:   Name,
+	Title:  "Factory Droid",
+	Short:  "Droid",
+	Binary: "droid",
+	Dir:    ".factory",
+	// 0.215.0: FACTORY_HOME_OVERRIDE replaces the home folder Droid keeps its .factory in
+	HomeVars:   []dialect.HomeVar{{Env: "FACTORY_HOME_OVERRIDE", Path: ".factory"}},
 	ManagedDir: ManagedDir,
 	Files: []dialect.Location{
 		{Scope: dialect.ScopeEnterprise, Root: dialect.RootManaged, Path: "settings.json", Format: dialect.FormatSettings},

@@ -15,6 +15,7 @@ var Agent = dialect.Agent{
 	Short:      "Qwen",
 	Binary:     "qwen",
 	Dir:        ".qwen",
+	HomeEnv:    "QWEN_HOME", // 0.24.4: Storage.getGlobalQwenDir, the user settings.json's folder
 	ManagedDir: ManagedDir,
 	Files: []dialect.Location{
 		{Scope: dialect.ScopeEnterprise, Root: dialect.RootManaged, Path: "settings.json", Format: dialect.FormatSettings,
