@@ -142,11 +142,13 @@ func diagnose(ctx context.Context, cfg *config.Config, a dialect.Name, o Options
 		}
 	}
 	desc := agents.Get(a)
+	userDir, movedBy := desc.UserDir(o.Home, o.Getenv)
 	var files []*config.File
 	for _, f := range cfg.Files {
 		// The agent's files, and those of an agent whose files it always runs as its own (VS Code
-		// runs Copilot CLI's hooks folders), which config lists once, as the other's.
-		if (f.Source.Family == a || desc.ReadsAlways(f.Source.Family)) && f.Source.Layer != config.Default {
+		// runs Copilot CLI's hooks folders), which config lists once, as the other's: where they
+		// are at one of the agent's own places (COPILOT_HOME moves Copilot CLI's, not VS Code's).
+		if (f.Source.Family == a || desc.ReadsAlways(f.Source.Family) && readsAt(desc, userDir, f)) && f.Source.Layer != config.Default {
 			files = append(files, f)
 			ag.Files = append(ag.Files, f.Source.File)
 		}
@@ -258,7 +260,6 @@ func diagnose(ctx context.Context, cfg *config.Config, a dialect.Name, o Options
 			}
 		}
 	}
-	userDir, movedBy := desc.UserDir(o.Home, o.Getenv)
 	_, dirErr := os.Stat(userDir)
 	if movedBy != "" && moved(desc, o, userDir, movedBy, registered, add) {
 		dirErr = nil // registered where the agent reads without the variable: installed
@@ -339,6 +340,19 @@ func moved(a *dialect.Agent, o Options, dir, by string, registered bool, add fun
 		warned = true
 	}
 	return warned
+}
+
+// readsAt reports whether agent a reads another agent's file f at one of its own places: a
+// workspace's, or its user folder (dir).
+func readsAt(a *dialect.Agent, dir string, f *config.File) bool {
+	if _, ok := config.LocationOf(a, f.Source.File); !ok {
+		return false
+	}
+	if f.Source.Layer != config.User {
+		return true
+	}
+	rel, err := filepath.Rel(dir, f.Source.File)
+	return err == nil && filepath.IsLocal(rel)
 }
 
 // settingIn names a setting with the file that sets it.
