@@ -645,6 +645,8 @@ type DoctorEnv struct {
 type Finding struct {
 	Level, File, Message string
 	Setting              string
+	// Line is the line of File that sets Setting, 0 when unknown.
+	Line int
 }
 
 // Skipped is a hook the agent skips: its file, event and command.

@@ -277,7 +277,7 @@ func diagnose(ctx context.Context, cfg *config.Config, a dialect.Name, o Options
 		for _, fd := range switches(denv, ag.Files) {
 			add(fd.Level, fd.File, fd.Message)
 			if fd.Level == StateFail {
-				disabled(settingIn(fd.Setting, fd.File))
+				disabled(settingIn(fd.Setting, fileLine(fd.File, fd.Line)))
 			}
 		}
 	}
@@ -353,6 +353,14 @@ func readsAt(a *dialect.Agent, dir string, f *config.File) bool {
 	}
 	rel, err := filepath.Rel(dir, f.Source.File)
 	return err == nil && filepath.IsLocal(rel)
+}
+
+// fileLine is file:line, or file when the line is not known.
+func fileLine(file string, line int) string {
+	if line <= 0 || file == "" {
+		return file
+	}
+	return fmt.Sprintf("%s:%d", file, line)
 }
 
 // settingIn names a setting with the file that sets it.

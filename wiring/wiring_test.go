@@ -117,6 +117,24 @@ func TestWiring(t *testing.T) {
 			want: wiring.Wiring{Registered: true, FailClosed: true, Resolves: true,
 				DisabledBy: []string{"hooks not reviewed (/hooks)", "[features] hooks = false in HOME/.codex/config.toml"}},
 			state: "fail", problem: "disabled by hooks not reviewed (/hooks), [features] hooks = false in HOME/.codex/config.toml"},
+		{name: "vscode chat.useHooks false", agent: "vscode",
+			files: map[string]string{
+				".copilot/hooks/agenthooks.json": `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"PROG guard bash --fail-closed --agent vscode","matcher":"bash"}]}}`,
+				vscodeUserSettings():              "{\n  // hooks off\n  \"chat.useHooks\": false,\n}\n"},
+			want:  wiring.Wiring{Registered: true, FailClosed: true, Resolves: true, DisabledBy: []string{"chat.useHooks: false in HOME/" + vscodeUserSettings() + ":3"}},
+			state: "fail", problem: "disabled by chat.useHooks: false in HOME/" + vscodeUserSettings() + ":3"},
+		{name: "vscode chat.useHooks true", agent: "vscode",
+			files: map[string]string{
+				".copilot/hooks/agenthooks.json": `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"PROG guard bash --fail-closed --agent vscode","matcher":"bash"}]}}`,
+				vscodeUserSettings():              `{"chat": {"useHooks": true}}`},
+			want:  wiring.Wiring{Registered: true, FailClosed: true, Resolves: true},
+			state: "ok", problem: ""},
+		{name: "vscode chat object useHooks false", agent: "vscode",
+			files: map[string]string{
+				".copilot/hooks/agenthooks.json": `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"PROG guard bash --fail-closed --agent vscode","matcher":"bash"}]}}`,
+				vscodeUserSettings():              "{\"chat\": {\n \"useHooks\": false}}"},
+			want:  wiring.Wiring{Registered: true, FailClosed: true, Resolves: true, DisabledBy: []string{"chat.useHooks: false in HOME/" + vscodeUserSettings() + ":2"}},
+			state: "fail", problem: "disabled by chat.useHooks: false in HOME/" + vscodeUserSettings() + ":2"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := newMachine(t)
@@ -139,6 +157,14 @@ func TestWiring(t *testing.T) {
 			}
 		})
 	}
+}
+
+// vscodeUserSettings is VS Code's user settings file under the home, on this platform.
+func vscodeUserSettings() string {
+	if runtime.GOOS == "darwin" {
+		return "Library/Application Support/Code/User/settings.json"
+	}
+	return ".config/Code/User/settings.json"
 }
 
 // TestNotInstalled: an agent with no folder and no file is not installed, and team sync leaves
