@@ -120,19 +120,19 @@ func TestWiring(t *testing.T) {
 		{name: "vscode chat.useHooks false", agent: "vscode",
 			files: map[string]string{
 				".copilot/hooks/agenthooks.json": `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"PROG guard bash --fail-closed --agent vscode","matcher":"bash"}]}}`,
-				vscodeUserSettings():              "{\n  // hooks off\n  \"chat.useHooks\": false,\n}\n"},
+				vscodeUserSettings():             "{\n  // hooks off\n  \"chat.useHooks\": false,\n}\n"},
 			want:  wiring.Wiring{Registered: true, FailClosed: true, Resolves: true, DisabledBy: []string{"chat.useHooks: false in HOME/" + vscodeUserSettings() + ":3"}},
 			state: "fail", problem: "disabled by chat.useHooks: false in HOME/" + vscodeUserSettings() + ":3"},
 		{name: "vscode chat.useHooks true", agent: "vscode",
 			files: map[string]string{
 				".copilot/hooks/agenthooks.json": `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"PROG guard bash --fail-closed --agent vscode","matcher":"bash"}]}}`,
-				vscodeUserSettings():              `{"chat": {"useHooks": true}}`},
+				vscodeUserSettings():             `{"chat": {"useHooks": true}}`},
 			want:  wiring.Wiring{Registered: true, FailClosed: true, Resolves: true},
 			state: "ok", problem: ""},
 		{name: "vscode chat object useHooks false", agent: "vscode",
 			files: map[string]string{
 				".copilot/hooks/agenthooks.json": `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"PROG guard bash --fail-closed --agent vscode","matcher":"bash"}]}}`,
-				vscodeUserSettings():              "{\"chat\": {\n \"useHooks\": false}}"},
+				vscodeUserSettings():             "{\"chat\": {\n \"useHooks\": false}}"},
 			want:  wiring.Wiring{Registered: true, FailClosed: true, Resolves: true, DisabledBy: []string{"chat.useHooks: false in HOME/" + vscodeUserSettings() + ":2"}},
 			state: "fail", problem: "disabled by chat.useHooks: false in HOME/" + vscodeUserSettings() + ":2"},
 	} {
