@@ -135,6 +135,12 @@ func TestWiring(t *testing.T) {
 				vscodeUserSettings():             "{\"chat\": {\n \"useHooks\": false}}"},
 			want:  wiring.Wiring{Registered: true, FailClosed: true, Resolves: true, DisabledBy: []string{"chat.useHooks: false in HOME/" + vscodeUserSettings() + ":2"}},
 			state: "fail", problem: "disabled by chat.useHooks: false in HOME/" + vscodeUserSettings() + ":2"},
+		{name: "goose plugin disabled", agent: "goose",
+			files: map[string]string{
+				".agents/plugins/agenthooks/hooks/hooks.json": `{"hooks":{"PreToolUse":[{"matcher":"^(developer__shell|shell)$","hooks":[{"command":"PROG guard bash --fail-closed --format goose","on_failure":"block"}]}]}}`,
+				".config/goose/settings.json":                 "{\n\"disabledPlugins\": [\"agenthooks\"]}"},
+			want:  wiring.Wiring{Registered: true, FailClosed: true, Resolves: true, DisabledBy: []string{"disabledPlugins in HOME/.config/goose/settings.json:2"}},
+			state: "fail", problem: "disabled by disabledPlugins in HOME/.config/goose/settings.json:2"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := newMachine(t)

@@ -68,6 +68,12 @@ func hooksOff(file string) (int, bool) {
 	if err != nil {
 		return 0, false
 	}
+	return useHooksOff(data)
+}
+
+// useHooksOff reports whether the text of a VS Code settings file sets chat.useHooks to false,
+// and on which line.
+func useHooksOff(data []byte) (int, bool) {
 	clean := stripTrailingCommas(dialect.StripJSONComments(data))
 	v, err := jsonpos.Parse(clean, 64)
 	if err != nil {
