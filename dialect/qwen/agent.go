@@ -54,7 +54,7 @@ var Agent = dialect.Agent{
 		Timeout:     DefaultTimeout,
 		ProjectNote: "note: Qwen Code runs project hooks only in a trusted folder",
 	},
-	Doctor:         dialect.Doctor{HooksFile: switchedOff},
+	Doctor:         dialect.Doctor{HooksFile: switchedOff, Switches: switches},
 	Trust:          "runs a project's .qwen/settings.json only in a trusted folder, never with --bare or --safe-mode",
 	DefaultTimeout: DefaultTimeout,
 	Detect:         detect,
