@@ -171,15 +171,19 @@ func diagnose(ctx context.Context, cfg *config.Config, a dialect.Name, o Options
 			}
 		}
 		if why := cfg.Disabled(f); why != "" && hasAgenthooks(f) {
+			if setting, file, ok := strings.Cut(why, " in "); ok {
+				why = settingIn(setting, fileLine(file, settingLine(file, setting)))
+			}
 			add(StateFail, f.Source.File, "hooks switched off by "+why+": the agent runs every command unguarded")
 			disabled(why)
 		}
 		if check := desc.Doctor.HooksFile; check != nil {
 			for _, fd := range check(f.Source.File) {
-				add(fd.Level, f.Source.File, fd.Message)
+				fd.File = f.Source.File
+				add(fd.Level, fd.File, withLine(&fd))
 				if fd.Level == StateFail && hasAgenthooks(f) {
 					if fd.Setting != "" {
-						disabled(settingIn(fd.Setting, f.Source.File))
+						disabled(settingIn(fd.Setting, fileLine(fd.File, fd.Line)))
 					} else {
 						w.Resolves = false // the file itself cannot run (Cline's wrapper not executable)
 					}
@@ -275,7 +279,7 @@ func diagnose(ctx context.Context, cfg *config.Config, a dialect.Name, o Options
 	}
 	if switches := desc.Doctor.Switches; switches != nil {
 		for _, fd := range switches(denv, ag.Files) {
-			add(fd.Level, fd.File, fd.Message)
+			add(fd.Level, fd.File, withLine(&fd))
 			if fd.Level == StateFail {
 				disabled(settingIn(fd.Setting, fileLine(fd.File, fd.Line)))
 			}
@@ -361,6 +365,69 @@ func fileLine(file string, line int) string {
 		return file
 	}
 	return fmt.Sprintf("%s:%d", file, line)
+}
+
+// withLine fills in the line of fd's file that sets its setting, when the agent's package did
+// not say, and returns fd's message, which starts with that line ("line 3: ...").
+func withLine(fd *dialect.Finding) string {
+	if fd.Line == 0 && fd.Setting != "" {
+		if fd.Line = settingLine(fd.File, fd.Setting); fd.Line > 0 {
+			return fmt.Sprintf("line %d: %s", fd.Line, fd.Message)
+		}
+	}
+	return fd.Message
+}
+
+// settingLine is the line of file that sets setting, as the agents' findings name their
+// settings: a JSON key path, dotted ("disableAllHooks", "hooksConfig.enabled: false"), or in a
+// .toml file a key under its table ("[features] hooks = false", "allow_managed_hooks_only =
+// true"); 0 when the file or the key cannot be found.
+func settingLine(file, setting string) int {
+	if file == "" || setting == "" {
+		return 0
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return 0
+	}
+	text := string(data)
+	at := 0 // where the search goes on from
+	find := func(s string) bool {
+		i := strings.Index(text[at:], s)
+		if i < 0 {
+			return false
+		}
+		at += i
+		return true
+	}
+	key, _, _ := strings.Cut(setting, ":")
+	key, _, _ = strings.Cut(key, " = ")
+	key = strings.TrimSpace(key)
+	if strings.HasSuffix(file, ".toml") {
+		if table, rest, ok := strings.Cut(key, "]"); ok && strings.HasPrefix(table, "[") {
+			if !find(table + "]") {
+				return 0
+			}
+			key = strings.TrimSpace(rest)
+		}
+		for {
+			if !find(key) {
+				return 0
+			}
+			line := strings.LastIndexByte(text[:at], '\n') + 1
+			if strings.TrimSpace(text[line:at]) == "" { // the key starts its line
+				break
+			}
+			at += len(key)
+		}
+	} else {
+		for seg := range strings.SplitSeq(key, ".") {
+			if !find(`"` + seg + `"`) {
+				return 0
+			}
+		}
+	}
+	return 1 + strings.Count(text[:at], "\n")
 }
 
 // settingIn names a setting with the file that sets it.
