@@ -311,6 +311,9 @@ type Settings struct {
 	// DefaultType is a handler's type when it names none ("command" for Goose); "" when the
 	// type is required, as Claude Code requires it.
 	DefaultType string
+	// HooksSettings are the keys of the hooks object that are the agent's settings, not events
+	// (Factory Droid's hooksDisabled and showHookOutput); nil for none.
+	HooksSettings []string
 }
 
 // Scope is the layer a hooks file belongs to; its values are config.Layer's.

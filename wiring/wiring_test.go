@@ -135,6 +135,10 @@ func TestWiring(t *testing.T) {
 				vscodeUserSettings():             "{\"chat\": {\n \"useHooks\": false}}"},
 			want:  wiring.Wiring{Registered: true, FailClosed: true, Resolves: true, DisabledBy: []string{"chat.useHooks: false in HOME/" + vscodeUserSettings() + ":2"}},
 			state: "fail", problem: "disabled by chat.useHooks: false in HOME/" + vscodeUserSettings() + ":2"},
+		{name: "droid hooksDisabled", agent: "droid",
+			files: map[string]string{".factory/settings.json": "{\"hooks\": {\n\"hooksDisabled\": true, \"showHookOutput\": false,\n\"PreToolUse\":[{\"matcher\":\"Execute\",\"hooks\":[{\"type\":\"command\",\"command\":\"PROG guard bash --fail-closed\"}]}]}}"},
+			want:  wiring.Wiring{Registered: true, FailClosed: true, Resolves: true, DisabledBy: []string{"hooks.hooksDisabled: true in HOME/.factory/settings.json:2"}},
+			state: "fail", problem: "disabled by hooks.hooksDisabled: true in HOME/.factory/settings.json:2"},
 		{name: "goose plugin disabled", agent: "goose",
 			files: map[string]string{
 				".agents/plugins/agenthooks/hooks/hooks.json": `{"hooks":{"PreToolUse":[{"matcher":"^(developer__shell|shell)$","hooks":[{"command":"PROG guard bash --fail-closed --format goose","on_failure":"block"}]}]}}`,

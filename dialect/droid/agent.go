@@ -38,6 +38,8 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "FACTORY_HOME_OVERRIDE", Path: ".factory/hooks/hooks.json"},
 		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "FACTORY_HOME_OVERRIDE", Path: ".factory/settings.json"},
 	},
+	// 0.215.0: the hooks object holds two settings beside the events (doctor reads hooksDisabled)
+	Settings:         dialect.Settings{HooksSettings: []string{"hooksDisabled", "showHookOutput"}},
 	Dialect:          Dialect,
 	ToolKind:         toolKind,
 	Speaks:           dialect.Claude,
@@ -64,6 +66,7 @@ var Agent = dialect.Agent{
 		EditMatcher:  "Create|Edit|ApplyPatch",
 		Note:         "note: Droid takes an event's hooks from ~/.factory/hooks.json instead of settings.json when hooks.json names that event",
 	},
+	Doctor:         dialect.Doctor{Switches: switches},
 	Trust:          "runs a project's .factory hooks without asking",
 	DefaultTimeout: DefaultTimeout,
 	Detect:         detect,
