@@ -633,6 +633,17 @@ type Doctor struct {
 	SessionEnv func(file string) map[string]string
 	// ProjectWarning is said when agenthooks is registered in one of the agent's project files.
 	ProjectWarning string
+	// OffVars are the environment variables that, set to a true value (1, true, yes, on), switch
+	// the agent's hooks off for a run (Claude Code's CLAUDE_CODE_SIMPLE, which --bare sets):
+	// doctor, finding one in its own environment, says an agent started from it runs unguarded.
+	// nil for none.
+	OffVars []OffVar
+}
+
+// OffVar is an environment variable that switches an agent's hooks off, and what it does
+// ("what --bare sets: no hooks from settings or plugins").
+type OffVar struct {
+	Env, Does string
 }
 
 // DoctorEnv is where doctor looks: the user's home and the environment.

@@ -285,6 +285,12 @@ func diagnose(ctx context.Context, cfg *config.Config, a dialect.Name, o Options
 			}
 		}
 	}
+	for _, v := range desc.Doctor.OffVars {
+		if val := o.Getenv(v.Env); truthy(val) {
+			add(StateFail, "", fmt.Sprintf("%s=%s is set in this environment (%s): %s started from it runs every command unguarded", v.Env, val, v.Does, desc.ShortTitle()))
+			disabled(v.Env + "=" + val + " in the environment")
+		}
+	}
 	if desc.Doctor.ProjectWarning != "" && inProject {
 		add(StateWarn, "", desc.Doctor.ProjectWarning)
 	}
@@ -357,6 +363,16 @@ func readsAt(a *dialect.Agent, dir string, f *config.File) bool {
 	}
 	rel, err := filepath.Rel(dir, f.Source.File)
 	return err == nil && filepath.IsLocal(rel)
+}
+
+// truthy reports whether an environment variable's value switches a flag on as the agents read
+// it: 1, true, yes or on, in any case.
+func truthy(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
 }
 
 // fileLine is file:line, or file when the line is not known.

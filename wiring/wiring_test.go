@@ -188,3 +188,32 @@ func TestNotInstalled(t *testing.T) {
 		t.Errorf("claude %q, gemini %q %+v", got[dialect.Claude].State, got[dialect.Gemini].State, got[dialect.Gemini].Wiring)
 	}
 }
+
+// TestOffVar: a variable of the environment that switches an agent's hooks off for a run
+// (Claude Code's CLAUDE_CODE_SIMPLE, which --bare sets) marks the agent disabled by it.
+func TestOffVar(t *testing.T) {
+	m := newMachine(t)
+	m.write(filepath.Join(m.home, ".claude/settings.json"), claudeSettings(m.prog+" guard bash --fail-closed", ""))
+	for _, c := range []struct{ value, problem string }{
+		{"1", "disabled by CLAUDE_CODE_SIMPLE=1 in the environment"},
+		{"0", ""},
+	} {
+		getenv := func(k string) string {
+			switch k {
+			case "HOME":
+				return m.home
+			case "CLAUDE_CODE_SIMPLE":
+				return c.value
+			}
+			return ""
+		}
+		env := config.Env{Home: m.home, Getenv: getenv, ClaudeManagedDir: filepath.Join(m.home, "no-managed")}
+		cfg := config.Load(config.CandidatesOf(env), config.NewTrustStore(m.home).Check())
+		rep := wiring.Check(context.Background(), cfg, wiring.Options{Home: m.home, Getenv: getenv, Environ: []string{"PATH=/usr/bin:/bin"}})
+		for _, a := range rep.Agents {
+			if a.Agent == dialect.Claude && a.Wiring.Problem() != c.problem {
+				t.Errorf("CLAUDE_CODE_SIMPLE=%s: %q, want %q", c.value, a.Wiring.Problem(), c.problem)
+			}
+		}
+	}
+}

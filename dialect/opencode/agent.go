@@ -136,6 +136,8 @@ var Agent = dialect.Agent{
 			"It blocks every tool call and prompt when agenthooks cannot be run (fail closed)",
 		ProjectNote: "note: OpenCode loads a project's .opencode plugins without asking",
 	},
+	// 1.18.33: OPENCODE_PURE, which --pure sets, loads no external plugin
+	Doctor:         dialect.Doctor{OffVars: []dialect.OffVar{{Env: "OPENCODE_PURE", Does: "what --pure sets: no plugin is loaded, agenthooks' neither"}}},
 	Trust:          "loads a project's .opencode plugins without asking",
 	DefaultTimeout: DefaultTimeout,
 	Detect:         detect,
