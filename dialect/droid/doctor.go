@@ -17,8 +17,14 @@ import (
 // hooks.json may carry it at its top level.
 
 // switches lists the first of Droid's files (hooksFiles, highest priority first) that sets
-// hooksDisabled, when it sets it to true.
-func switches(_ dialect.DoctorEnv, hooksFiles []string) []dialect.Finding {
+// hooksDisabled, when it sets it to true. FACTORY_RUNTIME_SETTINGS_PATH, in doctor's
+// environment, names settings that Droid (what --settings sets) merges over the others.
+func switches(env dialect.DoctorEnv, hooksFiles []string) []dialect.Finding {
+	if env.Getenv != nil {
+		if p := env.Getenv("FACTORY_RUNTIME_SETTINGS_PATH"); p != "" {
+			hooksFiles = append([]string{p}, hooksFiles...)
+		}
+	}
 	for _, f := range hooksFiles {
 		data, err := os.ReadFile(f)
 		if err != nil {
