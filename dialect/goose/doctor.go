@@ -14,8 +14,8 @@ import (
 	"github.com/agenthooks/agenthooks/dialect"
 )
 
-// What agenthooks doctor checks of Goose beyond its hooks files (block/goose,
-// crates/goose/src/plugins/discovery.rs and config/paths.rs, main of November 2026): Goose runs
+// What agenthooks doctor checks of Goose beyond its hooks files (block/goose's
+// crates/goose/src/plugins/discovery.rs at 21aecaf and config/paths.rs at 0780e22): Goose runs
 // a plugin's hooks only while the plugin is enabled. A plugin folder is switched off by name in
 // a settings.json's "disabledPlugins" (the session's project's .config/goose/settings.local.json,
 // then its .config/goose/settings.json, then the user's ~/.config/goose/settings.json, or
