@@ -14,7 +14,7 @@ import (
 // What agenthooks doctor checks of VS Code beyond its hooks files: the setting chat.useHooks
 // (on by default; the ChatHooks device policy sets it too), which, off, makes VS Code's Local
 // harness run no hook at all. VS Code reads it from the user's settings (each product's, a
-// profile's, a remote machine's) and from a trusted workspace's .vscode/settings.json, which
+// profile's, a remote machine's; on Linux under $XDG_CONFIG_HOME when set) and from a trusted workspace's .vscode/settings.json, which
 // overrides the user's.
 
 // switches lists the settings files that switch VS Code's hooks off: chat.useHooks false in a
@@ -29,12 +29,22 @@ func switches(env dialect.DoctorEnv, hooksFiles []string) []dialect.Finding {
 				Message: fmt.Sprintf("line %d: chat.useHooks is false: VS Code runs no hook%s, every command unguarded", line, when)})
 		}
 	}
+	// On Linux VS Code keeps its user folder in $XDG_CONFIG_HOME (Electron's appData) when set
+	xdg := ""
+	if runtime.GOOS == "linux" && env.Getenv != nil {
+		if v := env.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(v) {
+			xdg = v
+		}
+	}
 	if env.Home != "" {
 		for _, l := range settingsFiles(runtime.GOOS) {
 			if l.Root != dialect.RootUserHome {
 				continue
 			}
 			p := filepath.Join(env.Home, filepath.FromSlash(l.Path))
+			if rest, ok := strings.CutPrefix(l.Path, ".config/"); ok && xdg != "" {
+				p = filepath.Join(xdg, filepath.FromSlash(rest))
+			}
 			if !strings.Contains(l.Path, "*") {
 				check(p, "fail", "")
 				continue
