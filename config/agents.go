@@ -135,15 +135,11 @@ func managedDir(env Env, a *dialect.Agent) string {
 	return a.ManagedDir(cmp.Or(env.GOOS, runtime.GOOS))
 }
 
-// agentHome is agent a's user folder in env: $HomeEnv, else ~/Dir; "" without a home.
+// agentHome is agent a's user folder in env (dialect.Agent.UserDir): moved by its variables,
+// else ~/Dir; "" without a home.
 func agentHome(env Env, a *dialect.Agent) string {
-	if v := env.lookup(a.HomeEnv); v != "" {
-		return v
-	}
-	if env.Home == "" {
-		return ""
-	}
-	return join(env.Home, a.Dir)
+	dir, _ := a.UserDir(env.Home, env.lookup)
+	return dir
 }
 
 // lookup returns the folder env sets through the environment variable key: the named fields

@@ -97,7 +97,11 @@ func (d *decoder) settingsHooks(hooks *jsonpos.Value) {
 		return
 	}
 	d.duplicates(hooks)
+	settings := agentOf(d.file.Source.Family).Settings.HooksSettings
 	for _, m := range hooks.Members {
+		if slices.Contains(settings, m.Key) {
+			continue // one of the agent's settings beside its events (Droid's hooksDisabled)
+		}
 		ev, ok, unknown := d.settingsEvent(m.Key)
 		if !ok {
 			if unknown != "" {

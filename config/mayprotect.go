@@ -53,7 +53,9 @@ func MayProtect(env Env, files, binaries []string) func(target string) bool {
 		*to = append(*to, e)
 	}
 	for _, a := range agents.ByFilePriority() {
-		root(env.lookup(a.HomeEnv))
+		for _, h := range a.Homes() {
+			root(env.lookup(h.Env))
+		}
 		root(env.lookup(a.ManagedEnv))
 		if a.ManagedDir != nil {
 			root(a.ManagedDir(goos)) // and where it is without the variable

@@ -68,7 +68,10 @@ func neverHides(t *testing.T, env Env, files, binaries []string, targets ...stri
 func envKeys() []string {
 	keys := []string{"AGENTHOOKS_ENTERPRISE_DIR", "AGENTHOOKS_CLAUDE_MANAGED_DIR", "CODEX_HOME"}
 	for _, a := range agents.ByFilePriority() {
-		keys = append(keys, a.HomeEnv, a.ManagedEnv)
+		keys = append(keys, a.ManagedEnv)
+		for _, h := range a.Homes() {
+			keys = append(keys, h.Env)
+		}
 		for _, ls := range [][]dialect.Location{a.Files, a.Loads, a.Configs} {
 			for _, l := range ls {
 				keys = append(keys, l.Env)

@@ -164,7 +164,10 @@ func TestProtectedPathsFollowTheAgentsVariables(t *testing.T) {
 // XDG_CONFIG_HOME moves every program's folder and is denied for an agent's program only.
 func TestAgentVariablesAreGuarded(t *testing.T) {
 	for _, a := range agents.All() {
-		names := []string{a.HomeEnv, a.ManagedEnv}
+		names := []string{a.ManagedEnv}
+		for _, h := range a.Homes() {
+			names = append(names, h.Env)
+		}
 		for _, locs := range [][]dialect.Location{a.Files, a.Loads, a.Configs} {
 			for _, l := range locs {
 				names = append(names, l.Env)

@@ -114,10 +114,12 @@ func ProtectedPaths(env Env, files, binaries []string) []policy.Protected {
 }
 
 // movedBy reports whether env's variables move one of agent a's places away from where it is
-// without them: its user folder ($HomeEnv) or a file of its own (Location.Env).
+// without them: its user folder (Agent.Homes) or a file of its own (Location.Env).
 func movedBy(env Env, a *dialect.Agent) bool {
-	if env.lookup(a.HomeEnv) != "" {
-		return true
+	for _, h := range a.Homes() {
+		if env.lookup(h.Env) != "" {
+			return true
+		}
 	}
 	for _, locs := range [][]dialect.Location{a.Files, a.Loads, a.Configs} {
 		for _, l := range locs {

@@ -2,6 +2,7 @@ package dialect
 
 import (
 	"path"
+	"path/filepath"
 	"time"
 
 	"github.com/agenthooks/agenthooks/decide"
@@ -29,6 +30,11 @@ type Agent struct {
 	// HomeEnv names the environment variable that, when set, replaces ~/Dir as the agent's user
 	// folder (Codex's CODEX_HOME); "" when there is none.
 	HomeEnv string
+	// HomeVars are the variables, read after HomeEnv and in this order, that move the agent's
+	// user folder under their value (Gemini CLI's GEMINI_CLI_HOME holds its .gemini; Crush's and
+	// OpenCode's XDG_CONFIG_HOME their crush and opencode folders); nil for none. UserDir reads
+	// them.
+	HomeVars []HomeVar
 	// ManagedDir returns the folder of the agent's machine-wide (enterprise) files on a platform
 	// (runtime.GOOS values); nil when the agent has none. ManagedEnv names the variable that
 	// overrides it (for tests and embedders).
@@ -143,6 +149,41 @@ type Agent struct {
 	// Detect tells the agent's hook payload from the others' (dialect/agents.Detect asks each
 	// agent in turn); nil for the agent that is the fallback.
 	Detect func(p Probe) bool
+}
+
+// HomeVar is an environment variable that, when set, moves an agent's user folder to Path under
+// its value ("" for the value itself).
+type HomeVar struct {
+	Env, Path string
+}
+
+// Homes lists the variables that move the agent's user folder, in the order the agent reads
+// them: HomeEnv, then HomeVars.
+func (a *Agent) Homes() []HomeVar {
+	if a.HomeEnv == "" {
+		return a.HomeVars
+	}
+	return append([]HomeVar{{Env: a.HomeEnv}}, a.HomeVars...)
+}
+
+// UserDir is the agent's user folder where the agent reads it with the environment getenv
+// reads: under the first of its Homes that is set, else ~/Dir ("" without a home); by names
+// the variable that moved it, "" when none did.
+func (a *Agent) UserDir(home string, getenv func(string) string) (dir, by string) {
+	if getenv != nil {
+		for _, h := range a.Homes() {
+			if v := getenv(h.Env); v != "" {
+				if h.Path == "" {
+					return v, h.Env
+				}
+				return filepath.Join(v, filepath.FromSlash(h.Path)), h.Env
+			}
+		}
+	}
+	if home == "" {
+		return "", ""
+	}
+	return filepath.Join(home, filepath.FromSlash(a.Dir)), ""
 }
 
 // ReadsAlways reports whether the agent runs agent n's hooks files, all of them, whatever its
@@ -270,6 +311,9 @@ type Settings struct {
 	// DefaultType is a handler's type when it names none ("command" for Goose); "" when the
 	// type is required, as Claude Code requires it.
 	DefaultType string
+	// HooksSettings are the keys of the hooks object that are the agent's settings, not events
+	// (Factory Droid's hooksDisabled and showHookOutput); nil for none.
+	HooksSettings []string
 }
 
 // Scope is the layer a hooks file belongs to; its values are config.Layer's.
@@ -295,7 +339,8 @@ const (
 	RootTeam
 	// RootWorkspace is each workspace root in turn.
 	RootWorkspace
-	// RootHome is the agent's user folder: $HomeEnv, else ~/Dir.
+	// RootHome is the agent's user folder (Agent.UserDir): $HomeEnv, else under the first of its
+	// HomeVars set, else ~/Dir.
 	RootHome
 	// RootUserHome is the user's home folder itself (~), for a place outside the agent's
 	// folder (the Cline CLI's ~/.cline/hooks beside the extension's ~/Documents/Cline).
@@ -590,6 +635,17 @@ type Doctor struct {
 	SessionEnv func(file string) map[string]string
 	// ProjectWarning is said when agenthooks is registered in one of the agent's project files.
 	ProjectWarning string
+	// OffVars are the environment variables that, set to a true value (1, true, yes, on), switch
+	// the agent's hooks off for a run (Claude Code's CLAUDE_CODE_SIMPLE, which --bare sets):
+	// doctor, finding one in its own environment, says an agent started from it runs unguarded.
+	// nil for none.
+	OffVars []OffVar
+}
+
+// OffVar is an environment variable that switches an agent's hooks off, and what it does
+// ("what --bare sets: no hooks from settings or plugins").
+type OffVar struct {
+	Env, Does string
 }
 
 // DoctorEnv is where doctor looks: the user's home and the environment.
@@ -605,6 +661,8 @@ type DoctorEnv struct {
 type Finding struct {
 	Level, File, Message string
 	Setting              string
+	// Line is the line of File that sets Setting, 0 when unknown.
+	Line int
 }
 
 // Skipped is a hook the agent skips: its file, event and command.

@@ -31,7 +31,7 @@ const (
 type Options struct {
 	// Home is the user's home folder.
 	Home string
-	// Getenv reads the variables that move an agent's user folder (Agent.HomeEnv); nil reads
+	// Getenv reads the variables that move an agent's user folder (Agent.Homes); nil reads
 	// none.
 	Getenv func(string) string
 	// LookPath finds an agent's program (Agent.Binary); nil finds none.
@@ -51,16 +51,27 @@ func (o Options) getenv(k string) string {
 	return o.Getenv(k)
 }
 
-// Dir is the agent's folder install writes into: $HomeEnv or ~/Dir for ScopeUser, the
-// workspace's Dir for ScopeProject.
+// Dir is the agent's folder install writes into: for ScopeUser its user folder as the
+// agent finds it (Agent.UserDir: moved by its variables, else ~/Dir), for ScopeProject the
+// workspace's Dir.
 func (o Options) Dir(a *dialect.Agent) string {
 	if o.Scope == ScopeProject {
 		return filepath.Join(o.Workspace, a.Dir)
 	}
-	if v := o.getenv(a.HomeEnv); v != "" {
-		return v
+	if dir, _ := a.UserDir(o.Home, o.Getenv); dir != "" {
+		return dir
 	}
-	return filepath.Join(o.Home, a.Dir)
+	return a.Dir // no home: relative, as before
+}
+
+// MovedBy names the variable that moves the agent's user folder, where install writes for
+// ScopeUser, away from ~/Dir (CLAUDE_CONFIG_DIR); "" when none does or for ScopeProject.
+func (o Options) MovedBy(a *dialect.Agent) string {
+	if o.Scope == ScopeProject {
+		return ""
+	}
+	_, by := a.UserDir(o.Home, o.Getenv)
+	return by
 }
 
 // File is the hooks file install writes for the agent: Install.File under Dir, or for

@@ -95,8 +95,8 @@ func TestWiringReport(t *testing.T) {
 		t.Errorf("guard removed from Claude Code's settings: claude is %q, want not wired (%v)", status["machine claude"], status)
 	}
 
-	write(settings, `{"disableAllHooks":true,`+guard+`}`)
-	if _, status = sync(); status["machine claude"] != "disabled by disableAllHooks in "+settings {
+	write(settings, "{\n\"disableAllHooks\":true,"+guard+"}")
+	if _, status = sync(); status["machine claude"] != "disabled by disableAllHooks in "+settings+":2" {
 		t.Errorf("disableAllHooks: claude is %q (%v)", status["machine claude"], status)
 	}
 

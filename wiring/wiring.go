@@ -142,11 +142,13 @@ func diagnose(ctx context.Context, cfg *config.Config, a dialect.Name, o Options
 		}
 	}
 	desc := agents.Get(a)
+	userDir, movedBy := desc.UserDir(o.Home, o.Getenv)
 	var files []*config.File
 	for _, f := range cfg.Files {
 		// The agent's files, and those of an agent whose files it always runs as its own (VS Code
-		// runs Copilot CLI's hooks folders), which config lists once, as the other's.
-		if (f.Source.Family == a || desc.ReadsAlways(f.Source.Family)) && f.Source.Layer != config.Default {
+		// runs Copilot CLI's hooks folders), which config lists once, as the other's: where they
+		// are at one of the agent's own places (COPILOT_HOME moves Copilot CLI's, not VS Code's).
+		if (f.Source.Family == a || desc.ReadsAlways(f.Source.Family) && readsAt(desc, userDir, f)) && f.Source.Layer != config.Default {
 			files = append(files, f)
 			ag.Files = append(ag.Files, f.Source.File)
 		}
@@ -169,15 +171,19 @@ func diagnose(ctx context.Context, cfg *config.Config, a dialect.Name, o Options
 			}
 		}
 		if why := cfg.Disabled(f); why != "" && hasAgenthooks(f) {
+			if setting, file, ok := strings.Cut(why, " in "); ok {
+				why = settingIn(setting, fileLine(file, settingLine(file, setting)))
+			}
 			add(StateFail, f.Source.File, "hooks switched off by "+why+": the agent runs every command unguarded")
 			disabled(why)
 		}
 		if check := desc.Doctor.HooksFile; check != nil {
 			for _, fd := range check(f.Source.File) {
-				add(fd.Level, f.Source.File, fd.Message)
+				fd.File = f.Source.File
+				add(fd.Level, fd.File, withLine(&fd))
 				if fd.Level == StateFail && hasAgenthooks(f) {
 					if fd.Setting != "" {
-						disabled(settingIn(fd.Setting, f.Source.File))
+						disabled(settingIn(fd.Setting, fileLine(fd.File, fd.Line)))
 					} else {
 						w.Resolves = false // the file itself cannot run (Cline's wrapper not executable)
 					}
@@ -258,7 +264,10 @@ func diagnose(ctx context.Context, cfg *config.Config, a dialect.Name, o Options
 			}
 		}
 	}
-	_, dirErr := os.Stat(filepath.Join(o.Home, desc.Dir))
+	_, dirErr := os.Stat(userDir)
+	if movedBy != "" && moved(desc, o, userDir, movedBy, registered, add) {
+		dirErr = nil // registered where the agent reads without the variable: installed
+	}
 	switch {
 	case !registered && len(files) == 0 && dirErr != nil:
 		ag.State = StateNotInstalled
@@ -270,10 +279,16 @@ func diagnose(ctx context.Context, cfg *config.Config, a dialect.Name, o Options
 	}
 	if switches := desc.Doctor.Switches; switches != nil {
 		for _, fd := range switches(denv, ag.Files) {
-			add(fd.Level, fd.File, fd.Message)
+			add(fd.Level, fd.File, withLine(&fd))
 			if fd.Level == StateFail {
-				disabled(settingIn(fd.Setting, fd.File))
+				disabled(settingIn(fd.Setting, fileLine(fd.File, fd.Line)))
 			}
+		}
+	}
+	for _, v := range desc.Doctor.OffVars {
+		if val := o.Getenv(v.Env); truthy(val) {
+			add(StateFail, "", fmt.Sprintf("%s=%s is set in this environment (%s): %s started from it runs every command unguarded", v.Env, val, v.Does, desc.ShortTitle()))
+			disabled(v.Env + "=" + val + " in the environment")
 		}
 	}
 	if desc.Doctor.ProjectWarning != "" && inProject {
@@ -296,6 +311,139 @@ func diagnose(ctx context.Context, cfg *config.Config, a dialect.Name, o Options
 		}
 	}
 	return ag
+}
+
+// moved says where a variable of doctor's environment moves the agent's user folder (dir, moved
+// by the variable by), which is where doctor read its user hooks files, and warns when one of
+// the agent's hooks files in its usual folder (~/Dir) registers agenthooks: the agent started with
+// the same variable does not read it, and one started without it does not read the moved one.
+// It reports whether it warned. registered: agenthooks is registered in the files doctor read.
+func moved(a *dialect.Agent, o Options, dir, by string, registered bool, add func(level, file, msg string)) bool {
+	usual, _ := a.UserDir(o.Home, nil)
+	if usual == "" || filepath.Clean(usual) == filepath.Clean(dir) {
+		return false
+	}
+	if registered {
+		add(StateOK, "", fmt.Sprintf("%s=%s moves %s's user folder to %s: doctor reads it there, as %s does when started with it (agenthooks install --agent %s, with the same %s, writes there)",
+			by, o.Getenv(by), a.Title, dir, a.ShortTitle(), a.Name, by))
+	}
+	var cands []config.Candidate // the agent's user files in its usual folder
+	for _, c := range config.AgentCandidates(config.Env{Home: o.Home}, a) {
+		if rel, err := filepath.Rel(usual, c.Path); err == nil && c.Layer == config.User && filepath.IsLocal(rel) {
+			cands = append(cands, c)
+		}
+	}
+	if len(cands) == 0 {
+		return false
+	}
+	warned := false
+	for _, f := range config.Load(cands, config.TrustAll).Files {
+		if !hasAgenthooks(f) {
+			continue
+		}
+		msg := fmt.Sprintf("agenthooks is registered in %s, which %s does not read while %s is set: started with this environment it runs every command unguarded (agenthooks install --agent %s, with %s set, writes %s)",
+			f.Source.File, a.ShortTitle(), by, a.Name, by, dir)
+		if registered {
+			msg = fmt.Sprintf("agenthooks is registered in %s too, which %s reads only when started without %s", f.Source.File, a.ShortTitle(), by)
+		}
+		add(StateWarn, f.Source.File, msg)
+		warned = true
+	}
+	return warned
+}
+
+// readsAt reports whether agent a reads another agent's file f at one of its own places: a
+// workspace's, or its user folder (dir).
+func readsAt(a *dialect.Agent, dir string, f *config.File) bool {
+	if _, ok := config.LocationOf(a, f.Source.File); !ok {
+		return false
+	}
+	if f.Source.Layer != config.User {
+		return true
+	}
+	rel, err := filepath.Rel(dir, f.Source.File)
+	return err == nil && filepath.IsLocal(rel)
+}
+
+// truthy reports whether an environment variable's value switches a flag on as the agents read
+// it: 1, true, yes or on, in any case.
+func truthy(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
+}
+
+// fileLine is file:line, or file when the line is not known.
+func fileLine(file string, line int) string {
+	if line <= 0 || file == "" {
+		return file
+	}
+	return fmt.Sprintf("%s:%d", file, line)
+}
+
+// withLine fills in the line of fd's file that sets its setting, when the agent's package did
+// not say, and returns fd's message, which starts with that line ("line 3: ...").
+func withLine(fd *dialect.Finding) string {
+	if fd.Line == 0 && fd.Setting != "" {
+		if fd.Line = settingLine(fd.File, fd.Setting); fd.Line > 0 {
+			return fmt.Sprintf("line %d: %s", fd.Line, fd.Message)
+		}
+	}
+	return fd.Message
+}
+
+// settingLine is the line of file that sets setting, as the agents' findings name their
+// settings: a JSON key path, dotted ("disableAllHooks", "hooksConfig.enabled: false"), or in a
+// .toml file a key under its table ("[features] hooks = false", "allow_managed_hooks_only =
+// true"); 0 when the file or the key cannot be found.
+func settingLine(file, setting string) int {
+	if file == "" || setting == "" {
+		return 0
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return 0
+	}
+	text := string(data)
+	at := 0 // where the search goes on from
+	find := func(s string) bool {
+		i := strings.Index(text[at:], s)
+		if i < 0 {
+			return false
+		}
+		at += i
+		return true
+	}
+	key, _, _ := strings.Cut(setting, ":")
+	key, _, _ = strings.Cut(key, " = ")
+	key = strings.TrimSpace(key)
+	if strings.HasSuffix(file, ".toml") {
+		if table, rest, ok := strings.Cut(key, "]"); ok && strings.HasPrefix(table, "[") {
+			if !find(table + "]") {
+				return 0
+			}
+			key = strings.TrimSpace(rest)
+		}
+		for {
+			if !find(key) {
+				return 0
+			}
+			line := strings.LastIndexByte(text[:at], '\n') + 1
+			if strings.TrimSpace(text[line:at]) == "" { // the key starts its line
+				break
+			}
+			at += len(key)
+		}
+	} else {
+		for seg := range strings.SplitSeq(key, ".") {
+			if !find(`"` + seg + `"`) {
+				return 0
+			}
+		}
+	}
+	return 1 + strings.Count(text[:at], "\n")
 }
 
 // settingIn names a setting with the file that sets it.

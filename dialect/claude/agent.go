@@ -15,6 +15,7 @@ var Agent = dialect.Agent{
 	Title:      "Claude Code",
 	Binary:     "claude",
 	Dir:        ".claude",
+	HomeEnv:    "CLAUDE_CONFIG_DIR", // 2.1.328: the user settings are $CLAUDE_CONFIG_DIR/settings.json
 	ManagedDir: ManagedDir,
 	ManagedEnv: "AGENTHOOKS_CLAUDE_MANAGED_DIR",
 	Files: []dialect.Location{
@@ -49,7 +50,9 @@ var Agent = dialect.Agent{
 		EditEvent:   "PreToolUse",
 		EditMatcher: "Write|Edit|MultiEdit|NotebookEdit",
 	},
-	Doctor:         dialect.Doctor{SessionEnv: sessionEnv},
+	Doctor: dialect.Doctor{SessionEnv: sessionEnv, OffVars: []dialect.OffVar{ // 2.1.328
+		{Env: "CLAUDE_CODE_SIMPLE", Does: "what --bare sets: no hooks from settings or plugins"},
+		{Env: "CLAUDE_CODE_SAFE_MODE", Does: "what --safe-mode sets: no hooks but an organization's"}}},
 	Trust:          "runs a project's .claude/settings.json after the user trusts the folder; managed settings can allow managed hooks only or switch hooks off",
 	DefaultTimeout: 600 * time.Second,
 	Proven: []dialect.Proof{

@@ -14,8 +14,10 @@ var Agent = dialect.Agent{
 	Binary: "crush",
 	// Dir is Crush's user folder, ~/.config/crush; CRUSH_GLOBAL_CONFIG moves it (Crush also
 	// follows XDG_CONFIG_HOME, which agenthooks does not read, but protects: Configs).
-	Dir:        ".config/crush",
-	HomeEnv:    "CRUSH_GLOBAL_CONFIG",
+	Dir:     ".config/crush",
+	HomeEnv: "CRUSH_GLOBAL_CONFIG",
+	// config.GlobalConfig: $CRUSH_GLOBAL_CONFIG/crush.json, else $XDG_CONFIG_HOME/crush/crush.json
+	HomeVars:   []dialect.HomeVar{{Env: "XDG_CONFIG_HOME", Path: "crush"}},
 	ManagedDir: ManagedDir,
 	Files: []dialect.Location{
 		{Scope: dialect.ScopeEnterprise, Root: dialect.RootManaged, Path: "crush.json", Format: dialect.FormatCrush},

@@ -13,11 +13,13 @@ const DefaultTimeout = 60 * time.Second
 
 // Agent is Factory Droid's descriptor.
 var Agent = dialect.Agent{
-	Name:       Name,
-	Title:      "Factory Droid",
-	Short:      "Droid",
-	Binary:     "droid",
-	Dir:        ".factory",
+	Name:   Name,
+	Title:  "Factory Droid",
+	Short:  "Droid",
+	Binary: "droid",
+	Dir:    ".factory",
+	// 0.215.0: FACTORY_HOME_OVERRIDE replaces the home folder Droid keeps its .factory in
+	HomeVars:   []dialect.HomeVar{{Env: "FACTORY_HOME_OVERRIDE", Path: ".factory"}},
 	ManagedDir: ManagedDir,
 	Files: []dialect.Location{
 		{Scope: dialect.ScopeEnterprise, Root: dialect.RootManaged, Path: "settings.json", Format: dialect.FormatSettings},
@@ -36,6 +38,8 @@ var Agent = dialect.Agent{
 		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "FACTORY_HOME_OVERRIDE", Path: ".factory/hooks/hooks.json"},
 		{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "FACTORY_HOME_OVERRIDE", Path: ".factory/settings.json"},
 	},
+	// 0.215.0: the hooks object holds two settings beside the events (doctor reads hooksDisabled)
+	Settings:         dialect.Settings{HooksSettings: []string{"hooksDisabled", "showHookOutput"}},
 	Dialect:          Dialect,
 	ToolKind:         toolKind,
 	Speaks:           dialect.Claude,
@@ -62,6 +66,7 @@ var Agent = dialect.Agent{
 		EditMatcher:  "Create|Edit|ApplyPatch",
 		Note:         "note: Droid takes an event's hooks from ~/.factory/hooks.json instead of settings.json when hooks.json names that event",
 	},
+	Doctor:         dialect.Doctor{Switches: switches},
 	Trust:          "runs a project's .factory hooks without asking",
 	DefaultTimeout: DefaultTimeout,
 	Detect:         detect,

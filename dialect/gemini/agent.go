@@ -15,6 +15,8 @@ var Agent = dialect.Agent{
 	Short:  "Gemini",
 	Binary: "gemini",
 	Dir:    ".gemini",
+	// 0.61.0: GEMINI_CLI_HOME replaces the home folder Gemini CLI keeps its .gemini in
+	HomeVars: []dialect.HomeVar{{Env: "GEMINI_CLI_HOME", Path: ".gemini"}},
 	Files: []dialect.Location{
 		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".gemini/settings.json", Format: dialect.FormatSettings},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "settings.json", Format: dialect.FormatSettings},

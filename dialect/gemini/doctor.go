@@ -33,15 +33,60 @@ func SystemSettings(getenv func(string) string) string {
 	return "/etc/gemini-cli/settings.json"
 }
 
-// switches says why the system settings switch hooks off.
-func switches(env dialect.DoctorEnv, _ []string) []dialect.Finding {
-	sys := SystemSettings(env.Getenv)
+// systemDefaults is Gemini CLI's system defaults file (0.61.0), the lowest layer, which the
+// user's and the project's settings override: $GEMINI_CLI_SYSTEM_DEFAULTS_PATH, else the
+// platform's system-defaults.json beside the system settings.
+func systemDefaults(getenv func(string) string) string {
+	if p := getenv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH"); p != "" {
+		return p
+	}
+	sys := SystemSettings(func(k string) string {
+		if k == "GEMINI_CLI_SYSTEM_SETTINGS_PATH" {
+			return "" // the defaults do not follow a moved system settings file
+		}
+		return getenv(k)
+	})
+	return filepath.Join(filepath.Dir(sys), "system-defaults.json")
+}
+
+// switches says why the system settings switch hooks off, and the system defaults where none of
+// the hooks files (the user's, the project's) sets hooksConfig.enabled itself.
+func switches(env dialect.DoctorEnv, hooksFiles []string) []dialect.Finding {
+	getenv := env.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
 	var out []dialect.Finding
-	for _, fd := range switchedOff(sys) {
+	for _, fd := range switchedOff(SystemSettings(getenv)) {
 		fd.Message += " (system settings, which override the user's)"
 		out = append(out, fd)
 	}
+	for _, f := range hooksFiles {
+		if enabledSet(f) {
+			return out
+		}
+	}
+	for _, fd := range switchedOff(systemDefaults(getenv)) {
+		if fd.Setting == "hooksConfig.enabled: false" {
+			fd.Message += " (system defaults, which the user's or the project's hooksConfig.enabled: true would override)"
+			out = append(out, fd)
+		}
+	}
 	return out
+}
+
+// enabledSet reports whether a Gemini CLI settings file sets hooksConfig.enabled.
+func enabledSet(file string) bool {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return false
+	}
+	var s struct {
+		HooksConfig struct {
+			Enabled *bool `json:"enabled"`
+		} `json:"hooksConfig"`
+	}
+	return json.Unmarshal(dialect.StripJSONComments(data), &s) == nil && s.HooksConfig.Enabled != nil
 }
 
 // switchedOff reads a Gemini CLI settings.json for the switches that turn its hooks off:

@@ -24,6 +24,8 @@ var Agent = dialect.Agent{
 	// there is a plugin, enabled unless a settings file or config.yaml says otherwise, and its
 	// hooks/hooks.json is read when a session starts.
 	Dir: ".agents",
+	// GOOSE_PATH_ROOT, absolute, holds the .agents folder instead of the home (config/paths.rs)
+	HomeVars: []dialect.HomeVar{{Env: "GOOSE_PATH_ROOT", Path: ".agents"}},
 	Files: []dialect.Location{
 		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".agents/plugins/*/hooks/hooks.json", Format: dialect.FormatSettings},
 		{Scope: dialect.ScopeUser, Root: dialect.RootHome, Path: "plugins/*/hooks/hooks.json", Format: dialect.FormatSettings},
@@ -67,6 +69,7 @@ var Agent = dialect.Agent{
 		Own:         hooksFile,
 		Note:        "note: Goose reads its plugins' hooks when a session starts",
 	},
+	Doctor:         dialect.Doctor{Switches: switches},
 	Trust:          "runs the hooks of every plugin folder in ~/.agents/plugins and in a project's .agents/plugins, unless disabled in its settings",
 	DefaultTimeout: DefaultTimeout,
 	Detect:         detect,

@@ -8,6 +8,6 @@
 //
 // Goose reads hooks only from plugins: hooks/hooks.json inside each folder of
 // ~/.agents/plugins and <project>/.agents/plugins, in Claude Code's matcher-group shape with a
-// matcher that is always an unanchored regular expression. It imports decide, dialect and
-// dialect/claude.
+// matcher that is always an unanchored regular expression. It imports decide, dialect,
+// dialect/claude and github.com/goccy/go-yaml (doctor reads Goose's config.yaml).
 package goose

@@ -14,7 +14,10 @@ var Agent = dialect.Agent{
 	Binary: "opencode",
 	// OpenCode's user folder is $XDG_CONFIG_HOME/opencode, ~/.config/opencode by default; a
 	// project's is .opencode (Install.ProjectFile).
-	Dir:        ".config/opencode",
+	Dir: ".config/opencode",
+	// 1.18.33: the global config folder is $XDG_CONFIG_HOME/opencode; OPENCODE_CONFIG_DIR is read
+	// beside it, not instead
+	HomeVars:   []dialect.HomeVar{{Env: "XDG_CONFIG_HOME", Path: "opencode"}},
 	ManagedDir: ManagedDir,
 	Files: []dialect.Location{
 		{Scope: dialect.ScopeProject, Root: dialect.RootWorkspace, Path: ".opencode/" + PluginFile, Format: dialect.FormatOpenCodePlugin},
@@ -133,6 +136,8 @@ var Agent = dialect.Agent{
 			"It blocks every tool call and prompt when agenthooks cannot be run (fail closed)",
 		ProjectNote: "note: OpenCode loads a project's .opencode plugins without asking",
 	},
+	// 1.18.33: OPENCODE_PURE, which --pure sets, loads no external plugin
+	Doctor:         dialect.Doctor{OffVars: []dialect.OffVar{{Env: "OPENCODE_PURE", Does: "what --pure sets: no plugin is loaded, agenthooks' neither"}}},
 	Trust:          "loads a project's .opencode plugins without asking",
 	DefaultTimeout: DefaultTimeout,
 	Detect:         detect,

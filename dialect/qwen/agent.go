@@ -15,6 +15,7 @@ var Agent = dialect.Agent{
 	Short:      "Qwen",
 	Binary:     "qwen",
 	Dir:        ".qwen",
+	HomeEnv:    "QWEN_HOME", // 0.24.4: Storage.getGlobalQwenDir, the user settings.json's folder
 	ManagedDir: ManagedDir,
 	Files: []dialect.Location{
 		{Scope: dialect.ScopeEnterprise, Root: dialect.RootManaged, Path: "settings.json", Format: dialect.FormatSettings,
@@ -53,7 +54,9 @@ var Agent = dialect.Agent{
 		Timeout:     DefaultTimeout,
 		ProjectNote: "note: Qwen Code runs project hooks only in a trusted folder",
 	},
-	Doctor:         dialect.Doctor{HooksFile: switchedOff},
+	Doctor: dialect.Doctor{HooksFile: switchedOff, Switches: switches, OffVars: []dialect.OffVar{ // 0.24.4
+		{Env: "QWEN_CODE_SIMPLE", Does: "what --bare sets: disableAllHooks"},
+		{Env: "QWEN_CODE_SAFE_MODE", Does: "what --safe-mode sets: disableAllHooks"}}},
 	Trust:          "runs a project's .qwen/settings.json only in a trusted folder, never with --bare or --safe-mode",
 	DefaultTimeout: DefaultTimeout,
 	Detect:         detect,

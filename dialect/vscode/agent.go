@@ -77,8 +77,8 @@ var Agent = dialect.Agent{
 			"so wiring both writes it once and uninstalling either deletes it for both; VS Code ignores its matchers, and its hooks follow VS Code's documentation and source (agenthooks cannot run VS Code)",
 		ProjectNote: "note: VS Code runs a workspace's .github/hooks only in a trusted workspace, with chat.useHooks on",
 	},
-	Doctor: dialect.Doctor{ProjectWarning: "VS Code runs a workspace's .github/hooks only in a trusted workspace (Workspace Trust) and with chat.useHooks on; " +
-		"an organisation's policy can switch hooks off (doctor cannot see either)"},
+	Doctor: dialect.Doctor{Switches: switches, ProjectWarning: "VS Code runs a workspace's .github/hooks only in a trusted workspace (Workspace Trust, which doctor cannot see) and with chat.useHooks on; " +
+		"an organisation's ChatHooks policy can switch hooks off (doctor reads the settings files, not policies)"},
 	Trust:          "runs a workspace's .github/hooks only in a trusted workspace; Claude Code's files only with chat.useClaudeHooks on",
 	Unhooked:       "VS Code's other harnesses (Copilot CLI, Claude and Codex sessions in the Agent Host) run their own agents' hooks, not these",
 	DefaultTimeout: DefaultTimeout,

@@ -23,7 +23,7 @@ func newDoctorCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "doctor [--json]",
 		Short: "Check that every agent on this machine really runs the agenthooks guard, and blocks",
-		Long: `For each agent (Claude Code, Cursor, Codex, Gemini CLI): whether agenthooks is registered in
+		Long: `For each agent (Claude Code, Cursor, Codex, Gemini CLI and the others of agenthooks agents): whether agenthooks is registered in
 its config files (user and project scope); for each agenthooks entry, the program resolved as
 the agent's shell will run it, with the agent's PATH (this shell's, or the one the agent's own
 settings set, such as Claude Code's "env"): an absolute path must be an executable agenthooks;
@@ -31,7 +31,11 @@ a bare name is flagged, as an agent started from a desktop may have another PATH
 agent's own settings switch the hooks off (Claude Code's disableAllHooks and managed
 allowManagedHooksOnly; Gemini CLI's hooksConfig.enabled and hooks.disabled, in the user's,
 the project's and the system settings; Codex's [features] hooks and, in its machine-wide
-requirements.toml, allow_managed_hooks_only); whether Codex will run each agenthooks hook at
+requirements.toml, allow_managed_hooks_only; VS Code's chat.useHooks; Goose's disabled plugins),
+each with its file and line; the agent's folder where a variable in this environment moves it
+(CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME, GEMINI_CLI_HOME, QWEN_HOME, FACTORY_HOME_OVERRIDE,
+XDG_CONFIG_HOME, ...), named, with a warning for agenthooks left in the folder it moves away
+from; whether Codex will run each agenthooks hook at
 all (it skips, silently, a hook nobody has reviewed in its /hooks, one changed since, and one
 switched off there: doctor reads the review Codex records in config.toml and checks its hash);
 the same agenthooks entry registered twice for one event and matcher; and a canary: the agent's

@@ -166,7 +166,8 @@ func (p installParams) agents(e *env, o install.Options) ([]*dialect.Agent, erro
 }
 
 // installNotes says what an install leaves to the user: the guard's and the runner's
-// fail-closed mode, each changed agent's own (Install.FailClosed) and its notes, and where one agent runs another's files too.
+// fail-closed mode, the variable that moved an agent's user folder, each changed agent's own
+// fail-closed mode (Install.FailClosed) and its notes, and where one agent runs another's files too.
 func installNotes(e *env, o install.Options, list []*dialect.Agent, changes []*install.Change, wrote bool) {
 	if wrote {
 		fmt.Fprintln(e.stdout, "the shell guard is fail-closed (--fail-closed): when it cannot work, the command is blocked, not let through")
@@ -175,6 +176,10 @@ func installNotes(e *env, o install.Options, list []*dialect.Agent, changes []*i
 	for _, c := range changes {
 		if !c.Changed() {
 			continue
+		}
+		if by := o.MovedBy(c.Agent); by != "" {
+			fmt.Fprintf(e.stdout, "note: %s is set (%s): it moves %s's user folder, so the hooks are in %s, which %s reads when started with the same %s, not without it\n",
+				by, e.getenv(by), c.Agent.Title, c.File, c.Agent.ShortTitle(), by)
 		}
 		if c.Agent.Install.FailClosed {
 			fmt.Fprintf(e.stdout, "%s blocks the call when agenthooks is missing or fails, on the guards' entries and on the runner's on the events that can block (its own fail-closed setting)\n", c.Agent.ShortTitle())
