@@ -98,7 +98,8 @@ var guardInits = []string{
 	// cobra and pflag (which imports net), for every command but the guard's fast path
 	"text/template/parse", "text/template", "vendor/golang.org/x/net/dns/dnsmessage", "net/netip", "net",
 	"github.com/spf13/pflag", "github.com/spf13/cobra",
-	// agenthooks
+	// agenthooks; internal/prestack grows the stack before the packages whose initialisation recurses
+	"github.com/agenthooks/agenthooks/internal/prestack",
 	"github.com/agenthooks/agenthooks/dialect/claude", "github.com/agenthooks/agenthooks/dialect/codex",
 	"github.com/agenthooks/agenthooks/dialect/cursor", "github.com/agenthooks/agenthooks/dialect/gemini",
 	"github.com/agenthooks/agenthooks/dialect/translate", "github.com/agenthooks/agenthooks/audit",
@@ -172,5 +173,10 @@ func TestLeanInit(t *testing.T) {
 		if !slices.Contains(inits, p) {
 			t.Errorf("agenthooks guard bash no longer initialises %s: take it off guardInits", p)
 		}
+	}
+	// The stack is grown before the first initialisation that recurses deeply (mvdan.cc/sh's
+	// regular expressions), else they grow it step by step, copying it each time.
+	if pre, fu := slices.Index(inits, "github.com/agenthooks/agenthooks/internal/prestack"), slices.Index(inits, "mvdan.cc/sh/v3/fileutil"); pre < 0 || fu >= 0 && pre > fu {
+		t.Errorf("internal/prestack initialises at %d, after mvdan.cc/sh/v3/fileutil (%d): %q", pre, fu, inits)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/agenthooks/agenthooks/internal/cli"
+	_ "github.com/agenthooks/agenthooks/internal/prestack" // the stack grown once, before the rest initialises
 )
 
 func main() {
