@@ -81,8 +81,12 @@ func ManagedDir(goos string) string {
 // (run_shell_command) and a timestamp, which Claude Code's payloads do not carry; its tool and
 // prompt events are named as no Gemini CLI event is.
 func detect(p dialect.Probe) bool {
+	// the payload's own fields first: the event table is built only for a payload they leave open
+	if _, stamped := p.Timestamp.(string); p.TurnID != nil || !stamped && ClaudeTool(p.Tool) == p.Tool {
+		return false
+	}
 	e, ok := events()[p.HookEvent]
-	if !ok || e.claude == "" || p.TurnID != nil {
+	if !ok || e.claude == "" {
 		return false
 	}
 	switch e.Kind {
@@ -92,8 +96,7 @@ func detect(p dialect.Probe) bool {
 			return false
 		}
 	}
-	_, stamped := p.Timestamp.(string)
-	return stamped || ClaudeTool(p.Tool) != p.Tool
+	return true
 }
 
 // toSpoken rewrites a Qwen Code payload as its Claude Code namesake's; an event with none keeps
