@@ -443,7 +443,7 @@ func readShellCall(e *env, forced string) (shellCall, error) {
 		return call, err
 	}
 	var pl shellPayload
-	if err := json.Unmarshal(data, &pl); err != nil {
+	if err := pl.decode(data); err != nil {
 		return call, dialect.JSONError("payload", data, err)
 	}
 	call.event = pl.HookEventName
@@ -565,7 +565,11 @@ func guardView(format string, data *[]byte, v any) error {
 		return err
 	}
 	*data = view
-	if err := json.Unmarshal(view, v); err != nil {
+	decode := func() error { return json.Unmarshal(view, v) }
+	if pl, ok := v.(*shellPayload); ok {
+		decode = func() error { return pl.decode(view) }
+	}
+	if err := decode(); err != nil {
 		return dialect.JSONError("payload", view, err)
 	}
 	return nil

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 
 	"github.com/agenthooks/agenthooks/dialect"
@@ -30,7 +29,7 @@ func callingAgent(e *env, ag *dialect.Agent, event string) (*dialect.Agent, stri
 	payload, _ := io.ReadAll(io.LimitReader(e.stdin, engine.MaxPayload+1))
 	e.stdin = io.MultiReader(bytes.NewReader(payload), e.stdin)
 	var pl shellPayload
-	if json.Unmarshal(payload, &pl) != nil {
+	if pl.decode(payload) != nil {
 		return ag, event
 	}
 	host := agents.Detect(pl.probe())
