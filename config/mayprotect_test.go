@@ -151,3 +151,43 @@ func FuzzMayProtectNeverHides(f *testing.F) {
 		neverHides(t, env, []string{file}, []string{"/usr/local/bin/agenthooks"}, target, target+"/x", path.Dir(target))
 	})
 }
+
+// TestMayProtectPathLeavesRoot: a descriptor's path that leaves its root (../ under a managed
+// folder, a variable's folder, the team folder, the agent's folder, the home folder or a
+// workspace) protects a place outside it. MayProtect, which reasons from the roots, then gives
+// no test rather than a "cannot be protected" for that place.
+func TestMayProtectPathLeavesRoot(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("MayProtect gives no test on " + runtime.GOOS)
+	}
+	env := Env{Home: "/home/a", Workspaces: []string{"/work/p"}, Getenv: func(k string) string {
+		if k == "FAKE_DIR" {
+			return "/opt/fake"
+		}
+		return ""
+	}}
+	for _, l := range []dialect.Location{
+		{Root: dialect.RootManaged, Path: "../escape/hooks.json"},
+		{Root: dialect.RootManaged, Path: "x/../../escape/*.json"},
+		{Root: dialect.RootEnv, Env: "FAKE_DIR", Path: "../escape/hooks.json"},
+		{Root: dialect.RootTeam, Path: "../../.escape"},
+		{Root: dialect.RootHome, Path: "../.escape"},
+		{Root: dialect.RootUserHome, Path: "x/../../escape"},
+		{Root: dialect.RootWorkspace, Path: "../escape"},
+		{Root: dialect.RootWorkspace, Path: "./.fake//hooks.json"},
+		{Root: dialect.RootManaged, Path: "hooks.json"}, // one that stays: a test, and it holds
+	} {
+		a := &dialect.Agent{Name: "fake", Dir: ".fake", ManagedDir: func(string) string { return "/etc/fake" }, Files: []dialect.Location{l}}
+		may := mayProtectOf(env, nil, nil, []*dialect.Agent{a})
+		if may == nil {
+			continue
+		}
+		for _, p := range LocationPaths(env, a, a.Files) {
+			for _, target := range []string{absPath(p), path.Dir(absPath(p))} {
+				if !may(target) {
+					t.Errorf("location %+v: MayProtect says %s cannot be protected, and it is (%s)", l, target, absPath(p))
+				}
+			}
+		}
+	}
+}
