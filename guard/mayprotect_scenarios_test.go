@@ -1,0 +1,145 @@
+package guard_test
+
+import (
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/guard"
+	"github.com/agenthooks/agenthooks/guard/policy"
+)
+
+// cliPlaces is the context `agenthooks guard bash` builds (internal/cli protectedPlaces) for a
+// home, a working directory, a project, an environment, the policy and audit files (files[1]
+// the audit trail) and the binaries, twice: with the protected paths given, and computed on
+// first need behind config.MayProtect, wrapped as the CLI wraps it (no test from config is
+// "compute the list"; none at all with a relative home).
+func cliPlaces(home, cwd, project string, env map[string]string, files, binaries []string) (eager, prefiltered guard.Context) {
+	getenv := func(k string) string { return env[k] }
+	cenv := config.Env{Home: home, EnterpriseDir: env["AGENTHOOKS_ENTERPRISE_DIR"], ClaudeManagedDir: env["AGENTHOOKS_CLAUDE_MANAGED_DIR"],
+		CodexHome: env["CODEX_HOME"], Getenv: getenv}
+	for _, ws := range []string{project, cwd} {
+		if ws != "" && (len(cenv.Workspaces) == 0 || cenv.Workspaces[0] != ws) {
+			cenv.Workspaces = append(cenv.Workspaces, ws)
+		}
+	}
+	list := config.ProtectedPaths(cenv, files, binaries)
+	if len(files) > 1 && files[1] != "" {
+		abs, _ := filepath.Abs(files[1])
+		for i := range list {
+			if list[i].Path == filepath.ToSlash(abs) {
+				list[i].Prefix = true
+			}
+		}
+	}
+	base := guard.Context{Home: home, Cwd: cwd, Project: project, Getenv: getenv}
+	eager, prefiltered = base, base
+	eager.Protected = list
+	prefiltered.ProtectedFunc = func() []policy.Protected { return list }
+	if home == "" || filepath.IsAbs(home) {
+		test := config.MayProtect(cenv, files, binaries)
+		prefiltered.MayProtect = func(p string) bool { return test == nil || test(p) }
+	}
+	return eager, prefiltered
+}
+
+// sameBehindMayProtect fails t when a command is judged differently with the protected paths
+// given and behind the MayProtect test; it returns the verdict.
+func sameBehindMayProtect(t *testing.T, g *guard.Guard, eager, prefiltered guard.Context, cmd string) guard.Verdict {
+	t.Helper()
+	want, got := g.Check(cmd, eager), g.Check(cmd, prefiltered)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("home %q cwd %q project %q: %q judged %s (%s) behind the MayProtect test, %s (%s) with the protected paths given",
+			eager.Home, eager.Cwd, eager.Project, cmd, got.Decision, got.Reason, want.Decision, want.Reason)
+	}
+	return want
+}
+
+// placeShape is a home, working directory, project, environment and files the guard runs with.
+type placeShape struct {
+	name               string
+	home, cwd, project string
+	env                map[string]string
+	files              []string
+}
+
+// placeShapes are the unusual places an agent's environment and payload can give the guard.
+var placeShapes = []placeShape{
+	{"ordinary", "/home/dev", "/home/dev/project", "/home/dev/project", nil, []string{"", "/home/dev/.agenthooks/audit.db"}},
+	{"home is the root", "/", "/work", "/work", nil, nil},
+	{"project is home", "/home/dev", "/home/dev", "/home/dev", nil, nil},
+	{"project in ~/.claude", "/home/dev", "/home/dev/.claude/proj", "/home/dev/.claude/proj", nil, nil},
+	{"cwd outside the project", "/home/dev", "/tmp/x", "/home/dev/project", nil, nil},
+	{"cwd below the project", "/home/dev", "/home/dev/project/sub", "/home/dev/project", nil, nil},
+	{"home with a space", "/home/my dev", "/home/my dev/p", "/home/my dev/p", nil, nil},
+	{"home dot", ".", "/home/dev/project", "/home/dev/project", nil, nil},
+	{"home relative", "h", "/home/dev/project", "/home/dev/project", nil, nil},
+	{"home with a trailing slash", "/home/dev/", "/home/dev/project", "/home/dev/project", nil, nil},
+	{"no home", "", "/home/dev/project", "/home/dev/project", nil, nil},
+	{"variables move the folders", "/home/dev", "/home/dev/project", "/home/dev/project", map[string]string{"CLAUDE_CONFIG_DIR": "/work/cc", "XDG_CONFIG_HOME": "/x/cfg",
+		"CODEX_HOME": "/opt/codex", "OPENCODE_CONFIG_DIR": "/home/dev/project/oc", "OPENCODE_CONFIG": "/tmp/oc.json", "QWEN_CODE_SYSTEM_SETTINGS_PATH": "/etc/q.json",
+		"AGENTHOOKS_AUDIT": "/var/log/ah/audit.db"}, []string{"/srv/pol.yaml", "/var/log/ah/audit.db"}},
+	{"variables at the root and the project", "/home/dev", "/home/dev/project", "/home/dev/project", map[string]string{"XDG_CONFIG_HOME": "/", "CODEX_HOME": "/home/dev/project"}, nil},
+	{"variables unclean", "/home/dev", "/home/dev/project", "/home/dev/project", map[string]string{"XDG_CONFIG_HOME": "cfg", "CODEX_HOME": "../codex",
+		"CLAUDE_CONFIG_DIR": "/work/cc/"}, []string{"pol.yaml", "../audit.db"}},
+	{"variable with dot dot", "/home/dev", "/home/dev/project/sub", "/home/dev/project", map[string]string{"CLAUDE_CONFIG_DIR": "/home/dev/project/sub/.."}, nil},
+}
+
+// mayProtectCommands write, delete or move a place relative to the shapes above: by a relative
+// path, through .. and ./ and doubled slashes, as ~user or $VAR, by a glob or a brace, a folder
+// above a protected one, the audit trail's journals, lookalike names.
+var mayProtectCommands = []string{
+	"echo x > ./.claude/settings.json", "echo x > .//.claude//settings.json", "echo x > .claude/", "rm -rf .claude/", "echo x > ../project/.claude/settings.json",
+	"echo x > ../../dev/.bashrc", "rm -rf ~/.config", "mv ~/.codex x", "mv ~/.config/opencode x", "echo x >> ~dev/.bashrc", "echo x >> ~root/.bashrc",
+	"echo x > $HOME/.bashrc", "echo x > ${CODEX_HOME}/config.toml", "echo x > $XDG_CONFIG_HOME/opencode/opencode.json", "rm ~/.c*", "echo x > {a,.claude}/settings.json",
+	"touch /opt/codex/config.toml", "echo > /x/cfg/opencode/plugin/a.js", "echo > /x/cfg/crush/crush.json", "echo > /work/cc/settings.json", "rm -rf /work/cc",
+	"echo > /home/dev/.agenthooks/audit.db.spool", "echo > /var/log/ah/audit.db.spool", "echo > /var/log/ah/audit.db-journal", "rm -rf /var/log", "echo > /srv/pol.yaml",
+	"echo > /srv/other", "echo > /tmp/oc.json", "rm -rf /tmp", "echo > /etc/q.json", "echo > oc/plugin/x.js", "echo > /home/dev/project/oc/plugin/x.js", "echo > sub/x",
+	"echo x > x.code-workspace", "echo x > .vscode/settings.json", "rm -rf /home", "rm -rf /", "cp x /usr/local/bin/", "echo x > /usr/local/bin/agenthooks-admin",
+	"echo x > build.log", "echo > /work/x", "echo > /work/.claude/settings.json", "echo > /.bashrc", "echo > /.claude/settings.json", "echo > settings.json",
+	"echo > ../settings.json", "echo > ../.claude/settings.json", "echo > /home/dev/.claude/proj/x", "echo > /home/dev/.claude/settings.json", "echo > /home/my\\ dev/.bashrc",
+	"echo > \"/home/my dev/p/.claude/settings.json\"", "echo > cfg/opencode/opencode.json", "echo > ../codex/config.toml", "echo > pol.yaml", "echo > ../audit.db-wal",
+	"echo > /home/dev/audit.db.spool", "python3 -c \"open('.bashrc','a').write('x')\"", "python3 -c \"open('.npmrc','w')\"", "perl -e 'unlink q(.bashrc)'",
+	"perl -e 'open(F, q(>>), q(.gitconfig))'", "echo > .bashrc", "echo > /.config/opencode/opencode.json", "echo > /home/dev/.ＣLAUDE/settings.json",
+	"echo > /home/dev/.cla\u0301ude/settings.json", "echo > /home/dev/.CLAUDE/settings.json", "ln ~/.claude/settings.json h && echo x > h",
+	"ln -s ~/.claude c && echo x > c/settings.json", "cd ~ && echo x > .bashrc", "cd .. && echo > .claude/settings.json", "cd / && echo > home/dev/.bashrc",
+	"pushd ~/.ssh && echo > authorized_keys", "echo > /home/dev/project/.github/hooks/x.json", "mv a /home/dev/.cursor/managed/team_x", "echo > ~/.ssh/id_ed25519",
+	"rm -rf ~/.agenthooks", "echo > /home/dev/project/.agenthooks/policy.yaml", "cp -r src /home/dev/.claude/x", "rm -rf ../project",
+}
+
+// TestMayProtectPlacesAsGiven: in each unusual place, every command is judged the same with the
+// protected paths given and behind the MayProtect test, and the writes to a protected place
+// there are denied.
+func TestMayProtectPlacesAsGiven(t *testing.T) {
+	t.Parallel()
+	g := guard.Default()
+	denied := map[string][]string{
+		"ordinary": {"echo x > ./.claude/settings.json", "echo x > .//.claude//settings.json", "rm -rf .claude/", "rm -rf ~/.config", "mv ~/.codex x",
+			"echo x > ~dev/.bashrc", "echo x > $HOME/.bashrc", "echo > /home/dev/.agenthooks/audit.db.spool", "echo > ~/.ssh/id_ed25519", "rm -rf ../project",
+			`echo x > .claude/settings\.json`, `echo x > \.claude/settings.json`, `cat x > ~/\.bashrc`, `x=.claude/settings\.json; echo > $x`, `exec 3> ~/.ssh/authorized\_keys`},
+		"home is the root":                      {"echo > /.bashrc", "echo > /.claude/settings.json", "echo > /work/.claude/settings.json", "echo > /.config/opencode/opencode.json"},
+		"project is home":                       {"echo > .bashrc", "echo x > ./.claude/settings.json"},
+		"project in ~/.claude":                  {"echo > ../settings.json", "echo > ../../.bashrc"},
+		"cwd outside the project":               {"echo > /home/dev/project/.github/hooks/x.json", "echo x > .vscode/settings.json"},
+		"cwd below the project":                 {"echo > ../.claude/settings.json", "echo x > ./.claude/settings.json"},
+		"home with a space":                     {"echo > /home/my\\ dev/.bashrc", "echo > \"/home/my dev/p/.claude/settings.json\""},
+		"home dot":                              {"perl -e 'unlink q(.bashrc)'", "perl -e 'open(F, q(>>), q(.gitconfig))'"},
+		"variables move the folders":            {"touch /opt/codex/config.toml", "echo > /x/cfg/opencode/plugin/a.js", "echo > /x/cfg/crush/crush.json", "echo > /work/cc/settings.json", "rm -rf /work/cc", "echo > /var/log/ah/audit.db.spool", "echo > /var/log/ah/audit.db-journal", "echo > /srv/pol.yaml", "echo > /tmp/oc.json", "echo > /etc/q.json", "echo > oc/plugin/x.js", "echo x > ${CODEX_HOME}/config.toml"},
+		"variables at the root and the project": {"echo > config.toml"},
+		"variable with dot dot":                 {"echo > ../settings.json"},
+	}
+	bins := []string{"/usr/local/bin/agenthooks"}
+	for _, s := range placeShapes {
+		eager, pre := cliPlaces(s.home, s.cwd, s.project, s.env, s.files, bins)
+		verdicts := map[string]guard.Verdict{}
+		for _, c := range append(mayProtectCommands, denied[s.name]...) {
+			verdicts[c] = sameBehindMayProtect(t, g, eager, pre, c)
+		}
+		for _, c := range denied[s.name] {
+			if v := verdicts[c]; v.Decision != guard.Deny {
+				t.Errorf("%s: %q judged %s (%s), want deny", s.name, c, v.Decision, v.Reason)
+			}
+		}
+	}
+}
