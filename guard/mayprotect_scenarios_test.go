@@ -1,8 +1,10 @@
 package guard_test
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"testing"
 
 	"github.com/agenthooks/agenthooks/config"
@@ -142,4 +144,73 @@ func TestMayProtectPlacesAsGiven(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestMayProtectThroughSymlinks: on a real file system, with the home's .claude a symlink into a
+// dotfiles folder, the project reached through a symlink, the home a symlink and folders of the
+// project that are symlinks into ~/.claude, every write is judged the same with the protected
+// paths given and behind the MayProtect test, and a write through a symlink to a protected
+// place is denied.
+func TestMayProtectThroughSymlinks(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symlinks need privileges on Windows")
+	}
+	d, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := d + "/home"
+	for _, dir := range []string{home + "/dotfiles/claude/projects", d + "/real-proj/.claude", d + "/realhome"} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, to := range map[string]string{home + "/.claude": home + "/dotfiles/claude", d + "/link-proj": d + "/real-proj",
+		d + "/real-proj/sub": home + "/.claude/projects", d + "/real-proj/c": home + "/.claude", d + "/homelink": d + "/realhome"} {
+		if err := os.Symlink(to, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := guard.Default()
+	cmds := []string{"echo > " + home + "/dotfiles/claude/settings.json", "echo > " + d + "/real-proj/.claude/settings.json",
+		"echo > " + d + "/link-proj/.claude/settings.json", "echo > sub/../settings.json", "echo > c/settings.json", "echo > " + d + "/realhome/.bashrc",
+		"echo > " + d + "/homelink/.bashrc", "echo > ~/.claude/settings.json", "cd sub/.. && echo > settings.json", "rm -rf " + home + "/dotfiles",
+		"echo > sub/x", "cd c && echo > settings.json", "echo > " + d + "/link-proj/src.go", "echo > " + d + "/link-proj/c/settings.json"}
+	for _, s := range []struct{ home, project string }{{home, d + "/link-proj"}, {home, d + "/real-proj"}, {d + "/homelink", d + "/real-proj"}} {
+		eager, pre := cliPlaces(s.home, s.project, s.project, nil, nil, []string{"/usr/local/bin/agenthooks"})
+		verdicts := map[string]guard.Verdict{}
+		for _, c := range cmds {
+			verdicts[c] = sameBehindMayProtect(t, g, eager, pre, c)
+		}
+		for _, c := range []string{"echo > " + d + "/link-proj/.claude/settings.json", "echo > ~/.claude/settings.json"} {
+			if verdicts[c].Decision != guard.Deny {
+				t.Errorf("home %s, project %s: %q judged %s, want deny", s.home, s.project, c, verdicts[c].Decision)
+			}
+		}
+		if s.home == home {
+			for _, c := range []string{"echo > c/settings.json", "cd c && echo > settings.json", "echo > " + d + "/link-proj/c/settings.json"} {
+				if verdicts[c].Decision != guard.Deny {
+					t.Errorf("home %s, project %s: %q judged %s, want deny", s.home, s.project, c, verdicts[c].Decision)
+				}
+			}
+		}
+	}
+}
+
+// FuzzMayProtectPlacesAsGiven: any command, in any of the unusual places, is judged the same
+// with the protected paths given and behind the MayProtect test.
+func FuzzMayProtectPlacesAsGiven(f *testing.F) {
+	for i, c := range mayProtectCommands {
+		f.Add(c, uint8(i))
+	}
+	g := guard.Default()
+	bins := []string{"/usr/local/bin/agenthooks"}
+	f.Fuzz(func(t *testing.T, cmd string, shape uint8) {
+		if len(cmd) > 4096 {
+			return
+		}
+		s := placeShapes[int(shape)%len(placeShapes)]
+		eager, pre := cliPlaces(s.home, s.cwd, s.project, s.env, s.files, bins)
+		sameBehindMayProtect(t, g, eager, pre, cmd)
+	})
 }
