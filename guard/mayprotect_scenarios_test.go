@@ -150,7 +150,8 @@ func TestMayProtectPlacesAsGiven(t *testing.T) {
 // dotfiles folder, the project reached through a symlink, the home a symlink and folders of the
 // project that are symlinks into ~/.claude, every write is judged the same with the protected
 // paths given and behind the MayProtect test, and a write through a symlink to a protected
-// place is denied.
+// place is denied. (With ~/.claude a symlink, a write to where it leads, by that path, is
+// allowed either way: the list compares a path without symlinks with the paths as listed.)
 func TestMayProtectThroughSymlinks(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("symlinks need privileges on Windows")
@@ -175,7 +176,8 @@ func TestMayProtectThroughSymlinks(t *testing.T) {
 	cmds := []string{"echo > " + home + "/dotfiles/claude/settings.json", "echo > " + d + "/real-proj/.claude/settings.json",
 		"echo > " + d + "/link-proj/.claude/settings.json", "echo > sub/../settings.json", "echo > c/settings.json", "echo > " + d + "/realhome/.bashrc",
 		"echo > " + d + "/homelink/.bashrc", "echo > ~/.claude/settings.json", "cd sub/.. && echo > settings.json", "rm -rf " + home + "/dotfiles",
-		"echo > sub/x", "cd c && echo > settings.json", "echo > " + d + "/link-proj/src.go", "echo > " + d + "/link-proj/c/settings.json"}
+		"echo > sub/x", "cd c && echo > settings.json", "echo > " + d + "/link-proj/src.go", "echo > " + d + "/link-proj/c/settings.json",
+		"cd sub && echo > ../settings.json", "echo > " + d + "/link-proj/sub/../settings.json", "echo > sub/../../../.bashrc"}
 	for _, s := range []struct{ home, project string }{{home, d + "/link-proj"}, {home, d + "/real-proj"}, {d + "/homelink", d + "/real-proj"}} {
 		eager, pre := cliPlaces(s.home, s.project, s.project, nil, nil, []string{"/usr/local/bin/agenthooks"})
 		verdicts := map[string]guard.Verdict{}
@@ -213,4 +215,40 @@ func FuzzMayProtectPlacesAsGiven(f *testing.F) {
 		eager, pre := cliPlaces(s.home, s.cwd, s.project, s.env, s.files, bins)
 		sameBehindMayProtect(t, g, eager, pre, cmd)
 	})
+}
+
+// TestDotDotAfterSymlink: a ".." after a symlink goes up from where the symlink leads, as the
+// kernel opens the path: with sub a symlink to ~/.claude/projects, sub/../settings.json is
+// ~/.claude/settings.json, and so is ../settings.json from inside sub. Denied, the same with
+// the protected paths given and behind the MayProtect test.
+func TestDotDotAfterSymlink(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symlinks need privileges on Windows")
+	}
+	d, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, proj := d+"/home", d+"/proj"
+	for _, dir := range []string{home + "/.claude/projects", proj} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(home+"/.claude/projects", proj+"/sub"); err != nil {
+		t.Fatal(err)
+	}
+	g := guard.Default()
+	eager, pre := cliPlaces(home, proj, proj, nil, nil, []string{"/usr/local/bin/agenthooks"})
+	for _, c := range []string{"echo x > sub/../settings.json", "cd sub && echo x > ../settings.json", "echo x > " + proj + "/sub/../settings.json",
+		"echo x > sub/../projects/../settings.json", "echo x >| sub/../../.bashrc", "cp x sub/../settings.json", "rm sub/../settings.json"} {
+		if v := sameBehindMayProtect(t, g, eager, pre, c); v.Decision != guard.Deny {
+			t.Errorf("%q judged %s (%s), want deny", c, v.Decision, v.Reason)
+		}
+	}
+	for _, c := range []string{"echo x > sub/../x.txt", "echo x > sub/x.json", "echo x > ../proj/a.txt", "cd sub/.. && echo x > settings.json"} {
+		if v := sameBehindMayProtect(t, g, eager, pre, c); v.Decision != guard.Allow {
+			t.Errorf("%q judged %s (%s), want allow", c, v.Decision, v.Reason)
+		}
+	}
 }

@@ -831,6 +831,13 @@ func (pr *protector) touch(op string, w shell.Word, inv *shell.Invocation) (hit,
 		}
 		return hit{}, false
 	}
+	if phys, ok := physical(v, inv.Cwd); ok && phys != abs {
+		// link/../settings.json, where link leads into ~/.claude: the kernel goes up from
+		// where the link leads, not from the folder as written
+		if h, ok := pr.touch(op, shell.Word{Value: phys, Static: true, Glob: w.Glob, Raw: w.Raw}, inv); ok {
+			return h, true
+		}
+	}
 	if pr.cannotBeProtected(abs, w.Glob || inv.Filtered) {
 		return hit{}, false
 	}
@@ -1324,6 +1331,34 @@ func absolute(p, cwd string) (string, bool) {
 		return "", false
 	}
 	return path.Join(cwd, p), true
+}
+
+// physical is the path the kernel opens for p, made absolute against cwd: each ".." goes up
+// from where the symlinks before it lead, where absolute goes up from the folder as written
+// (sub/.. is not the working directory when sub is a symlink). False when p has no ".." or cwd
+// is not known.
+func physical(p, cwd string) (string, bool) {
+	p = toBash(p)
+	if p != ".." && !strings.HasPrefix(p, "../") && !strings.HasSuffix(p, "/..") && !strings.Contains(p, "/../") {
+		return "", false
+	}
+	cur := "/"
+	if !path.IsAbs(p) {
+		if cwd == "" {
+			return "", false
+		}
+		cur = cwd
+	}
+	for _, e := range strings.Split(p, "/") {
+		switch e {
+		case "", ".":
+		case "..":
+			cur = path.Dir(realPath(cur))
+		default:
+			cur = path.Join(cur, e)
+		}
+	}
+	return cur, true
 }
 
 // realOf is a protected path with its symlinks resolved, looked up once.
