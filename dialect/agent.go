@@ -434,10 +434,12 @@ type Install struct {
 	Render func(settings []byte) ([]byte, []string)
 }
 
-// WrapperFile is one executable install writes into an agent's hooks folder.
+// WrapperFile is one executable install writes into an agent's hooks folder; FailClosed when it
+// blocks the call as agenthooks fails (its event gates a call).
 type WrapperFile struct {
-	Name string
-	Data []byte
+	Name       string
+	Data       []byte
+	FailClosed bool
 }
 
 // InstallEntry is one handler install adds: the event, the matcher, the arguments after the

@@ -194,3 +194,56 @@ func init() {
 		return timed(func() { c.exec(b, "please run them") })
 	}
 }
+
+// TestClineWrapperFailureLetsTaskGoOn: inside the Cline CLI, with the wrappers install writes,
+// an agenthooks that crashes on PostToolUse (an event that gates nothing: the tool has run) does
+// not stop the user's task: the next command runs, the model is asked again and reads the
+// wrapper's note of the failure; while the same crash on PreToolUse still blocks the call.
+func TestClineWrapperFailureLetsTaskGoOn(t *testing.T) {
+	crash := func(t *testing.T, c *clineRun, event string) {
+		t.Helper()
+		stand := filepath.Join(c.ws.home, "crashing-agenthooks")
+		if err := os.WriteFile(stand, []byte("#!/bin/sh\ncat > /dev/null\necho 'panic: it broke' >&2\nexit 1\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		w := filepath.Join(c.ws.home, "Documents", "Cline", "Hooks", event)
+		b, err := os.ReadFile(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(b), "\n")
+		for i, l := range lines {
+			if strings.HasPrefix(l, "prog=") {
+				lines[i] = "prog='" + stand + "'"
+			}
+		}
+		if err := os.WriteFile(w, []byte(strings.Join(lines, "\n")), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := newCline(t, "echo one > one.txt", "echo two > two.txt")
+	c.ws.agenthooksEnv(t, c.env(), "install", "--agent", "cline")
+	crash(t, c, "PostToolUse")
+	out := c.exec(t, "please run them")
+	if !c.ws.exists("one.txt") || !c.ws.exists("two.txt") {
+		t.Errorf("a crash of agenthooks on PostToolUse stopped the task (one.txt %v, two.txt %v); Cline printed:\n%s\nits log:\n%s",
+			c.ws.exists("one.txt"), c.ws.exists("two.txt"), out, c.stopReason(t))
+	}
+	if n := len(c.model.sent()); n < 3 {
+		t.Errorf("the model was asked %d times, want 3 (two calls, then the answer)", n)
+	}
+	if !c.model.anySent("so this Cline PostToolUse hook lets the task go on") {
+		t.Errorf("no request carries the wrapper's note of the failure; requests:\n%s", strings.Join(c.model.sent(), "\n---\n"))
+	}
+
+	c2 := newCline(t, "echo one > one.txt")
+	c2.ws.agenthooksEnv(t, c2.env(), "install", "--agent", "cline")
+	crash(t, c2, "PreToolUse")
+	c2.exec(t, "please run it")
+	if c2.ws.exists("one.txt") {
+		t.Error("a crash of agenthooks on PreToolUse let the call run: the wrapper must fail closed there")
+	}
+	if !strings.Contains(c2.stopReason(t), "so this Cline PreToolUse hook blocks") {
+		t.Errorf("Cline's log does not carry the wrapper's reason:\n%s", c2.stopReason(t))
+	}
+}

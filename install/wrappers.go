@@ -80,7 +80,11 @@ func planWrappers(c *Change, o Options, remove bool) error {
 			c.Changes = append(c.Changes, "rewrote "+w.Name)
 		case errors.Is(err, fs.ErrNotExist):
 			part.Changes = []string{"written"}
-			c.Changes = append(c.Changes, "wrote "+w.Name+" (runs agenthooks; blocks when it is missing)")
+			if w.FailClosed {
+				c.Changes = append(c.Changes, "wrote "+w.Name+" (runs agenthooks; blocks when it is missing)")
+			} else {
+				c.Changes = append(c.Changes, "wrote "+w.Name+" (runs agenthooks)")
+			}
 		default:
 			return fmt.Errorf("read %s: %w", file, err)
 		}

@@ -2,6 +2,7 @@ package cline
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -289,8 +290,17 @@ func TestWrappers(t *testing.T) {
 		t.Error("a hook of the user's own read as a wrapper")
 	}
 	var m map[string]any
-	if err := json.Unmarshal([]byte(missing(`C:\"x"`, "PreToolUse")), &m); err != nil || m["cancel"] != true {
+	if err := json.Unmarshal([]byte(missing(`C:\"x"`, "PreToolUse", true)), &m); err != nil || m["cancel"] != true {
 		t.Errorf("the missing answer is not Cline's cancel: %v", err)
+	}
+	// a wrapper fails closed exactly on the events the descriptor says gate a call
+	for _, w := range Wrappers("agenthooks", "/x/agenthooks", "linux", Agent.InstallEntries("guard bash --fail-closed")) {
+		if w.FailClosed != Agent.Gates(w.Name) {
+			t.Errorf("the %s wrapper fails closed: %v, but the event gates: %v", w.Name, w.FailClosed, Agent.Gates(w.Name))
+		}
+		if cancels := strings.Contains(string(w.Data), `{"cancel":true,"errorMessage":"agenthooks `); cancels != Agent.Gates(w.Name) {
+			t.Errorf("the %s wrapper cancels when agenthooks fails: %v, but the event gates: %v", w.Name, cancels, Agent.Gates(w.Name))
+		}
 	}
 }
 
@@ -348,7 +358,9 @@ func FuzzPayload(f *testing.F) {
 
 // TestWrapperAnswers runs the Unix wrapper with a stand-in for agenthooks: its answer passes when
 // it exited 0 with a JSON object or nothing, or failed with a cancel of its own; a crash's text,
-// truncated JSON or any other failure is a cancel, never something Cline would take for no answer.
+// truncated JSON or any other failure is a cancel on PreToolUse, never something Cline would take
+// for no answer, and on PostToolUse (which gates nothing: there a cancel would stop the user's
+// task after the tool ran) an answer that names the failure and lets the task go on.
 func TestWrapperAnswers(t *testing.T) {
 	t.Parallel()
 	sh, err := exec.LookPath("sh")
@@ -365,28 +377,68 @@ func TestWrapperAnswers(t *testing.T) {
 		{`checking...`, "0", `failed (exit status 0)`},
 		{``, "1", `failed (exit status 1)`},
 	}
-	for _, c := range cases {
-		dir := t.TempDir()
-		prog := filepath.Join(dir, "agenthooks")
-		stand := "#!/bin/sh\ncat > /dev/null\nprintf '%s' '" + c.out + "'\nexit " + c.exit + "\n"
-		if err := os.WriteFile(prog, []byte(stand), 0o755); err != nil {
+	// run writes the wrapper install writes for ev (the descriptor's entries) with prog as its
+	// agenthooks and runs it as Cline does: the payload on stdin, stdout the answer.
+	run := func(t *testing.T, ev, dir, prog string) (answer map[string]any, stdout, stderr string) {
+		t.Helper()
+		var w []byte
+		for _, f := range Wrappers(prog, prog, "linux", Agent.InstallEntries("guard bash --fail-closed")) {
+			if f.Name == ev {
+				w = f.Data
+			}
+		}
+		if w == nil {
+			t.Fatalf("install writes no %s wrapper", ev)
+		}
+		file := filepath.Join(dir, ev)
+		if err := os.WriteFile(file, w, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		files := Wrappers(prog, prog, "linux", []dialect.InstallEntry{{Event: "PreToolUse", Args: "guard bash --fail-closed", FailClosed: true}})
-		w := filepath.Join(dir, "PreToolUse")
-		if err := os.WriteFile(w, files[0].Data, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.Command(sh, w)
-		cmd.Stdin = strings.NewReader(`{"hookName":"PreToolUse"}`)
+		cmd := exec.Command(sh, file)
+		cmd.Stdin = strings.NewReader(`{"hookName":"` + ev + `"}`)
+		var errb strings.Builder
+		cmd.Stderr = &errb
 		out, err := cmd.Output()
-		got := strings.TrimSpace(string(out))
-		if err != nil || (c.want == "" && got != "") || !strings.Contains(got, c.want) {
-			t.Errorf("agenthooks printing %q, exit %s: the wrapper answered %q (%v), want %q", c.out, c.exit, got, err, c.want)
+		if err != nil {
+			t.Fatalf("the %s wrapper exited with %v (Cline ignores the status; it must answer on stdout and exit 0)", ev, err)
 		}
-		if strings.Contains(c.want, "failed") && !strings.HasPrefix(got, `{"cancel":true`) {
-			t.Errorf("agenthooks printing %q, exit %s: %q is not a cancel", c.out, c.exit, got)
+		stdout = strings.TrimSpace(string(out))
+		_ = json.Unmarshal([]byte(stdout), &answer)
+		return answer, stdout, errb.String()
+	}
+	for _, ev := range []string{"PreToolUse", "PostToolUse"} {
+		gates := Agent.Gates(ev)
+		for _, c := range cases {
+			dir := t.TempDir()
+			prog := filepath.Join(dir, "agenthooks")
+			stand := "#!/bin/sh\ncat > /dev/null\nprintf '%s' '" + c.out + "'\nexit " + c.exit + "\n"
+			if err := os.WriteFile(prog, []byte(stand), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			answer, got, stderr := run(t, ev, dir, prog)
+			if (c.want == "" && got != "") || !strings.Contains(got, c.want) {
+				t.Errorf("%s, agenthooks printing %q, exit %s: the wrapper answered %q, want %q", ev, c.out, c.exit, got, c.want)
+			}
+			if !strings.Contains(c.want, "failed") {
+				continue
+			}
+			switch {
+			case gates && answer["cancel"] != true:
+				t.Errorf("%s, agenthooks printing %q, exit %s: %q is not a cancel", ev, c.out, c.exit, got)
+			case !gates && (answer["cancel"] != false || !strings.Contains(fmt.Sprint(answer["errorMessage"]), "lets the task go on")):
+				t.Errorf("%s, agenthooks printing %q, exit %s: %q stops the task or does not say why", ev, c.out, c.exit, got)
+			case !gates && !strings.Contains(stderr, "failed (exit status "+c.exit+")"):
+				t.Errorf("%s, agenthooks printing %q, exit %s: stderr %q does not name the failure", ev, c.out, c.exit, stderr)
+			}
 		}
+		// agenthooks gone: a cancel on the event that gates, the task goes on elsewhere
+		answer, got, _ := run(t, ev, t.TempDir(), filepath.Join(t.TempDir(), "gone", "agenthooks"))
+		if answer["cancel"] != gates || !strings.Contains(got, "agenthooks is missing") {
+			t.Errorf("%s with agenthooks gone: %q (the event gates: %v)", ev, got, gates)
+		}
+	}
+	if !Agent.Gates("PreToolUse") || Agent.Gates("PostToolUse") {
+		t.Fatal("the descriptor's gating events moved: PreToolUse gates and PostToolUse does not")
 	}
 }
 

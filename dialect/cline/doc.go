@@ -4,7 +4,8 @@
 // contextModification, overrideInput; the exit status never decides), its payload (hookName,
 // taskId, preToolUse.toolName and parameters) rewritten into Claude Code's shape and back, and
 // the small per-event wrappers agenthooks install writes into a Cline hooks folder, which run
-// agenthooks and fail closed when it is gone.
+// agenthooks and, when it is gone or fails, block on the event that gates a call (PreToolUse)
+// and let the task go on elsewhere.
 //
 // The contract follows the Cline CLI's bundled SDK (Version, @cline/core SDKVersion) and the
 // VS Code extension's hook runner in github.com/cline/cline. It imports decide, dialect and

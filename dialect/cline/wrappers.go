@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/agenthooks/agenthooks/dialect"
@@ -21,13 +22,21 @@ func IsWrapper(content []byte) bool { return bytes.Contains(content, []byte(Wrap
 // and the VS Code extension only an executable named exactly after the event) or a PowerShell
 // script named EVENT.ps1 (windows: the only name the VS Code extension runs there). Each reads
 // the payload once and runs agenthooks at path with each entry's arguments in turn: the first
-// that answers is the answer. When agenthooks is gone, or exits with a failure and no answer,
-// the wrapper answers cancel: Cline ignores a hook's exit status and would otherwise run the
-// call unguarded.
+// that answers is the answer.
+//
+// When agenthooks is gone, or exits with a failure and no answer, a wrapper of an event whose
+// entries are FailClosed (the events that gate a call, Agent.Gates: PreToolUse) answers cancel:
+// Cline ignores a hook's exit status and would otherwise run the call unguarded. On every other
+// event a cancel would not stop a call but the user's task (the Cline CLI stops the run on a
+// PostToolUse cancel, after the tool ran), so there the wrapper answers cancel false with the
+// failure as errorMessage (the Cline CLI hands it to the model as context), writes it on stderr
+// too (the VS Code extension shows a hook's stderr), and the task goes on.
 func Wrappers(prog, path, goos string, entries []dialect.InstallEntry) []dialect.WrapperFile {
 	var order []string
 	steps := map[string][]string{}
+	closed := map[string]bool{}
 	for _, en := range entries {
+		closed[en.Event] = closed[en.Event] || en.FailClosed
 		args := en.Args
 		if strings.HasPrefix(args, "guard ") && !strings.Contains(args, "--format") {
 			args += " --format cline"
@@ -42,10 +51,10 @@ func Wrappers(prog, path, goos string, entries []dialect.InstallEntry) []dialect
 	out := make([]dialect.WrapperFile, 0, len(order))
 	for _, ev := range order {
 		if goos == "windows" {
-			out = append(out, dialect.WrapperFile{Name: ev + ".ps1", Data: ps1Wrapper(path, ev, steps[ev])})
+			out = append(out, dialect.WrapperFile{Name: ev + ".ps1", Data: ps1Wrapper(path, ev, steps[ev], closed[ev]), FailClosed: closed[ev]})
 			continue
 		}
-		out = append(out, dialect.WrapperFile{Name: ev, Data: shWrapper(path, ev, steps[ev])})
+		out = append(out, dialect.WrapperFile{Name: ev, Data: shWrapper(path, ev, steps[ev], closed[ev]), FailClosed: closed[ev]})
 	}
 	return out
 }
@@ -59,35 +68,61 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// missing is the cancel a wrapper answers when agenthooks is not at path.
-func missing(path, event string) string {
-	b, _ := json.Marshal(map[string]any{"cancel": true, "errorMessage": "agenthooks is missing (" + path + "), so this Cline " +
-		event + " hook blocks: reinstall agenthooks, or run agenthooks uninstall --agent cline"})
+// missing is what a wrapper answers when agenthooks is not at path: a cancel where the wrapper
+// fails closed, else the same words with cancel false.
+func missing(path, event string, closed bool) string {
+	b, _ := json.Marshal(map[string]any{"cancel": closed, "errorMessage": "agenthooks is missing (" + path + "), so this Cline " +
+		event + " hook " + outcome(closed) + ": reinstall agenthooks, or run agenthooks uninstall --agent cline"})
 	return string(b)
+}
+
+// outcome says what a wrapper's failure does to Cline's call or task.
+func outcome(closed bool) string {
+	if closed {
+		return "blocks"
+	}
+	return "lets the task go on"
+}
+
+// failed is the format of the answer a wrapper prints when a step fails, for printf (sh) with
+// the step's first argument and its exit status.
+func failed(event string, closed bool) string {
+	return `{"cancel":` + strconv.FormatBool(closed) + `,"errorMessage":"agenthooks %s failed (exit status %s), so this Cline ` +
+		event + " hook " + outcome(closed) + `"}`
 }
 
 func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-func shWrapper(path, event string, steps []string) []byte {
+func shWrapper(path, event string, steps []string, closed bool) []byte {
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n")
 	b.WriteString("# Cline " + event + " hook: runs agenthooks (" + WrapperMarker + ").\n")
 	b.WriteString("# Written by agenthooks install --agent cline, which rewrites it; agenthooks uninstall --agent cline\n")
 	b.WriteString("# deletes it. Take out the marker above to keep a file of your own here.\n")
 	b.WriteString("prog=" + shQuote(path) + "\n")
-	b.WriteString("if [ ! -x \"$prog\" ]; then\n\tprintf '%s\\n' " + shQuote(missing(path, event)) + "\n\texit 0\nfi\n")
+	b.WriteString("if [ ! -x \"$prog\" ]; then\n")
+	if !closed {
+		b.WriteString("\tprintf '%s\\n' " + shQuote("agenthooks is missing ("+path+")") + " >&2\n")
+	}
+	b.WriteString("\tprintf '%s\\n' " + shQuote(missing(path, event, closed)) + "\n\texit 0\nfi\n")
 	b.WriteString("payload=$(cat)\n")
 	b.WriteString("step() {\n")
 	b.WriteString("\tout=$(printf '%s\\n' \"$payload\" | \"$prog\" \"$@\")\n")
 	b.WriteString("\tst=$?\n")
 	// agenthooks' answer passes when it exited 0 with a JSON object (or nothing), or failed with
 	// a cancel of its own; anything else (a crash's text, truncated JSON) is a failure, which
-	// Cline would take for no answer and run the call: a cancel instead.
+	// Cline would take for no answer and run the call: the failure's answer instead (a cancel
+	// where the wrapper fails closed).
 	b.WriteString("\tcase \"$st:$out\" in\n")
 	b.WriteString("\t0:) return 0 ;;\n")
 	b.WriteString("\t0:\\{*\\} | *:\\{*'\"cancel\":true'*\\}) printf '%s\\n' \"$out\"; exit 0 ;;\n")
 	b.WriteString("\tesac\n")
-	b.WriteString("\tprintf '{\"cancel\":true,\"errorMessage\":\"agenthooks %s failed (exit status %s), so this Cline " + event + " hook blocks\"}\\n' \"$1\" \"$st\"\n")
+	// a failure's answer, on a non-gating event also on stderr (the wrapper's own words, not
+	// agenthooks' output, which may hold the payload)
+	if !closed {
+		b.WriteString("\tprintf 'agenthooks %s failed (exit status %s)\\n' \"$1\" \"$st\" >&2\n")
+	}
+	b.WriteString("\tprintf " + shQuote(failed(event, closed)+`\n`) + " \"$1\" \"$st\"\n")
 	b.WriteString("\texit 0\n}\n")
 	for _, s := range steps {
 		var q []string
@@ -101,7 +136,7 @@ func shWrapper(path, event string, steps []string) []byte {
 
 func psQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
-func ps1Wrapper(path, event string, steps []string) []byte {
+func ps1Wrapper(path, event string, steps []string, closed bool) []byte {
 	var b strings.Builder
 	b.WriteString("# Cline " + event + " hook: runs agenthooks (" + WrapperMarker + ").\r\n")
 	b.WriteString("# Written by agenthooks install --agent cline, which rewrites it; agenthooks uninstall --agent cline\r\n")
@@ -109,7 +144,11 @@ func ps1Wrapper(path, event string, steps []string) []byte {
 	b.WriteString("$utf8 = New-Object System.Text.UTF8Encoding $false\r\n")
 	b.WriteString("[Console]::OutputEncoding = $utf8\r\n$OutputEncoding = $utf8\r\n")
 	b.WriteString("$prog = " + psQuote(path) + "\r\n")
-	b.WriteString("if (-not (Test-Path -LiteralPath $prog -PathType Leaf)) {\r\n\t[Console]::Out.WriteLine(" + psQuote(missing(path, event)) + ")\r\n\texit 0\r\n}\r\n")
+	b.WriteString("if (-not (Test-Path -LiteralPath $prog -PathType Leaf)) {\r\n")
+	if !closed {
+		b.WriteString("\t[Console]::Error.WriteLine(" + psQuote("agenthooks is missing ("+path+")") + ")\r\n")
+	}
+	b.WriteString("\t[Console]::Out.WriteLine(" + psQuote(missing(path, event, closed)) + ")\r\n\texit 0\r\n}\r\n")
 	b.WriteString("$payload = [Console]::In.ReadToEnd()\r\n")
 	b.WriteString("function Step([string[]]$a) {\r\n")
 	b.WriteString("\t$out = $payload | & $prog @a\r\n")
@@ -117,7 +156,10 @@ func ps1Wrapper(path, event string, steps []string) []byte {
 	b.WriteString("\t$text = (($out | Out-String)).Trim()\r\n")
 	b.WriteString("\tif ($st -eq 0 -and -not $text) { return }\r\n")
 	b.WriteString("\tif ($text.StartsWith('{') -and $text.EndsWith('}') -and ($st -eq 0 -or $text.Contains('\"cancel\":true'))) { [Console]::Out.WriteLine($text); exit 0 }\r\n")
-	b.WriteString("\t[Console]::Out.WriteLine('{\"cancel\":true,\"errorMessage\":\"agenthooks ' + $a[0] + ' failed (exit status ' + $st + '), so this Cline " + event + " hook blocks\"}')\r\n")
+	if !closed {
+		b.WriteString("\t[Console]::Error.WriteLine('agenthooks ' + $a[0] + ' failed (exit status ' + $st + ')')\r\n")
+	}
+	b.WriteString("\t[Console]::Out.WriteLine('{\"cancel\":" + strconv.FormatBool(closed) + ",\"errorMessage\":\"agenthooks ' + $a[0] + ' failed (exit status ' + $st + '), so this Cline " + event + " hook " + outcome(closed) + "\"}')\r\n")
 	b.WriteString("\texit 0\r\n}\r\n")
 	for _, s := range steps {
 		var q []string

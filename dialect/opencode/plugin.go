@@ -256,6 +256,19 @@ function call(hook, payload, cwd) {
   return v;
 }
 
+// refusal is what chat.message throws to drop a prompt. OpenCode's server turns an error thrown
+// there into "Unexpected server error" (status 500), except its own configuration errors, which
+// it recognises by name alone and sends to the client as their toObject(); its CLI prints a
+// ConfigFrontmatterError's message as it is ("Error: <message>"), and the TUI's "Failed to send
+// prompt" toast shows data.message. So the person reads why the prompt was dropped.
+function refusal(message) {
+  const e = new Error(message);
+  e.name = "ConfigFrontmatterError";
+  e.data = { path: "agenthooks", message };
+  e.toObject = () => ({ name: e.name, data: e.data });
+  return e;
+}
+
 export const AgenthooksPlugin = async ({ directory }) => ({
   "tool.execute.before": async (input, output) => {
     const payload = {
@@ -324,8 +337,8 @@ export const AgenthooksPlugin = async ({ directory }) => ({
       if (hook.event !== "chat.message") continue;
       const a = call(hook, payload, directory);
       if (a === null) continue;
-      if (a.block !== undefined) throw new Error(a.block);
-      if (a.fail !== undefined) throw new Error("Blocked by agenthooks (the OpenCode plugin fails closed): " + a.fail);
+      if (a.block !== undefined) throw refusal(a.block);
+      if (a.fail !== undefined) throw refusal("Blocked by agenthooks (the OpenCode plugin fails closed): " + a.fail);
     }
   },
   event: async ({ event }) => {

@@ -11,9 +11,19 @@ import (
 
 // eventsHarness loads the plugin as OpenCode does and calls its chat.message hook with a prompt
 // (the text a person wrote, a synthetic part OpenCode adds for an attached file, the file part
-// itself), or its event hook with a bus event, and prints what happened.
+// itself), or its event hook with a bus event, and prints what happened. shown is what OpenCode
+// 1.18.33 shows the person for an error chat.message throws: its server answers one of its own
+// configuration errors, known by name, with the error's toObject() and anything else with
+// "Unexpected server error"; opencode run prints a ConfigFrontmatterError's data.message.
 const eventsHarness = `
 const [plugin, directory, event, text] = process.argv.slice(2);
+const configErrors = ["ConfigJsonError", "ConfigInvalidError", "ConfigFrontmatterError", "ConfigDirectoryTypoError", "ConfigRemoteAuthError"];
+function shown(e) {
+  if (!e || !configErrors.includes(e.name) || typeof e.toObject !== "function") return "Unexpected server error. Check server logs for details.";
+  const body = JSON.parse(JSON.stringify(e.toObject()));
+  if (body.name === "ConfigFrontmatterError" && body.data && typeof body.data.message === "string") return body.data.message;
+  return JSON.stringify(body);
+}
 const { AgenthooksPlugin } = await import(plugin);
 const hooks = await AgenthooksPlugin({ directory });
 try {
@@ -30,14 +40,14 @@ try {
   }
   console.log(JSON.stringify({ ok: true }));
 } catch (e) {
-  console.log(JSON.stringify({ ok: false, error: e.message }));
+  console.log(JSON.stringify({ ok: false, error: e.message, shown: shown(e) }));
 }
 `
 
 // TestPluginPromptAndSessionEvents runs the plugin install writes (Agent.InstallEntries) under
 // Node with a fake agenthooks: on chat.message the runner gets the prompt's own text and its
 // attachment, a deny throws (OpenCode drops the prompt), and a missing or crashing agenthooks
-// throws too (fails closed); on session.created and session.idle the runner gets the session,
+// throws too (fails closed), each in the form OpenCode shows the person with the reason; on session.created and session.idle the runner gets the session,
 // and neither a deny nor a failure throws.
 func TestPluginPromptAndSessionEvents(t *testing.T) {
 	node, dir, prog, h := nodeHarness(t, eventsHarness)
@@ -89,8 +99,12 @@ func TestPluginPromptAndSessionEvents(t *testing.T) {
 		{"a missing agenthooks drops the prompt", missing, "allow", "fails closed): agenthooks could not be run"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if r, _, _ := run(t, c.plugin, c.mode, ChatMessage); r.OK || !strings.Contains(r.Error, c.blocked) {
+			r, _, _ := run(t, c.plugin, c.mode, ChatMessage)
+			if r.OK || !strings.Contains(r.Error, c.blocked) {
 				t.Errorf("got %+v, want a throw with %q", r, c.blocked)
+			}
+			if !strings.Contains(r.Shown, c.blocked) {
+				t.Errorf("OpenCode would show the person %q, not why the prompt was dropped (%q)", r.Shown, c.blocked)
 			}
 		})
 	}

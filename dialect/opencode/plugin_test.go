@@ -56,6 +56,7 @@ type pluginResult struct {
 	Args   map[string]any `json:"args"`
 	Same   bool           `json:"same"`
 	Output string         `json:"output"`
+	Shown  string         `json:"shown"`
 }
 
 // TestPluginUnderNode runs the generated plugin's hooks under Node with a fake agenthooks and

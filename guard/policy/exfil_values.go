@@ -314,10 +314,10 @@ func (pr *protector) secretValueSent(s *shell.Script) (Match, bool) {
 		}
 		sender := isSender(inv)
 		if sender && stdinSender(inv) {
-			// a here-string of a secret into a sender that sends its stdin (curl -d @- <<<"$T"),
-			// judged as the same text piped into it
+			// a here-string or an unquoted heredoc of a secret into a sender that sends its
+			// stdin (curl -d @- <<<"$T"), judged as the same text piped into it
 			for _, r := range inv.Redirects {
-				if r.Op != "<<<" || r.Target.Static {
+				if r.Op != "<<<" && r.Op != "<<" && r.Op != "<<-" || r.Target.Static {
 					continue
 				}
 				for _, raw := range append([]string{r.Target.Raw}, r.Target.From...) {
@@ -331,7 +331,7 @@ func (pr *protector) secretValueSent(s *shell.Script) (Match, bool) {
 		}
 		if inv.Name == "printenv" {
 			// printenv NAME prints the variable: as echo "$NAME" into a sender that sends its stdin
-			if v, ok := printsSecret(inv); ok {
+			if v, ok := printsSecret(s, inv); ok {
 				if j, ok := piped(v); ok {
 					return deny(j, v)
 				}

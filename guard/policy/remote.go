@@ -348,25 +348,35 @@ func bucketRemoval(v *view) (Match, bool) {
 
 // everyBucketRemoved denies removing buckets named by a listing of every bucket by the same tool
 // (aws s3 ls | awk '{print $3}' | xargs -I{} aws s3 rb s3://{}): an empty bucket's name is
-// free for anyone to take once it is gone, a full one goes with what it holds (--force). A
-// listing narrowed by a pattern is left to the rules and the verbs.
+// free for anyone to take once it is gone, a full one goes with what it holds (--force). It
+// asks when a pattern or a grep narrows the listing (aws s3 ls | grep tmp- | xargs -I{} aws s3
+// rb s3://{}): which buckets go is not known until it runs, where one named empty bucket is
+// allowed. A narrowed listing's objects removed (rm) are left to the rules and the verbs.
 func everyBucketRemoved(v *view) (Match, bool) {
 	var ops []shell.Word
+	removesBuckets := false
 	switch {
 	case v.name == "aws" && len(v.sub) >= 2 && v.sub[0] == "s3" && (v.sub[1] == "rb" || v.sub[1] == "rm"):
-		ops = v.positional[2:]
+		ops, removesBuckets = v.positional[2:], v.sub[1] == "rb"
 	case v.name == "gsutil" && len(v.sub) >= 1 && (v.sub[0] == "rb" || v.sub[0] == "rm"):
-		ops = v.positional[1:]
+		ops, removesBuckets = v.positional[1:], v.sub[0] == "rb"
 	case v.name == "gcloud" && len(v.sub) >= 3 && v.sub[0] == "storage" && (v.sub[1] == "buckets" && v.sub[2] == "delete" || v.sub[1] == "rm"):
-		ops = v.positional[2:]
+		ops, removesBuckets = v.positional[2:], v.sub[1] == "buckets"
 	default:
 		return Match{}, false
 	}
+	narrowed := false
 	for _, w := range ops {
-		if _, all := fedByListing(v.name, w); all {
+		listed, all := fedByListing(v.name, w)
+		if all {
 			return Match{Rule: RuleBucketWipe, Decision: Deny, Pos: v.inv.Pos, Subject: v.name + " " + strings.Join(v.sub, " "),
 				Message: "removes every bucket a listing of all of them names"}, true
 		}
+		narrowed = narrowed || listed
+	}
+	if narrowed && removesBuckets {
+		return Match{Rule: RuleBucketWipe, Decision: Ask, Pos: v.inv.Pos, Subject: v.name + " " + strings.Join(v.sub, " "),
+			Message: "removes the buckets a narrowed listing names, not known until it runs"}, true
 	}
 	return Match{}, false
 }

@@ -50,10 +50,12 @@ func (a *analyzer) call(s *syntax.Stmt, c *syntax.CallExpr, f *frame, stdin *std
 	}
 	ctx := &callCtx{stmt: s, stdin: stdin, pos: f.pos(c.Pos())}
 	for _, r := range s.Redirs {
-		if r.Word == nil || r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc {
-			continue
+		switch {
+		case r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc:
+			ctx.redirs = append(ctx.redirs, Redirect{Op: r.Op.String(), Target: a.heredoc(r)})
+		case r.Word != nil:
+			ctx.redirs = append(ctx.redirs, Redirect{Op: r.Op.String(), Target: a.literal(r.Word)})
 		}
-		ctx.redirs = append(ctx.redirs, Redirect{Op: r.Op.String(), Target: a.literal(r.Word)})
 	}
 	args := a.fields(c.Args)
 	if len(args) > 0 {
@@ -1052,6 +1054,9 @@ func (a *analyzer) record(args []Word, name string, f *frame, ctx *callCtx) int 
 	}
 	inv := Invocation{Args: args, Name: name, Wrappers: f.wrappers, Pos: ctx.pos, Depth: f.depth,
 		Cwd: a.cwd, Redirects: ctx.redirs, Filtered: ctx.filtered, Function: name != "" && a.funcs[name], Stdin: stdinOf(ctx, f)}
+	if inv.Stdin == "pipe" {
+		inv.PipedFrom = ctx.stdin.printers
+	}
 	a.script.Invocations = append(a.script.Invocations, inv)
 	i := len(a.script.Invocations) - 1
 	for _, r := range ctx.redirs {

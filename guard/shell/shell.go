@@ -113,6 +113,10 @@ type Invocation struct {
 	// ReadsOnly is set when the program only reads or tests its operands: a PowerShell or
 	// cmd.exe command that winshell knows writes nothing (Get-Content, Test-Path, type).
 	ReadsOnly bool `json:"reads_only,omitempty"`
+	// PipedFrom lists, by their index in Script.Invocations, the commands whose output the
+	// command reads through a pipe (Stdin "pipe"): those of the pipeline's previous stage that
+	// print into it, not the ones inside that stage's command substitutions (taint.go).
+	PipedFrom []int `json:"piped_from,omitempty"`
 }
 
 // Under reports whether the invocation was found inside wrapper w (by its first word).
@@ -427,6 +431,9 @@ type stdinSource struct {
 	stmt *syntax.Stmt
 	inv  []Word       // the previous stage's resolved argv, when it was a simple command
 	prev *stdinSource // the stage before it, for text computed along a pipeline
+	// printers are the invocations of the previous stage that print into the pipe
+	// (Invocation.PipedFrom)
+	printers []int
 }
 
 func (a *analyzer) stmt(s *syntax.Stmt, f *frame, stdin *stdinSource) {
@@ -442,6 +449,9 @@ func (a *analyzer) stmt(s *syntax.Stmt, f *frame, stdin *stdinSource) {
 	}
 	for _, r := range s.Redirs {
 		a.nestedInWord(r.Word, f)
+		if (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) && !quotedDelim(r.Word) {
+			a.nestedInWord(r.Hdoc, f) // cat <<EOF runs the $(…) in its body first
+		}
 	}
 	if _, call := s.Cmd.(*syntax.CallExpr); !call && s.Cmd != nil {
 		defer a.inheritInput(s, len(a.script.Invocations))
@@ -566,8 +576,9 @@ func (a *analyzer) pipeline(c *syntax.BinaryCmd, f *frame) {
 	var prev *stdinSource
 	for _, s := range stages {
 		src := prev
+		from := len(a.script.Invocations)
 		a.scoped(func() { a.stmt(s, f, src) })
-		prev = &stdinSource{stmt: s, prev: src}
+		prev = &stdinSource{stmt: s, prev: src, printers: a.printers(from, f)}
 		if call, ok := s.Cmd.(*syntax.CallExpr); ok {
 			prev.inv = a.fields(call.Args)
 		}

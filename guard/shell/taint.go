@@ -154,3 +154,40 @@ func (a *analyzer) pipedFrom(src *stdinSource) string {
 	slices.Reverse(stages)
 	return "$(" + strings.Join(stages, " | ") + ")"
 }
+
+// maxPrinters bounds the commands of a pipeline's stage that a later stage is said to read.
+const maxPrinters = 16
+
+// printers lists the invocations recorded from index from on that print into the pipe after
+// the stage they were found in: not those inside its command or process substitutions, whose
+// output becomes words or a file name.
+func (a *analyzer) printers(from int, f *frame) []int {
+	var out []int
+	for i := from; i < len(a.script.Invocations) && len(out) < maxPrinters; i++ {
+		w := a.script.Invocations[i].Wrappers
+		if len(w) < len(f.wrappers) {
+			continue
+		}
+		if !slices.Contains(w[len(f.wrappers):], "$(…)") && !slices.Contains(w[len(f.wrappers):], "<(…)") {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// heredoc is the text a heredoc feeds a command, resolved as bash expands it (not at all when
+// its delimiter is quoted), with its body as written in Raw.
+func (a *analyzer) heredoc(r *syntax.Redirect) Word {
+	w := a.document(r)
+	if r.Hdoc == nil {
+		return w
+	}
+	w.Raw = a.source(r.Hdoc)
+	// the node ends after the closing delimiter's line: the body is what comes before it
+	body := strings.TrimSuffix(w.Raw, "\n")
+	i := strings.LastIndexByte(body, '\n')
+	if strings.TrimLeft(body[i+1:], "\t") == a.literal(r.Word).Value {
+		w.Raw = body[:i+1]
+	}
+	return w
+}

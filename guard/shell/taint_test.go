@@ -2,6 +2,7 @@ package shell
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -70,6 +71,70 @@ func TestStdinOf(t *testing.T) {
 		inv := s.Invocations[len(s.Invocations)-1]
 		if inv.Stdin != tc.want {
 			t.Errorf("%s: %s's Stdin = %q, want %q", tc.command, inv.Name, inv.Stdin, tc.want)
+		}
+	}
+}
+
+// TestPipedFrom: a command read through a pipe names the commands of the stage before it that
+// print into the pipe, by their names here; not those inside that stage's substitutions, and
+// nothing when a redirection or xargs replaces the pipe.
+func TestPipedFrom(t *testing.T) {
+	for _, tc := range []struct {
+		command string
+		want    []string // the names of the last invocation's PipedFrom
+	}{
+		{`echo "$GH_TOKEN" | tee t`, []string{"echo"}},
+		{`gh auth token | base64 | dd of=t`, []string{"base64"}},
+		{`sudo printenv K | sudo tee /tmp/k`, []string{"printenv"}},
+		{`echo "$(gh auth token)" | cat > t`, []string{"echo"}},
+		{`{ echo a; printenv K; } | sponge t`, []string{"echo", "printenv"}},
+		{`echo x | tee t < other`, nil},
+		{`echo t | xargs rm`, nil},
+		{`tee t`, nil},
+	} {
+		s := Analyze(tc.command, Options{})
+		inv := s.Invocations[len(s.Invocations)-1]
+		var got []string
+		for _, i := range inv.PipedFrom {
+			got = append(got, s.Invocations[i].Name)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %s is piped from %q, want %q", tc.command, inv.Name, got, tc.want)
+		}
+	}
+}
+
+// TestHeredocRedirect: a heredoc is a redirection of its command, "<<" with the body as
+// written; it expands (not static) only when its delimiter is unquoted, and the command
+// substitutions of an unquoted body are commands that run.
+func TestHeredocRedirect(t *testing.T) {
+	for _, tc := range []struct {
+		command, raw string
+		static       bool
+	}{
+		{"cat > t <<EOF\nk=$GH_TOKEN\nEOF", "k=$GH_TOKEN\n", false},
+		{"cat > t <<'EOF'\nk=$GH_TOKEN\nEOF", "k=$GH_TOKEN\n", true},
+		{"cat > t <<\"EOF\"\nk=$GH_TOKEN\nEOF", "k=$GH_TOKEN\n", true},
+		{"cat > t <<-EOF\n\tk=plain\nEOF", "\tk=plain\n", true},
+	} {
+		s := Analyze(tc.command, Options{})
+		inv := s.Invocations[len(s.Invocations)-1]
+		var doc *Redirect
+		for i, r := range inv.Redirects {
+			if strings.HasPrefix(r.Op, "<<") {
+				doc = &inv.Redirects[i]
+			}
+		}
+		if doc == nil || doc.Target.Raw != tc.raw || doc.Target.Static != tc.static {
+			t.Errorf("%q: heredoc redirection %+v, want raw %q static %v", tc.command, doc, tc.raw, tc.static)
+		}
+	}
+	for command, want := range map[string]int{
+		"cat <<EOF\n$(rm -rf ~)\nEOF":   2,
+		"cat <<'EOF'\n$(rm -rf ~)\nEOF": 1,
+	} {
+		if got := len(Analyze(command, Options{}).Invocations); got != want {
+			t.Errorf("%q: %d commands, want %d", command, got, want)
 		}
 	}
 }
