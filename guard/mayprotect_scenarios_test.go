@@ -119,7 +119,9 @@ func TestMayProtectPlacesAsGiven(t *testing.T) {
 	denied := map[string][]string{
 		"ordinary": {"echo x > ./.claude/settings.json", "echo x > .//.claude//settings.json", "rm -rf .claude/", "rm -rf ~/.config", "mv ~/.codex x",
 			"echo x > ~dev/.bashrc", "echo x > $HOME/.bashrc", "echo > /home/dev/.agenthooks/audit.db.spool", "echo > ~/.ssh/id_ed25519", "rm -rf ../project",
-			`echo x > .claude/settings\.json`, `echo x > \.claude/settings.json`, `cat x > ~/\.bashrc`, `x=.claude/settings\.json; echo > $x`, `exec 3> ~/.ssh/authorized\_keys`},
+			`echo x > .claude/settings\.json`, `echo x > \.claude/settings.json`, `cat x > ~/\.bashrc`, `x=.claude/settings\.json; echo > $x`, `exec 3> ~/.ssh/authorized\_keys`,
+			"ln -s ~/.claude c && echo x > c/../.bashrc", "ln -s ~/.claude c && cd c && echo x > settings.json", "ln -s ~/.claude c && cd c && tee settings.json < x",
+			"ln -s ~/.claude c && cd c/ && echo x > settings.json", "ln -s ~ h && cd h/.ssh && echo x > authorized_keys", "ln -s ~/.claude/projects p && echo x > p/../settings.json"},
 		"home is the root":                      {"echo > /.bashrc", "echo > /.claude/settings.json", "echo > /work/.claude/settings.json", "echo > /.config/opencode/opencode.json"},
 		"project is home":                       {"echo > .bashrc", "echo x > ./.claude/settings.json"},
 		"project in ~/.claude":                  {"echo > ../settings.json", "echo > ../../.bashrc"},
@@ -131,16 +133,26 @@ func TestMayProtectPlacesAsGiven(t *testing.T) {
 		"variables at the root and the project": {"echo > config.toml"},
 		"variable with dot dot":                 {"echo > ../settings.json"},
 	}
+	// what bash writes in the project, however it is written
+	allowed := map[string][]string{
+		"ordinary": {"ln -s ~/.claude c && cd c && cd .. && echo x > .bashrc", "ln -s ~/.claude c && cd c/.. && echo x > .bashrc",
+			"ln -s src s && echo x > s/../build.log", "echo x > \\~/.bashrc", "ln -s ~/.claude c && cd c && grep -r hooks .", "echo x > a\\ b.txt"},
+	}
 	bins := []string{"/usr/local/bin/agenthooks"}
 	for _, s := range placeShapes {
 		eager, pre := cliPlaces(s.home, s.cwd, s.project, s.env, s.files, bins)
 		verdicts := map[string]guard.Verdict{}
-		for _, c := range append(mayProtectCommands, denied[s.name]...) {
+		for _, c := range append(append(mayProtectCommands, denied[s.name]...), allowed[s.name]...) {
 			verdicts[c] = sameBehindMayProtect(t, g, eager, pre, c)
 		}
 		for _, c := range denied[s.name] {
 			if v := verdicts[c]; v.Decision != guard.Deny {
 				t.Errorf("%s: %q judged %s (%s), want deny", s.name, c, v.Decision, v.Reason)
+			}
+		}
+		for _, c := range allowed[s.name] {
+			if v := verdicts[c]; v.Decision != guard.Allow {
+				t.Errorf("%s: %q judged %s (%s), want allow", s.name, c, v.Decision, v.Reason)
 			}
 		}
 	}

@@ -1002,7 +1002,9 @@ func (a *analyzer) cd(args []Word) {
 // record adds an invocation and checks its writes onto disk devices.
 func (a *analyzer) record(args []Word, name string, f *frame, ctx *callCtx) int {
 	a.spend(costInvocation + costArg*len(args)) // recorded all the same: it was read
-	args = a.throughLinks(args)
+	if name != "cd" && name != "pushd" {
+		args = a.throughLinks(args) // cd goes through a link as written (cd LINK/.. is here)
+	}
 	if len(a.moved) > 0 && deleters.has(name) {
 		args = a.throughMoves(args)
 	}
