@@ -123,7 +123,8 @@ func TestMayProtectPlacesAsGiven(t *testing.T) {
 			"ln -s ~/.claude c && echo x > c/../.bashrc", "ln -s ~/.claude c && cd c && echo x > settings.json", "ln -s ~/.claude c && cd c && tee settings.json < x",
 			"ln -s ~/.claude c && cd c/ && echo x > settings.json", "ln -s ~ h && cd h/.ssh && echo x > authorized_keys", "ln -s ~/.claude/projects p && echo x > p/../settings.json",
 			`echo > $'\x2eclaude/settings.json'`, `echo > .claude/settings.js\on`, `echo > ~//.bashrc`, `echo > ~/.ssh/../.bashrc`, `echo > ${HOME}/\.bashrc`,
-			`x=$'\x2ebashrc'; echo > ~/$x`, `echo > ~/.claude/./settings.json`},
+			`x=$'\x2ebashrc'; echo > ~/$x`, `echo > ~/.claude/./settings.json`, "cp -s ~/.claude/settings.json s && echo x > s", "cp -l ~/.bashrc h",
+			"cp --symbolic-link ~/.claude/settings.json s", "cp -rs ~/.claude c && echo x > c/settings.json", "cp -al ~/.ssh k && echo x > k/authorized_keys"},
 		"home is the root":                      {"echo > /.bashrc", "echo > /.claude/settings.json", "echo > /work/.claude/settings.json", "echo > /.config/opencode/opencode.json"},
 		"project is home":                       {"echo > .bashrc", "echo x > ./.claude/settings.json"},
 		"project in ~/.claude":                  {"echo > ../settings.json", "echo > ../../.bashrc"},
@@ -138,7 +139,8 @@ func TestMayProtectPlacesAsGiven(t *testing.T) {
 	// what bash writes in the project, however it is written
 	allowed := map[string][]string{
 		"ordinary": {"ln -s ~/.claude c && cd c && cd .. && echo x > .bashrc", "ln -s ~/.claude c && cd c/.. && echo x > .bashrc",
-			"ln -s src s && echo x > s/../build.log", "echo x > \\~/.bashrc", "ln -s ~/.claude c && cd c && grep -r hooks .", "echo x > a\\ b.txt"},
+			"ln -s src s && echo x > s/../build.log", "echo x > \\~/.bashrc", "ln -s ~/.claude c && cd c && grep -r hooks .", "echo x > a\\ b.txt",
+			"cp -r ~/.claude c && echo x > c/settings.json", "cp -S .bak a b", "cp -t out a b && echo > out/x", "cp -s /tmp/a b"},
 	}
 	bins := []string{"/usr/local/bin/agenthooks"}
 	for _, s := range placeShapes {

@@ -562,7 +562,7 @@ func (pr *protector) hits(inv *shell.Invocation) []hit {
 	case copiers.has(name):
 		dest, srcs := splitDest(inv.Args[1:], pos)
 		for _, w := range srcs {
-			if name == "ln" || name == "link" {
+			if name == "ln" || name == "link" || copyLinks(name, inv.Args[1:]) {
 				add(opLink, w)
 			} else {
 				add(opCopy, w)
@@ -1099,6 +1099,27 @@ func (pr *protector) relatesPattern(op, target string, pattern bool, p *Protecte
 	rel := comparePattern(target, dir, pattern)
 	return (op == opDelete || op == opPlace || op == opTree) && (rel == relEqual || rel == relAncestor) &&
 		(!pattern || !pr.broad(target) || p.Kind == KindCredentials)
+}
+
+// copyLinks reports cp making links instead of copies (-s, --symbolic-link, -l, --link): what
+// is written through one is written in the original, as through ln's.
+func copyLinks(name string, args []shell.Word) bool {
+	if name != "cp" && name != "gcp" {
+		return false
+	}
+	for _, a := range args {
+		switch v := a.Value; {
+		case v == "--":
+			return false
+		case v == "--symbolic-link" || v == "--link":
+			return true
+		case len(v) > 2 && v[0] == '-' && v[1] == 'S', v == "-t" || v == "-S":
+			// -SSUFFIX, or an option whose value is the next word
+		case len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsAny(v, "sl"):
+			return true
+		}
+	}
+	return false
 }
 
 // makesFolders reports install -d (or --directory): it makes the folders it names, as mkdir

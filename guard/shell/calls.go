@@ -1016,7 +1016,7 @@ func (a *analyzer) record(args []Word, name string, f *frame, ctx *callCtx) int 
 		}
 		ctx = &callCtx{stmt: ctx.stmt, stdin: ctx.stdin, redirs: redirs, pos: ctx.pos, filtered: ctx.filtered}
 	}
-	if name == "ln" {
+	if name == "ln" || name == "cp" || name == "gcp" {
 		a.rememberLink(args)
 	}
 	switch name {

@@ -411,16 +411,20 @@ func (a *analyzer) sourced(args []Word, f *frame, ctx *callCtx, inv int) {
 }
 
 // rememberLink keeps a symbolic link the command line makes (ln -s TARGET LINK), so that a
-// later path through it (rm -rf LINK/) is read as the target's.
+// later path through it (rm -rf LINK/) is read as the target's; and the tree of links cp -s or
+// cp -l makes (cp -rs TARGET LINK), which a path through LINK writes the same way.
 func (a *analyzer) rememberLink(args []Word) {
 	symbolic := false
+	cp := path.Base(args[0].Value) != "ln"
 	var pos []Word
 	for _, w := range args[1:] {
 		switch {
-		case strings.HasPrefix(w.Value, "--symbolic"):
+		case strings.HasPrefix(w.Value, "--symbolic"), cp && w.Value == "--link":
 			symbolic = true
+		case cp && (w.Value == "-t" || w.Value == "-S" || strings.HasPrefix(w.Value, "-S")):
+			return // a destination folder or a suffix: not TARGET LINK
 		case len(w.Value) > 1 && w.Value[0] == '-' && w.Value[1] != '-':
-			symbolic = symbolic || strings.Contains(w.Value, "s")
+			symbolic = symbolic || strings.Contains(w.Value, "s") || cp && strings.Contains(w.Value, "l")
 		case !strings.HasPrefix(w.Value, "-"):
 			pos = append(pos, w)
 		}
