@@ -22,6 +22,11 @@ import (
 // does not reason about: a platform whose file names fold case or use backslashes, a home, a
 // workspace or a root that is not a clean absolute path, a descriptor path that leaves its root.
 func MayProtect(env Env, files, binaries []string) func(target string) bool {
+	return mayProtectOf(env, files, binaries, agents.ByFilePriority())
+}
+
+// mayProtectOf is MayProtect for the descriptors given.
+func mayProtectOf(env Env, files, binaries []string, descriptors []*dialect.Agent) func(target string) bool {
 	goos := cmp.Or(env.GOOS, runtime.GOOS)
 	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" || goos != runtime.GOOS {
 		return nil
@@ -52,7 +57,7 @@ func MayProtect(env Env, files, binaries []string) func(target string) bool {
 		}
 		*to = append(*to, e)
 	}
-	for _, a := range agents.ByFilePriority() {
+	for _, a := range descriptors {
 		for _, h := range a.Homes() {
 			root(env.lookup(h.Env))
 		}
@@ -67,11 +72,14 @@ func MayProtect(env Env, files, binaries []string) func(target string) bool {
 		for _, ls := range locs {
 			for _, l := range ls {
 				root(env.lookup(l.Env)) // a file's own variable, or a RootEnv's root
+				if l.Path != "" && !cleanRel(l.Path) {
+					ok = false // a path that may leave its root, whichever root that is
+				}
 				switch l.Root {
 				case dialect.RootWorkspace:
 					first(&m.wsFirst, l.Path)
 				case dialect.RootHome:
-					if a.Dir != "" && !cleanRel(a.Dir) || l.Path != "" && !cleanRel(l.Path) {
+					if a.Dir != "" && !cleanRel(a.Dir) {
 						ok = false
 					}
 					first(&m.homeFirst, cmp.Or(a.Dir, l.Path)) // the agent's folder's first element, or the path's

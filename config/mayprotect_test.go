@@ -154,3 +154,199 @@ func FuzzMayProtectNeverHides(f *testing.F) {
 		neverHides(t, env, []string{file}, []string{"/usr/local/bin/agenthooks"}, target, target+"/x", path.Dir(target))
 	})
 }
+
+// TestMayProtectPathLeavesRoot: a descriptor's path that leaves its root (../ under a managed
+// folder, a variable's folder, the team folder, the agent's folder, the home folder or a
+// workspace) protects a place outside it. MayProtect, which reasons from the roots, then gives
+// no test rather than a "cannot be protected" for that place.
+func TestMayProtectPathLeavesRoot(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("MayProtect gives no test on " + runtime.GOOS)
+	}
+	env := Env{Home: "/home/a", Workspaces: []string{"/work/p"}, Getenv: func(k string) string {
+		if k == "FAKE_DIR" {
+			return "/opt/fake"
+		}
+		return ""
+	}}
+	for _, l := range []dialect.Location{
+		{Root: dialect.RootManaged, Path: "../escape/hooks.json"},
+		{Root: dialect.RootManaged, Path: "x/../../escape/*.json"},
+		{Root: dialect.RootEnv, Env: "FAKE_DIR", Path: "../escape/hooks.json"},
+		{Root: dialect.RootTeam, Path: "../../.escape"},
+		{Root: dialect.RootHome, Path: "../.escape"},
+		{Root: dialect.RootUserHome, Path: "x/../../escape"},
+		{Root: dialect.RootWorkspace, Path: "../escape"},
+		{Root: dialect.RootWorkspace, Path: "./.fake//hooks.json"},
+		{Root: dialect.RootManaged, Path: "hooks.json"}, // one that stays: a test, and it holds
+	} {
+		a := &dialect.Agent{Name: "fake", Dir: ".fake", ManagedDir: func(string) string { return "/etc/fake" }, Files: []dialect.Location{l}}
+		may := mayProtectOf(env, nil, nil, []*dialect.Agent{a})
+		if may == nil {
+			continue
+		}
+		for _, p := range LocationPaths(env, a, a.Files) {
+			for _, target := range []string{absPath(p), path.Dir(absPath(p))} {
+				if !may(target) {
+					t.Errorf("location %+v: MayProtect says %s cannot be protected, and it is (%s)", l, target, absPath(p))
+				}
+			}
+		}
+	}
+}
+
+// askedKeys are the variables ProtectedPaths and MayProtect read through Getenv, found by
+// asking them: a variable read anywhere, not only in the tables envKeys walks, is set by the
+// fuzz target below.
+func askedKeys() []string {
+	seen := map[string]bool{}
+	env := Env{Home: "/home/a", Workspaces: []string{"/w"}, Getenv: func(k string) string {
+		seen[k] = true
+		return "/v/" + k
+	}}
+	ProtectedPaths(env, []string{"/f/audit.db"}, []string{"/b/agenthooks"})
+	MayProtect(env, []string{"/f/audit.db"}, []string{"/b/agenthooks"})
+	keys := make([]string, 0, len(seen))
+	for k := range seen {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// TestMayProtectScenarios: the homes, workspaces, variables and files an agent's environment
+// can give, each with the targets that relate to a protected place in it. MayProtect answers
+// "maybe" for each of those (or gives no test), and what it lets through relates to nothing
+// the list holds.
+func TestMayProtectScenarios(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("MayProtect gives no test on " + runtime.GOOS)
+	}
+	vars := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	bin := []string{"/usr/local/bin/agenthooks"}
+	for _, c := range []struct {
+		name            string
+		env             Env
+		files, binaries []string
+		nilTest         bool     // MayProtect gives no test: the list is always computed
+		maybe           []string // targets it must not rule out
+		no              []string // targets it rules out
+	}{
+		{name: "ordinary", env: Env{Home: "/home/dev", Workspaces: []string{"/home/dev/project"}},
+			files: []string{"/home/dev/.agenthooks/policy.yaml", "/home/dev/.agenthooks/audit.db"}, binaries: bin,
+			maybe: []string{"/home/dev/.config", "/home/dev/.codex", "/home/dev/.config/opencode", "/home/dev/.ssh", "/home/dev/.ssh/id_ed25519",
+				"/home/dev/.agenthooks/audit.db.spool", "/home/dev/.agenthooks/audit.db-wal", "/home/dev/.cursor/managed/team_x/hooks/hooks.json",
+				"/home/dev/project/.github/hooks/a.json", "/home/dev/project/.agenthooks", "/home/dev/.vscode-server/data/Machine/settings.json",
+				"/home/dev/Documents/Cline/hooks/x", "/home/dev/.config/Code/User/settings.json", "/home/dev/Library/LaunchAgents/x.plist",
+				"/etc/claude-code/managed-settings.d/x.json", "/etc", "/usr/local/bin", "/usr/local/bin/agenthooks", "/home", "/"},
+			no: []string{"/home/dev/project/src/main.go", "/home/dev/project/.claudex", "/home/dev/.Claude/settings.json", "/home/dev/.claude\u0301/settings.json",
+				"/home/dev/\uff0eclaude/settings.json", "/home/dev/project/~/.bashrc", "/home/dev/projects/.claude/settings.json", "/tmp/x"}},
+		{name: "home is the root", env: Env{Home: "/", Workspaces: []string{"/work"}}, binaries: bin,
+			maybe: []string{"/.bashrc", "/.claude/settings.json", "/.config", "/work/.claude"}, no: []string{"/work/a.go", "/srv/x"}},
+		{name: "home with a space and non-ASCII", env: Env{Home: "/home/my dév", Workspaces: []string{"/home/my dév/p q"}}, binaries: bin,
+			maybe: []string{"/home/my dév/.bashrc", "/home/my dév/p q/.claude/settings.json", "/home/my dév"}, no: []string{"/home/my dev/.bashrc", "/home/my dév/p q/x"}},
+		{name: "home with a trailing slash", env: Env{Home: "/home/dev/", Workspaces: []string{"/home/dev/p"}}, nilTest: true},
+		{name: "relative home", env: Env{Home: "home/dev", Workspaces: []string{"/p"}}, nilTest: true},
+		{name: "home dot", env: Env{Home: ".", Workspaces: []string{"/p"}}, nilTest: true},
+		{name: "home with a glob character", env: Env{Home: "/home/d[e]v", Workspaces: []string{"/p"}}, nilTest: true},
+		{name: "no home", env: Env{Workspaces: []string{"/p"}}, binaries: bin,
+			maybe: []string{"/p/.claude/settings.json", "/etc/claude-code"}, no: []string{"/home/dev/.bashrc", "/p/x"}},
+		{name: "workspace is home", env: Env{Home: "/home/dev", Workspaces: []string{"/home/dev"}}, binaries: bin,
+			maybe: []string{"/home/dev/.claude/settings.local.json", "/home/dev/.vscode/settings.json", "/home/dev/x.code-workspace"}, no: []string{"/home/dev/notes.txt"}},
+		{name: "workspace inside a protected folder", env: Env{Home: "/home/dev", Workspaces: []string{"/home/dev/.claude/proj"}}, binaries: bin,
+			maybe: []string{"/home/dev/.claude/proj/x", "/home/dev/.claude/proj/.claude/settings.json"}},
+		{name: "workspace the root", env: Env{Home: "/home/dev", Workspaces: []string{"/"}}, binaries: bin,
+			maybe: []string{"/.claude/settings.json", "/x.code-workspace", "/.agenthooks/policy.yaml"}, no: []string{"/srv/x"}},
+		{name: "workspace unclean", env: Env{Home: "/home/dev", Workspaces: []string{"/home/dev/p/"}}, nilTest: true},
+		{name: "workspace relative", env: Env{Home: "/home/dev", Workspaces: []string{"p"}}, nilTest: true},
+		{name: "workspace with dot dot", env: Env{Home: "/home/dev", Workspaces: []string{"/home/dev/p/../.claude"}}, nilTest: true},
+		{name: "cwd is not the project", env: Env{Home: "/home/dev", Workspaces: []string{"/home/dev/project", "/tmp/build"}}, binaries: bin,
+			maybe: []string{"/tmp/build/.claude/settings.json", "/tmp/build/.agenthooks", "/home/dev/project/.cursor/hooks.json"}, no: []string{"/tmp/build/out.o"}},
+		{name: "variables move the folders", env: Env{Home: "/home/dev", Workspaces: []string{"/home/dev/project"}, CodexHome: "/opt/codex",
+			Getenv: vars("CLAUDE_CONFIG_DIR", "/work/cc", "XDG_CONFIG_HOME", "/x/cfg", "OPENCODE_CONFIG_DIR", "/home/dev/project/oc",
+				"OPENCODE_CONFIG", "/tmp/oc.json", "QWEN_CODE_SYSTEM_SETTINGS_PATH", "/etc/q.json", "GEMINI_CLI_HOME", "/g h", "CLINE_DIR", "/c",
+				"COPILOT_HOME", "/cp", "KIMI_CODE_HOME", "/k", "CRUSH_GLOBAL_CONFIG", "/cr", "FACTORY_HOME_OVERRIDE", "/f", "QWEN_HOME", "/q")}, binaries: bin,
+			maybe: []string{"/opt/codex/config.toml", "/opt", "/work/cc/settings.json", "/work/cc/plugins/x", "/x/cfg/opencode/plugin/a.js", "/x/cfg/crush/crush.json",
+				"/home/dev/project/oc/plugin/x.js", "/tmp/oc.json", "/etc/q.json", "/g h/.gemini/settings.json", "/c/hooks/x", "/cp/hooks/x.json", "/k/config.toml",
+				"/cr/crush.json", "/f/.factory/hooks.json", "/q/settings.json", "/home/dev/.codex/config.toml", "/home/dev/.claude/settings.json"},
+			no: []string{"/tmp/other", "/home/dev/project/src/x"}},
+		{name: "a variable is the root", env: Env{Home: "/home/dev", Workspaces: []string{"/p"}, Getenv: vars("XDG_CONFIG_HOME", "/")}, binaries: bin,
+			maybe: []string{"/opencode/opencode.json", "/srv/x"}},
+		{name: "a variable is the project", env: Env{Home: "/home/dev", Workspaces: []string{"/p"}, CodexHome: "/p"}, binaries: bin,
+			maybe: []string{"/p/config.toml", "/p/hooks.json", "/p/src/x"}},
+		{name: "a variable relative", env: Env{Home: "/home/dev", Workspaces: []string{"/p"}, Getenv: vars("XDG_CONFIG_HOME", "cfg")}, nilTest: true},
+		{name: "a variable with a trailing slash", env: Env{Home: "/home/dev", Workspaces: []string{"/p"}, Getenv: vars("CLAUDE_CONFIG_DIR", "/work/cc/")}, nilTest: true},
+		{name: "a variable with dot dot", env: Env{Home: "/home/dev", Workspaces: []string{"/p"}, CodexHome: "/p/sub/.."}, nilTest: true},
+		{name: "a variable with a glob", env: Env{Home: "/home/dev", Workspaces: []string{"/p"}, Getenv: vars("OPENCODE_CONFIG_DIR", "/o*")}, nilTest: true},
+		{name: "a variable with a tilde", env: Env{Home: "/home/dev", Workspaces: []string{"/p"}, Getenv: vars("CLAUDE_CONFIG_DIR", "~/cc")}, nilTest: true},
+		{name: "managed folders moved", env: Env{Home: "/home/dev", Workspaces: []string{"/p"}, EnterpriseDir: "/ent", ClaudeManagedDir: "/cm",
+			Getenv: vars("AGENTHOOKS_WINDSURF_SYSTEM_DIR", "/ws")}, binaries: bin,
+			maybe: []string{"/ent/hooks.json", "/cm/managed-settings.json", "/ws/hooks.json", "/etc/cursor/hooks.json", "/etc/claude-code/managed-settings.json"}},
+		{name: "audit trail elsewhere", env: Env{Home: "/home/dev", Workspaces: []string{"/p"}}, files: []string{"/srv/pol.yaml", "/var/log/ah/audit.db"}, binaries: bin,
+			maybe: []string{"/var/log/ah/audit.db", "/var/log/ah/audit.db.spool", "/var/log/ah/audit.db.spool.lock", "/var/log/ah/audit.db-journal",
+				"/var/log/ah/audit.db-wal", "/var/log/ah/other", "/var/log", "/srv/pol.yaml", "/srv"}, no: []string{"/var/log/other/audit.db.spool"}},
+		{name: "audit trail relative", env: Env{Home: "/home/dev", Workspaces: []string{"/p"}}, files: []string{"pol.yaml", "../audit.db"}, binaries: bin,
+			maybe: []string{absPath("../audit.db") + ".spool", absPath("pol.yaml")}},
+		{name: "binaries in the project", env: Env{Home: "/home/dev", Workspaces: []string{"/p"}}, binaries: []string{"/p/bin/agenthooks", "/p/bin/agenthooks-scan"},
+			maybe: []string{"/p/bin/agenthooks", "/p/bin", "/p/bin/agenthooks-scan"}, no: []string{"/p/bin/other"}},
+		{name: "a binary with a glob character", env: Env{Home: "/home/dev", Workspaces: []string{"/p"}}, binaries: []string{"/opt/a[1]/agenthooks"}, nilTest: true},
+	} {
+		may := MayProtect(c.env, c.files, c.binaries)
+		if c.nilTest {
+			if may != nil {
+				t.Errorf("%s: MayProtect gives a test for %+v", c.name, c.env)
+			}
+			continue
+		}
+		if may == nil {
+			t.Errorf("%s: MayProtect gives no test for %+v", c.name, c.env)
+			continue
+		}
+		for _, p := range c.maybe {
+			if !may(p) {
+				t.Errorf("%s: MayProtect says %s cannot be protected", c.name, p)
+			}
+		}
+		for _, p := range c.no {
+			if may(p) {
+				t.Errorf("%s: MayProtect says %s may be protected, want a plain no", c.name, p)
+			}
+		}
+		neverHides(t, c.env, c.files, c.binaries, append(c.maybe, c.no...)...)
+	}
+}
+
+// FuzzMayProtectWide: FuzzMayProtectNeverHides with a working directory beside the project,
+// two variables, any that the list or the test reads, and a binary of the agent's choosing.
+func FuzzMayProtectWide(f *testing.F) {
+	f.Add("/home/a", "/home/a/p", "/tmp/b", "/home/a/p/.claude/settings.json", "/var/log/ah/audit.db", "/opt/bin/agenthooks", uint8(0), "/work/cc", uint8(5), "/")
+	f.Add("/", "/", "/", "/.bashrc", "audit.db", "agenthooks", uint8(1), "/home", uint8(2), "/home/a/.codex")
+	f.Add("/home/a", "/home/a", "/home/a/.claude", "/home/a/.config", "", "", uint8(7), "/home/a/p/oc", uint8(9), "/x y/é")
+	keys := askedKeys()
+	f.Fuzz(func(t *testing.T, home, project, cwd, target, file, binary string, k1 uint8, v1 string, k2 uint8, v2 string) {
+		if len(home)+len(project)+len(cwd)+len(target)+len(file)+len(binary)+len(v1)+len(v2) > 2048 {
+			return
+		}
+		key1, key2 := keys[int(k1)%len(keys)], keys[int(k2)%len(keys)]
+		env := Env{Home: path.Clean("/" + home), Workspaces: []string{path.Clean("/" + project), path.Clean("/" + cwd)},
+			Getenv: func(name string) string {
+				switch name {
+				case key2:
+					return v2
+				case key1:
+					return v1
+				}
+				return ""
+			}}
+		neverHides(t, env, []string{"", file}, []string{binary}, target, target+"/x", path.Dir(target), file+".spool", file+"-wal", binary+"/x")
+	})
+}

@@ -562,7 +562,7 @@ func (pr *protector) hits(inv *shell.Invocation) []hit {
 	case copiers.has(name):
 		dest, srcs := splitDest(inv.Args[1:], pos)
 		for _, w := range srcs {
-			if name == "ln" || name == "link" {
+			if name == "ln" || name == "link" || copyLinks(name, inv.Args[1:]) {
 				add(opLink, w)
 			} else {
 				add(opCopy, w)
@@ -831,6 +831,13 @@ func (pr *protector) touch(op string, w shell.Word, inv *shell.Invocation) (hit,
 		}
 		return hit{}, false
 	}
+	if phys, ok := physical(v, inv.Cwd); ok && phys != abs {
+		// link/../settings.json, where link leads into ~/.claude: the kernel goes up from
+		// where the link leads, not from the folder as written
+		if h, ok := pr.touch(op, shell.Word{Value: phys, Static: true, Glob: w.Glob, Raw: w.Raw}, inv); ok {
+			return h, true
+		}
+	}
 	if pr.cannotBeProtected(abs, w.Glob || inv.Filtered) {
 		return hit{}, false
 	}
@@ -1094,6 +1101,27 @@ func (pr *protector) relatesPattern(op, target string, pattern bool, p *Protecte
 		(!pattern || !pr.broad(target) || p.Kind == KindCredentials)
 }
 
+// copyLinks reports cp making links instead of copies (-s, --symbolic-link, -l, --link): what
+// is written through one is written in the original, as through ln's.
+func copyLinks(name string, args []shell.Word) bool {
+	if name != "cp" && name != "gcp" {
+		return false
+	}
+	for _, a := range args {
+		switch v := a.Value; {
+		case v == "--":
+			return false
+		case v == "--symbolic-link" || v == "--link":
+			return true
+		case len(v) > 2 && v[0] == '-' && v[1] == 'S', v == "-t" || v == "-S":
+			// -SSUFFIX, or an option whose value is the next word
+		case len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsAny(v, "sl"):
+			return true
+		}
+	}
+	return false
+}
+
 // makesFolders reports install -d (or --directory): it makes the folders it names, as mkdir
 // does, and copies nothing.
 func makesFolders(name string, args []shell.Word) bool {
@@ -1324,6 +1352,34 @@ func absolute(p, cwd string) (string, bool) {
 		return "", false
 	}
 	return path.Join(cwd, p), true
+}
+
+// physical is the path the kernel opens for p, made absolute against cwd: each ".." goes up
+// from where the symlinks before it lead, where absolute goes up from the folder as written
+// (sub/.. is not the working directory when sub is a symlink). False when p has no ".." or cwd
+// is not known.
+func physical(p, cwd string) (string, bool) {
+	p = toBash(p)
+	if p != ".." && !strings.HasPrefix(p, "../") && !strings.HasSuffix(p, "/..") && !strings.Contains(p, "/../") {
+		return "", false
+	}
+	cur := "/"
+	if !path.IsAbs(p) {
+		if cwd == "" {
+			return "", false
+		}
+		cur = cwd
+	}
+	for _, e := range strings.Split(p, "/") {
+		switch e {
+		case "", ".":
+		case "..":
+			cur = path.Dir(realPath(cur))
+		default:
+			cur = path.Join(cur, e)
+		}
+	}
+	return cur, true
 }
 
 // realOf is a protected path with its symlinks resolved, looked up once.

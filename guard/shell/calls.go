@@ -1004,7 +1004,9 @@ func (a *analyzer) cd(args []Word) {
 // record adds an invocation and checks its writes onto disk devices.
 func (a *analyzer) record(args []Word, name string, f *frame, ctx *callCtx) int {
 	a.spend(costInvocation + costArg*len(args)) // recorded all the same: it was read
-	args = a.throughLinks(args)
+	if name != "cd" && name != "pushd" {
+		args = a.throughLinks(args) // cd goes through a link as written (cd LINK/.. is here)
+	}
 	if len(a.moved) > 0 && deleters.has(name) {
 		args = a.throughMoves(args)
 	}
@@ -1016,7 +1018,7 @@ func (a *analyzer) record(args []Word, name string, f *frame, ctx *callCtx) int 
 		}
 		ctx = &callCtx{stmt: ctx.stmt, stdin: ctx.stdin, redirs: redirs, pos: ctx.pos, filtered: ctx.filtered}
 	}
-	if name == "ln" {
+	if name == "ln" || name == "cp" || name == "gcp" {
 		a.rememberLink(args)
 	}
 	switch name {

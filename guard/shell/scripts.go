@@ -411,16 +411,20 @@ func (a *analyzer) sourced(args []Word, f *frame, ctx *callCtx, inv int) {
 }
 
 // rememberLink keeps a symbolic link the command line makes (ln -s TARGET LINK), so that a
-// later path through it (rm -rf LINK/) is read as the target's.
+// later path through it (rm -rf LINK/) is read as the target's; and the tree of links cp -s or
+// cp -l makes (cp -rs TARGET LINK), which a path through LINK writes the same way.
 func (a *analyzer) rememberLink(args []Word) {
 	symbolic := false
+	cp := path.Base(args[0].Value) != "ln"
 	var pos []Word
 	for _, w := range args[1:] {
 		switch {
-		case strings.HasPrefix(w.Value, "--symbolic"):
+		case strings.HasPrefix(w.Value, "--symbolic"), cp && w.Value == "--link":
 			symbolic = true
+		case cp && (w.Value == "-t" || w.Value == "-S" || strings.HasPrefix(w.Value, "-S")):
+			return // a destination folder or a suffix: not TARGET LINK
 		case len(w.Value) > 1 && w.Value[0] == '-' && w.Value[1] != '-':
-			symbolic = symbolic || strings.Contains(w.Value, "s")
+			symbolic = symbolic || strings.Contains(w.Value, "s") || cp && strings.Contains(w.Value, "l")
 		case !strings.HasPrefix(w.Value, "-"):
 			pos = append(pos, w)
 		}
@@ -445,37 +449,78 @@ func (a *analyzer) rememberLink(args []Word) {
 }
 
 // throughLinks rewrites arguments that go through a link made earlier in the command line
-// (LINK/, LINK/*, LINK/x) to the target's path; LINK alone names the link itself.
+// (LINK/, LINK/*, LINK/x) to the target's path; LINK alone names the link itself. The path is
+// followed as the kernel opens it: LINK/../x is x in the folder above the target, and in a
+// working directory a cd into a link made (cd LINK && echo > x), a relative x is in the target.
 func (a *analyzer) throughLinks(args []Word) []Word {
 	if len(a.links) == 0 {
 		return args
 	}
 	out := args
+	inLink := a.cwdInLink()
 	for i, w := range args {
-		if i == 0 || !w.Static || !strings.Contains(w.Value, "/") {
+		if i == 0 || !w.Static || !strings.Contains(w.Value, "/") && (!inLink || strings.HasPrefix(w.Value, "-") || w.Value == "") {
 			continue
 		}
-		p := w.Value
-		if !path.IsAbs(p) {
-			if a.cwd == "" {
-				continue
+		if v, ok := a.viaLinks(w.Value); ok {
+			if &out[0] == &args[0] {
+				out = append([]Word{}, args...)
 			}
-			p = path.Join(a.cwd, p) + map[bool]string{true: "/"}[strings.HasSuffix(w.Value, "/")]
-		}
-		for link, target := range a.links {
-			if rest, ok := strings.CutPrefix(p, link+"/"); ok {
-				if &out[0] == &args[0] {
-					out = append([]Word{}, args...)
-				}
-				out[i].Value = path.Join(target, rest)
-				if rest == "" {
-					out[i].Value = target
-				}
-				break
-			}
+			out[i].Value = v
 		}
 	}
 	return out
+}
+
+// cwdInLink reports whether the working directory is a link made earlier in the command line,
+// or inside one.
+func (a *analyzer) cwdInLink() bool {
+	_, ok := a.linkOf(a.cwd)
+	return ok
+}
+
+// linkOf is p (absolute) with the link made earlier in the command line that it is, or is
+// inside, replaced by the link's target.
+func (a *analyzer) linkOf(p string) (string, bool) {
+	if p == "" {
+		return "", false
+	}
+	for link, target := range a.links {
+		if rest, ok := strings.CutPrefix(p, link); ok && (rest == "" || rest[0] == '/') {
+			return path.Join(target, rest), true
+		}
+	}
+	return "", false
+}
+
+// viaLinks is p (absolute, or relative to the working directory) followed element by element
+// through the links made earlier in the command line, as the kernel follows it; false when it
+// goes through none. A link that is p's last element, with no slash after it, is not followed.
+func (a *analyzer) viaLinks(p string) (string, bool) {
+	cur, through := "/", false
+	if !path.IsAbs(p) {
+		if a.cwd == "" {
+			return "", false
+		}
+		cur = a.cwd
+		if t, ok := a.linkOf(cur); ok {
+			cur, through = t, true
+		}
+	}
+	elems := strings.Split(p, "/")
+	for i, e := range elems {
+		switch e {
+		case "", ".":
+		case "..":
+			cur = path.Dir(cur)
+		default:
+			cur = path.Join(cur, e)
+			if t, ok := a.links[cur]; ok && i < len(elems)-1 {
+				cur, through = t, true
+			}
+		}
+	}
+	return cur, through
 }
 
 // downloaded marks a file the command line fetched from the network: its text is not known,

@@ -237,14 +237,56 @@ func (a *analyzer) tildeForm(raw, v string) string {
 	return path.Join(dir, rest)
 }
 
-// literal resolves a word without splitting, as in an assignment or a redirection.
+// literal resolves a word without splitting, as in an assignment or a redirection: with its
+// unquoted backslashes removed and ~USER resolved, as bash does (> .claude/settings\.json and
+// > ~dev/.bashrc write .claude/settings.json and ~/.bashrc; expand.Literal leaves both as written).
 func (a *analyzer) literal(w *syntax.Word) Word {
 	raw := a.source(w)
-	v, err := expand.Literal(a.config(), w)
+	v, err := expand.Literal(a.config(), unescaped(w))
 	if err != nil {
 		return Word{Value: Dyn, Raw: raw}
 	}
+	if strings.HasPrefix(raw, "~") && (strings.HasPrefix(v, "~") || strings.HasPrefix(v, Dyn)) {
+		v = a.tildeForm(raw, v)
+	}
 	return Word{Value: v, Static: !strings.Contains(v, Dyn), Glob: hasGlob(w) || a.globVals[v], Raw: raw}
+}
+
+// unescaped is w with the backslashes of its unquoted literal parts removed, as bash's quote
+// removal does; a leading \~ stays a literal ~ (quoted), which no tilde expansion takes.
+func unescaped(w *syntax.Word) *syntax.Word {
+	var parts []syntax.WordPart
+	tilde := false
+	for i, p := range w.Parts {
+		l, ok := p.(*syntax.Lit)
+		if !ok || !strings.Contains(l.Value, `\`) {
+			continue
+		}
+		if parts == nil {
+			parts = append([]syntax.WordPart(nil), w.Parts...)
+		}
+		var b strings.Builder
+		for j := 0; j < len(l.Value); j++ {
+			if l.Value[j] == '\\' && j+1 < len(l.Value) {
+				j++
+			}
+			b.WriteByte(l.Value[j])
+		}
+		c := *l
+		c.Value = b.String()
+		parts[i] = &c
+		if i == 0 && strings.HasPrefix(l.Value, `\~`) {
+			c.Value = c.Value[1:]
+			tilde = true
+		}
+	}
+	if parts == nil {
+		return w
+	}
+	if tilde {
+		parts = append([]syntax.WordPart{&syntax.SglQuoted{Value: "~"}}, parts...)
+	}
+	return &syntax.Word{Parts: parts}
 }
 
 // document resolves a heredoc body (expanded unless its delimiter was quoted).

@@ -93,9 +93,10 @@ func (pp protectedPlaces) list() []policy.Protected {
 // mayProtect is the test run before the list is computed (config.MayProtect), itself built on
 // first need: true, "compute the list", where config.MayProtect gives no test. It is nil where
 // the list may hold a path that is not absolute (policy.Context.MayProtect): without a working
-// directory, or on Windows, where filepath.Abs can fail on a name.
+// directory, on Windows, where filepath.Abs can fail on a name, and with a home that is not
+// absolute, under which the list holds the startup files and keys as they join (HOME=.: .bashrc).
 func (pp protectedPlaces) mayProtect() func(string) bool {
-	if _, err := os.Getwd(); err != nil || runtime.GOOS == "windows" {
+	if _, err := os.Getwd(); err != nil || runtime.GOOS == "windows" || pp.env.Home != "" && !filepath.IsAbs(pp.env.Home) {
 		return nil
 	}
 	test := sync.OnceValue(func() func(string) bool { return config.MayProtect(pp.env, pp.files, pp.binaries()) })
