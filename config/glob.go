@@ -91,9 +91,15 @@ func cleanGlobDir(dir string) string {
 }
 
 func hasMeta(p string) bool {
-	special := `*?[`
-	if runtime.GOOS != "windows" {
-		special += `\`
+	for i := 0; i < len(p); i++ { // not strings.ContainsAny, which builds a set of four for each short name
+		switch p[i] {
+		case '*', '?', '[':
+			return true
+		case '\\':
+			if runtime.GOOS != "windows" {
+				return true
+			}
+		}
 	}
-	return strings.ContainsAny(p, special)
+	return false
 }

@@ -45,20 +45,14 @@ func cleanAbs(p string) bool {
 // cleanRel reports whether r is a relative slash-separated path that filepath.Clean leaves as it
 // is and that joins without a separator of its own: elements that are neither empty, "." nor "..".
 func cleanRel(r string) bool {
-	if r == "" || r[0] == '/' || r[len(r)-1] == '/' || strings.Contains(r, "//") {
-		return false
-	}
-	for i := 0; ; i++ { // each dot that starts an element: . and .. are the whole element
-		j := strings.IndexByte(r[i:], '.')
-		if j < 0 {
+	for {
+		e, rest, more := strings.Cut(r, "/")
+		if e == "" || e == "." || e == ".." { // a leading, trailing or doubled slash, or . or ..
+			return false
+		}
+		if !more {
 			return true
 		}
-		i += j
-		if i == 0 || r[i-1] == '/' {
-			rest := r[i+1:]
-			if rest == "" || rest[0] == '/' || rest == "." || strings.HasPrefix(rest, "./") {
-				return false
-			}
-		}
+		r = rest
 	}
 }

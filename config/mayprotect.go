@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"path"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/agenthooks/agenthooks/dialect"
@@ -50,12 +51,12 @@ func mayProtectOf(env Env, files, binaries []string, descriptors []*dialect.Agen
 		}
 		m.roots = append(m.roots, p)
 	}
-	first := func(to *[]string, rel string) {
+	first := func(to *firsts, rel string) {
 		e, _, _ := strings.Cut(rel, "/")
 		if !cleanRel(rel) {
 			ok = false
 		}
-		*to = append(*to, e)
+		to.add(e)
 	}
 	for _, a := range descriptors {
 		for _, h := range a.Homes() {
@@ -137,24 +138,52 @@ type mayProtect struct {
 	home       string
 	workspaces []string
 	roots      []string // clean absolute paths: anything on one line with one may be protected
-	homeFirst  []string // the first elements under home of the protected places there
-	wsFirst    []string // and under each workspace
+	homeFirst  firsts   // the first elements under home of the protected places there
+	wsFirst    firsts   // and under each workspace
+}
+
+// firsts are the first elements of protected places under a folder: names, and patterns
+// (*.code-workspace) apart, so that a name is compared only as a string.
+type firsts struct{ names, patterns []string }
+
+func (f *firsts) add(e string) {
+	to := &f.names
+	if hasMeta(e) { // MayProtect gives no test on Windows, where a backslash is no meta
+		to = &f.patterns
+	}
+	if n := len(*to); n == 0 || (*to)[n-1] != e { // most repeat the one before (.claude, .claude/...)
+		*to = append(*to, e)
+	}
+}
+
+// holds reports whether e is one of the names or matches one of the patterns (or a pattern is
+// malformed: then anything may be protected).
+func (f *firsts) holds(e string) bool {
+	if slices.Contains(f.names, e) {
+		return true
+	}
+	for _, p := range f.patterns {
+		if ok, err := path.Match(p, e); ok || err != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *mayProtect) may(target string) bool {
-	if !cleanAbs(target) {
-		return true
+	if !cleanAbs(target) || strings.ContainsAny(target, meta) {
+		return true // a pattern (/*) may stand for any protected place: the guard never asks, but the test holds alone
 	}
 	for _, r := range m.roots {
 		if oneLine(target, r) {
 			return true
 		}
 	}
-	if m.home != "" && m.under(target, m.home, m.homeFirst) {
+	if m.home != "" && m.under(target, m.home, &m.homeFirst) {
 		return true
 	}
 	for _, ws := range m.workspaces {
-		if m.under(target, ws, m.wsFirst) {
+		if m.under(target, ws, &m.wsFirst) {
 			return true
 		}
 	}
@@ -163,7 +192,7 @@ func (m *mayProtect) may(target string) bool {
 
 // under reports whether target is base or above it, or inside it with a first element that one
 // of firsts (names or patterns) matches.
-func (m *mayProtect) under(target, base string, firsts []string) bool {
+func (m *mayProtect) under(target, base string, firsts *firsts) bool {
 	if within(target, base) {
 		return true // base itself or above: it holds protected places
 	}
@@ -172,17 +201,7 @@ func (m *mayProtect) under(target, base string, firsts []string) bool {
 	}
 	rest := strings.TrimPrefix(target[len(base):], "/")
 	e, _, _ := strings.Cut(rest, "/")
-	for _, f := range firsts {
-		if f == e {
-			return true
-		}
-		if strings.ContainsAny(f, meta) {
-			if ok, err := path.Match(f, e); ok || err != nil {
-				return true
-			}
-		}
-	}
-	return false
+	return firsts.holds(e)
 }
 
 // oneLine reports whether a and b are the same path or one is inside the other (both clean and
