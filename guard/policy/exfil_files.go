@@ -17,7 +17,9 @@ import (
 // later write of something else forgets it. A sender that then names the file (curl -d @t,
 // -F f=@t, -F f=<t, -T t, --data-binary @t, wget --post-file=t), reads it on stdin (curl -d
 // @- URL < t), or is piped what cat prints of it is judged as for the value itself
-// (secretValueSent).
+// (secretValueSent); one that publishes the file (gh gist create t, gh release upload v1 t)
+// sends it away whatever its service, and git add, commit and push carry it too
+// (exfil_git.go).
 
 // secretFileSent finds a sender on the line that sends a file written, earlier on the same
 // line, from a secret value to a place the value does not belong: the sender's index and the
