@@ -32,7 +32,7 @@ func secretFileSent(s *shell.Script, project string, piped func(secretValue) (in
 		if len(inv.Args) == 0 {
 			continue
 		}
-		if v, ok := git.step(inv, written); ok {
+		if v, ok := git.step(s, inv, written); ok {
 			return i, v, true
 		}
 		if len(written) > 0 {

@@ -13,7 +13,7 @@ import (
 // its pathspecs cover (the file, a folder above it, ".", a glob) or, with -A, --all, -u or no
 // pathspec limit, every written file in the repository; git commit commits what is staged and,
 // with -a or pathspecs, the written files they cover; git push (not -n) then sends what was
-// committed, wherever the remote is: a repository is read by everyone who can clone it, so a
+// committed (or a secret its message expands), wherever the remote is: a repository is read by everyone who can clone it, so a
 // GitHub token pushed to github.com is as exposed as one sent anywhere else. A commit with no
 // push stays on the machine (git reset takes it back) and is allowed. gh's and glab's
 // commands that publish a file (gist create and edit, release create and upload, snippet
@@ -28,7 +28,7 @@ type gitCarry struct {
 
 // step judges one invocation: a git add or commit that takes a written file in, or a push that
 // sends a commit holding a secret (the secret, ok true).
-func (g *gitCarry) step(inv *shell.Invocation, written map[string]secretValue) (secretValue, bool) {
+func (g *gitCarry) step(s *shell.Script, inv *shell.Invocation, written map[string]secretValue) (secretValue, bool) {
 	if inv.Name != "git" || len(inv.Args) < 2 {
 		return secretValue{}, false
 	}
@@ -51,6 +51,16 @@ func (g *gitCarry) step(inv *shell.Invocation, written map[string]secretValue) (
 			break
 		}
 		clear(g.staged)
+		// a secret in the message (-m "token $GH_TOKEN") is in the commit as surely
+		var raws []string
+		for _, w := range args {
+			if !w.Static {
+				raws = append(append(raws, w.Raw), w.From...)
+			}
+		}
+		if v, ok := secretIn(s, raws); ok && g.committed == nil {
+			g.committed = &v
+		}
 	case "push":
 		if g.committed == nil {
 			return secretValue{}, false
