@@ -1,7 +1,9 @@
 package policy
 
 import (
+	"maps"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/agenthooks/agenthooks/guard/shell"
@@ -46,9 +48,9 @@ func (g *gitCarry) step(s *shell.Script, inv *shell.Invocation, written map[stri
 		if all || len(specs) > 0 {
 			g.stage(written, base, all, specs)
 		}
-		for _, v := range g.staged {
+		if keys := slices.Sorted(maps.Keys(g.staged)); len(keys) > 0 && g.committed == nil {
+			v := g.staged[keys[0]] // the same message whichever order the map gives
 			g.committed = &v
-			break
 		}
 		clear(g.staged)
 		// a secret in the message (-m "token $GH_TOKEN") is in the commit as surely
