@@ -113,7 +113,8 @@ func isSender(inv *shell.Invocation) bool {
 	case "git":
 		return gitVerb(inv.Args[1:]) == "push"
 	case "gh", "glab":
-		return len(inv.Args) > 1 && (inv.Args[1].Value == "gist" || inv.Args[1].Value == "release" || inv.Args[1].Value == "secret")
+		return len(inv.Args) > 1 && (inv.Args[1].Value == "gist" || inv.Args[1].Value == "release" || inv.Args[1].Value == "secret") ||
+			publishes(inv) // glab snippet create
 	case "aws", "gcloud", "az":
 		for _, w := range inv.Args[1:] {
 			if v := w.Value; v == "cp" || v == "sync" || v == "mv" || v == "put-object" || v == "upload" {

@@ -17,17 +17,23 @@ import (
 // later write of something else forgets it. A sender that then names the file (curl -d @t,
 // -F f=@t, -F f=<t, -T t, --data-binary @t, wget --post-file=t), reads it on stdin (curl -d
 // @- URL < t), or is piped what cat prints of it is judged as for the value itself
-// (secretValueSent).
+// (secretValueSent); one that publishes the file (gh gist create t, gh release upload v1 t)
+// sends it away whatever its service, and git add, commit and push carry it too
+// (exfil_git.go).
 
 // secretFileSent finds a sender on the line that sends a file written, earlier on the same
 // line, from a secret value to a place the value does not belong: the sender's index and the
 // value.
-func secretFileSent(s *shell.Script, piped func(secretValue) (int, bool)) (int, secretValue, bool) {
+func secretFileSent(s *shell.Script, project string, piped func(secretValue) (int, bool)) (int, secretValue, bool) {
 	var written map[string]secretValue // absolute path -> what it holds; made on the first secret written
+	git := gitCarry{project: project}  // written files staged, committed, pushed (exfil_git.go)
 	for i := range s.Invocations {
 		inv := &s.Invocations[i]
 		if len(inv.Args) == 0 {
 			continue
+		}
+		if v, ok := git.step(s, inv, written); ok {
+			return i, v, true
 		}
 		if len(written) > 0 {
 			if isSender(inv) {
@@ -230,7 +236,7 @@ func sentFromFile(inv *shell.Invocation, written map[string]secretValue) (secret
 		}
 		for _, p := range namedFiles(w.Value) {
 			abs, ok := absolute(p, inv.Cwd)
-			if v, held := written[abs]; ok && held && sentAway(inv, k, v) {
+			if v, held := written[abs]; ok && held && (sentAway(inv, k, v) || publishes(inv)) {
 				return v, true
 			}
 		}

@@ -367,7 +367,7 @@ func (pr *protector) secretValueSent(s *shell.Script) (Match, bool) {
 		}
 	}
 	// a secret written to a file, then sent from it (exfil_files.go)
-	if j, v, ok := secretFileSent(s, piped); ok {
+	if j, v, ok := secretFileSent(s, pr.ctx.Project, piped); ok {
 		return deny(j, v)
 	}
 	return Match{}, false
@@ -387,6 +387,9 @@ func sentAway(inv *shell.Invocation, k int, v secretValue) bool {
 	}
 	if secretStore(inv) || inv.Name == "curl" && signsOnly(inv, k) {
 		return false
+	}
+	if publishes(inv) {
+		return true // a gist's or a release's text, read by whoever finds it
 	}
 	return v.service != "" && !toService(inv, v)
 }
@@ -411,6 +414,9 @@ func signsOnly(inv *shell.Invocation, k int) bool {
 // toService reports whether every host a sender names belongs to v's service (a sender whose
 // host is not known until it runs is given the benefit of the doubt).
 func toService(inv *shell.Invocation, v secretValue) bool {
+	if publishes(inv) {
+		return false // published there, not handed to the service to authenticate
+	}
 	hosts, _ := senderHosts(inv)
 	for _, h := range hosts {
 		if !belongsTo(h, v.service) {
