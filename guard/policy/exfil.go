@@ -81,7 +81,7 @@ func (pr *protector) exfiltration(s *shell.Script) (Match, bool) {
 	// The first sender, then the first secret read: nothing leaves without a sender, so the
 	// arguments of a command line that sends nothing are not each compared with every credential.
 	for i := range s.Invocations {
-		if inv := &s.Invocations[i]; isSender(inv) {
+		if inv := &s.Invocations[i]; isSender(inv) && !secretStore(inv) { // a secret store of the project's is where secrets go
 			sender, pos = strings.Join(argv(inv, pr.ctx.Home), " "), inv.Pos
 			break
 		}
@@ -113,8 +113,10 @@ func isSender(inv *shell.Invocation) bool {
 	case "git":
 		return gitVerb(inv.Args[1:]) == "push"
 	case "gh", "glab":
-		return len(inv.Args) > 1 && (inv.Args[1].Value == "gist" || inv.Args[1].Value == "release" || inv.Args[1].Value == "secret") ||
-			publishes(inv) // glab snippet create
+		// what sends content to the forge: publishing it, or a secret or variable set there
+		// (gh release list, gh gist view, gh secret list only read)
+		return publishes(inv) || variableStore(inv) ||
+			len(inv.Args) > 2 && inv.Args[1].Value == "secret" && inv.Args[2].Value == "set" // the project's store or another's (secretStore)
 	case "aws", "gcloud", "az":
 		for _, w := range inv.Args[1:] {
 			if v := w.Value; v == "cp" || v == "sync" || v == "mv" || v == "put-object" || v == "upload" {

@@ -216,15 +216,48 @@ func gitCommitSpecs(args []shell.Word) (all bool, specs []shell.Word) {
 }
 
 // publishes reports a command that publishes what it is given where others read it: a gist or
-// a snippet, a release's assets and notes. A token of the service it is published on is as
-// exposed there as anywhere.
+// a snippet, a release's assets and notes, an issue's, a pull or merge request's or a review's
+// text, or the fields and body of an API request (gh api -f, --input). A token of the service
+// it is published on is as exposed there as anywhere.
 func publishes(inv *shell.Invocation) bool {
-	if inv.Name != "gh" && inv.Name != "glab" || len(inv.Args) < 3 {
+	if inv.Name != "gh" && inv.Name != "glab" || len(inv.Args) < 2 {
+		return false
+	}
+	if inv.Args[1].Value == "api" {
+		return apiSendsData(inv)
+	}
+	if variableStore(inv) {
+		return true // shown in the clear to whoever reads the repository's settings
+	}
+	if len(inv.Args) > 2 && inv.Args[1].Value == "secret" && inv.Args[2].Value == "set" && !secretStore(inv) {
+		return true // another repository's or an organisation's store: its workflows read it
+	}
+	if len(inv.Args) < 3 {
 		return false
 	}
 	switch inv.Args[1].Value + " " + inv.Args[2].Value {
-	case "gist create", "gist new", "gist edit", "release create", "release new", "release upload", "snippet create", "snippet new":
+	case "gist create", "gist new", "gist edit", "release create", "release new", "release upload", "release edit",
+		"snippet create", "snippet new",
+		"issue create", "issue comment", "issue edit", "issue note", "pr create", "pr comment", "pr edit", "pr review",
+		"mr create", "mr note", "mr update":
 		return true
+	}
+	return false
+}
+
+// apiSendsData reports gh api or glab api given fields or a body to send (-f, -F, --field,
+// --raw-field, --input): a plain request only reads.
+func apiSendsData(inv *shell.Invocation) bool {
+	for _, w := range inv.Args[2:] {
+		v := w.Value
+		switch {
+		case v == "--":
+			return false
+		case v == "--field" || v == "--raw-field" || v == "--input" || v == "--form",
+			strings.HasPrefix(v, "--field=") || strings.HasPrefix(v, "--raw-field=") || strings.HasPrefix(v, "--input=") || strings.HasPrefix(v, "--form="),
+			len(v) >= 2 && v[0] == '-' && (v[1] == 'f' || v[1] == 'F'):
+			return true
+		}
 	}
 	return false
 }

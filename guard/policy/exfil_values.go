@@ -160,6 +160,18 @@ func stdinSender(inv *shell.Invocation) bool {
 	case "nc", "ncat", "netcat", "socat", "telnet", "openssl", "mail", "mailx", "sendmail", "swaks", "mutt":
 		return true
 	}
+	if variableStore(inv) || len(inv.Args) > 2 && (inv.Name == "gh" || inv.Name == "glab") && inv.Args[1].Value == "secret" && inv.Args[2].Value == "set" {
+		// the value from stdin unless given as --body or from a file
+		body := false
+		for _, w := range inv.Args[3:] {
+			v := w.Value
+			body = body || v == "-b" || v == "--body" || strings.HasPrefix(v, "--body=") || strings.HasPrefix(v, "-b") && len(v) > 2 && v[1] == 'b' ||
+				v == "-f" || v == "--env-file" || strings.HasPrefix(v, "--env-file=")
+		}
+		if !body {
+			return true
+		}
+	}
 	for i, w := range inv.Args[1:] {
 		v := w.Value
 		if strings.HasSuffix(v, "@-") || v == "-" || strings.HasSuffix(v, "=@-") || strings.HasSuffix(v, "=/dev/stdin") ||
@@ -396,9 +408,30 @@ func sentAway(inv *shell.Invocation, k int, v secretValue) bool {
 
 // secretStore reports a sender that stores a secret in the repository's own secret store, which
 // is what the secret is handed to it for (gh secret set NAME --body "$AWS_SECRET_ACCESS_KEY").
+// A variable (gh variable set) is no such store: whoever reads the repository's settings or
+// its workflows' logs reads it, so a secret set there is sent (variableStore).
+// A store another repository's or an organisation's (-R, --repo, --org, --repos) is not the
+// project's own: whoever runs that repository's workflows reads the secret, so it is sent.
 func secretStore(inv *shell.Invocation) bool {
+	if inv.Name != "gh" && inv.Name != "glab" || len(inv.Args) < 3 || inv.Args[1].Value != "secret" || inv.Args[2].Value != "set" {
+		return false
+	}
+	for _, w := range inv.Args[3:] {
+		v := w.Value
+		if v == "-R" || v == "--repo" || v == "-o" || v == "--org" || v == "-r" || v == "--repos" || v == "-g" || v == "--group" ||
+			strings.HasPrefix(v, "--repo=") || strings.HasPrefix(v, "--org=") || strings.HasPrefix(v, "--repos=") || strings.HasPrefix(v, "--group=") ||
+			len(v) > 2 && v[0] == '-' && v[1] != '-' && (v[1] == 'R' || v[1] == 'o' || v[1] == 'r' || v[1] == 'g') {
+			return false
+		}
+	}
+	return true
+}
+
+// variableStore reports gh variable set or glab variable set: content sent to the forge, shown
+// in the clear.
+func variableStore(inv *shell.Invocation) bool {
 	return (inv.Name == "gh" || inv.Name == "glab") && len(inv.Args) > 2 &&
-		(inv.Args[1].Value == "secret" || inv.Args[1].Value == "variable") && inv.Args[2].Value == "set"
+		inv.Args[1].Value == "variable" && (inv.Args[2].Value == "set" || inv.Args[2].Value == "update")
 }
 
 // signsOnly reports curl's --aws-sigv4 with the word at k as its --user: the secret signs the
@@ -414,6 +447,9 @@ func signsOnly(inv *shell.Invocation, k int) bool {
 // toService reports whether every host a sender names belongs to v's service (a sender whose
 // host is not known until it runs is given the benefit of the doubt).
 func toService(inv *shell.Invocation, v secretValue) bool {
+	if secretStore(inv) {
+		return true // the project's own secret store is where any secret is meant to go
+	}
 	if publishes(inv) {
 		return false // published there, not handed to the service to authenticate
 	}
