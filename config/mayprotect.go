@@ -2,7 +2,10 @@ package config
 
 import (
 	"cmp"
+	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -22,6 +25,9 @@ import (
 // .ssh, .bashrc, *.code-workspace, ...). It returns nil, which is "always compute", for what it
 // does not reason about: a platform whose file names fold case or use backslashes, a home, a
 // workspace or a root that is not a clean absolute path, a descriptor path that leaves its root.
+// Symlinks on the way are followed as the kernel follows them (linked): the home folder and the
+// workspaces are resolved, and their entries that are symlinks and may be protected lead to
+// more roots.
 func MayProtect(env Env, files, binaries []string) func(target string) bool {
 	return mayProtectOf(env, files, binaries, agents.ByFilePriority())
 }
@@ -33,6 +39,9 @@ func mayProtectOf(env Env, files, binaries []string, descriptors []*dialect.Agen
 		return nil
 	}
 	m := &mayProtect{home: env.Home, workspaces: env.Workspaces}
+	if m.home != "" {
+		m.homes = []string{m.home}
+	}
 	if m.home != "" && (!cleanAbs(m.home) || strings.ContainsAny(m.home, meta)) {
 		return nil // a home of /? is a pattern to the guard
 	}
@@ -122,7 +131,75 @@ func mayProtectOf(env Env, files, binaries []string, descriptors []*dialect.Agen
 	if !ok {
 		return nil
 	}
+	m.linked()
 	return m.may
+}
+
+// linked makes the test hold where symlinks lead, as the kernel opens a path: the home folder
+// and each workspace are tested at where they resolve too (a home or a project reached through
+// a link), and an entry of theirs that one of their first elements names and that is a
+// symlink (~/.claude a link into a dotfiles folder, made by GNU stow or by hand) makes where it
+// leads a root. One EvalSymlinks and one read of the folder's names each (the names' types
+// come with them); a folder that cannot be read has no links to follow. A link deeper inside
+// (~/.claude/settings.json a link) is not looked at: docs/guard.md.
+func (m *mayProtect) linked() {
+	if m.home != "" {
+		if real := m.survey(m.home, &m.homeFirst); real != m.home {
+			m.homes = append(m.homes, real)
+		}
+	}
+	var more []string
+	for _, ws := range m.workspaces {
+		if real := m.survey(ws, &m.wsFirst); real != ws && !slices.Contains(m.workspaces, real) {
+			more = append(more, real)
+		}
+	}
+	if len(more) > 0 {
+		m.workspaces = append(slices.Clip(m.workspaces), more...) // never the caller's array
+	}
+}
+
+// survey adds as roots where base's symlinked entries that firsts holds lead, and returns base
+// with its symlinks resolved.
+func (m *mayProtect) survey(base string, firsts *firsts) string {
+	real := resolvedPath(base)
+	f, err := os.Open(real)
+	if err != nil {
+		return real
+	}
+	entries, _ := f.ReadDir(-1)
+	f.Close()
+	for _, e := range entries {
+		if e.Type()&fs.ModeSymlink == 0 || !firsts.holds(e.Name()) {
+			continue
+		}
+		to, err := os.Readlink(real + "/" + e.Name())
+		if err != nil {
+			continue
+		}
+		if !path.IsAbs(to) {
+			to = path.Join(real, to)
+		}
+		m.roots = append(m.roots, resolvedPath(path.Clean(to))) // a dangling link leads where it points
+	}
+	return real
+}
+
+// resolvedPath is the clean absolute path p with the symlinks of its longest existing ancestor
+// resolved and the rest joined.
+func resolvedPath(p string) string {
+	rest := ""
+	for cur := p; ; {
+		if r, err := filepath.EvalSymlinks(cur); err == nil {
+			return path.Join(r, rest)
+		}
+		parent := path.Dir(cur)
+		if parent == cur {
+			return p
+		}
+		rest = path.Join(path.Base(cur), rest)
+		cur = parent
+	}
 }
 
 // meta are the characters that make a path a pattern, to the guard or to filepath.Match.
@@ -136,7 +213,8 @@ const (
 
 type mayProtect struct {
 	home       string
-	workspaces []string
+	homes      []string // home, and where it resolves when that differs
+	workspaces []string // and where they resolve
 	roots      []string // clean absolute paths: anything on one line with one may be protected
 	homeFirst  firsts   // the first elements under home of the protected places there
 	wsFirst    firsts   // and under each workspace
@@ -179,8 +257,10 @@ func (m *mayProtect) may(target string) bool {
 			return true
 		}
 	}
-	if m.home != "" && m.under(target, m.home, &m.homeFirst) {
-		return true
+	for _, h := range m.homes {
+		if m.under(target, h, &m.homeFirst) {
+			return true
+		}
 	}
 	for _, ws := range m.workspaces {
 		if m.under(target, ws, &m.wsFirst) {

@@ -1492,3 +1492,69 @@ func (w words) has(s string) bool {
 	_, ok := slices.BinarySearch(w, s)
 	return ok
 }
+
+// Resolved returns list with, after it, each protected place as the kernel reaches it where
+// that differs: a place whose folder, or which itself, is a symlink (~/.claude a link into a
+// dotfiles folder, a home or a project reached through a link) is protected at where the link
+// leads too, so a write by that path is compared like one by the path listed. The symlinks of
+// the longest existing ancestor are resolved (a dangling link leads where it points) and the
+// rest joined; a pattern's elements are not followed. Each folder is looked at once however
+// many places share it. The list is returned as given on Windows.
+func Resolved(list []Protected) []Protected {
+	if runtime.GOOS == "windows" || len(list) == 0 {
+		return list
+	}
+	r := resolver{real: map[string]string{"/": "/"}, gone: map[string]bool{}}
+	seen := make(map[string]bool, len(list))
+	for _, p := range list {
+		seen[p.Path] = true
+	}
+	out := list
+	for _, p := range list {
+		if !path.IsAbs(p.Path) || path.Clean(p.Path) != p.Path {
+			continue
+		}
+		if real := r.resolve(p.Path, 0); real != p.Path && !seen[real] {
+			seen[real] = true
+			p.Path = real
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// resolver resolves clean absolute paths element by element, remembering each folder's
+// resolved path (real) and the resolved paths that do not exist (gone).
+type resolver struct {
+	real map[string]string
+	gone map[string]bool
+}
+
+// resolve is p with its symlinks resolved; depth counts the links followed, as the kernel's
+// limit does.
+func (r resolver) resolve(p string, depth int) string {
+	if v, ok := r.real[p]; ok {
+		return v
+	}
+	dir, base := path.Split(p)
+	parent := r.resolve(path.Clean(dir), depth)
+	out := path.Join(parent, base)
+	switch {
+	case r.gone[parent] || hasGlob(base, true):
+		r.gone[out] = true // a pattern is not a name: nothing below it is looked at
+	case depth < 40:
+		fi, err := os.Lstat(out)
+		if err != nil {
+			r.gone[out] = true
+		} else if fi.Mode()&os.ModeSymlink != 0 {
+			if to, err := os.Readlink(out); err == nil {
+				if !path.IsAbs(to) {
+					to = path.Join(parent, to)
+				}
+				out = r.resolve(path.Clean(to), depth+1)
+			}
+		}
+	}
+	r.real[p] = out
+	return out
+}
