@@ -2,7 +2,6 @@ package config
 
 import (
 	"cmp"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -131,7 +130,9 @@ func mayProtectOf(env Env, files, binaries []string, descriptors []*dialect.Agen
 	if !ok {
 		return nil
 	}
-	m.linked()
+	if !m.linked() {
+		return nil
+	}
 	return m.may
 }
 
@@ -139,50 +140,63 @@ func mayProtectOf(env Env, files, binaries []string, descriptors []*dialect.Agen
 // and each workspace are tested at where they resolve too (a home or a project reached through
 // a link), and an entry of theirs that one of their first elements names and that is a
 // symlink (~/.claude a link into a dotfiles folder, made by GNU stow or by hand) makes where it
-// leads a root. One EvalSymlinks and one read of the folder's names each (the names' types
-// come with them); a folder that cannot be read has no links to follow. A link deeper inside
+// leads a root. One read of each folder's names (their types come with them, dirLinks); false,
+// no test, when one could not be read to the end. A link deeper inside
 // (~/.claude/settings.json a link) is not looked at: docs/guard.md.
-func (m *mayProtect) linked() {
+func (m *mayProtect) linked() bool {
 	if m.home != "" {
-		if real := m.survey(m.home, &m.homeFirst); real != m.home {
+		real, ok := m.survey(m.home, &m.homeFirst)
+		if !ok {
+			return false
+		}
+		if real != m.home {
 			m.homes = append(m.homes, real)
 		}
 	}
 	var more []string
 	for _, ws := range m.workspaces {
-		if real := m.survey(ws, &m.wsFirst); real != ws && !slices.Contains(m.workspaces, real) {
+		real, ok := m.survey(ws, &m.wsFirst)
+		if !ok {
+			return false
+		}
+		if real != ws && !slices.Contains(m.workspaces, real) {
 			more = append(more, real)
 		}
 	}
 	if len(more) > 0 {
 		m.workspaces = append(slices.Clip(m.workspaces), more...) // never the caller's array
 	}
+	return true
 }
 
 // survey adds as roots where base's symlinked entries that firsts holds lead, and returns base
-// with its symlinks resolved.
-func (m *mayProtect) survey(base string, firsts *firsts) string {
-	real := resolvedPath(base)
-	f, err := os.Open(real)
-	if err != nil {
-		return real
+// with its symlinks resolved. A base that cannot be read as a folder (not there yet) has no
+// entries; one whose names cannot all be read makes the test give no answer (false).
+func (m *mayProtect) survey(base string, firsts *firsts) (string, bool) {
+	real, links, opened, ok := dirLinks(base)
+	if !opened {
+		return resolvedPath(base), true
 	}
-	entries, _ := f.ReadDir(-1)
-	f.Close()
-	for _, e := range entries {
-		if e.Type()&fs.ModeSymlink == 0 || !firsts.holds(e.Name()) {
+	if !ok {
+		return "", false // opened, but not read to the end
+	}
+	if real == "" || strings.HasSuffix(real, " (deleted)") {
+		real = resolvedPath(base)
+	}
+	for _, name := range links {
+		if !firsts.holds(name) {
 			continue
 		}
-		to, err := os.Readlink(real + "/" + e.Name())
+		to, err := os.Readlink(real + "/" + name)
 		if err != nil {
-			continue
+			continue // not a link after all (a type the file system did not give)
 		}
 		if !path.IsAbs(to) {
 			to = path.Join(real, to)
 		}
 		m.roots = append(m.roots, resolvedPath(path.Clean(to))) // a dangling link leads where it points
 	}
-	return real
+	return real, true
 }
 
 // resolvedPath is the clean absolute path p with the symlinks of its longest existing ancestor
