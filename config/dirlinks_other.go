@@ -7,19 +7,21 @@ import (
 	"os"
 )
 
-// dirLinks opens the folder dir and returns the names of its entries that are symlinks (real
-// is "": the caller resolves dir); opened and ok as on Linux.
-func dirLinks(dir string) (real string, links []string, opened, ok bool) {
+// dirLinks opens the folder dir and returns the names of its entries that are symlinks and of
+// its folders that want holds (real is "": the caller resolves dir); opened and ok as on Linux.
+func dirLinks(dir string, want func(string) bool) (real string, links, dirs []string, opened, ok bool) {
 	f, err := os.Open(dir)
 	if err != nil {
-		return "", nil, false, false
+		return "", nil, nil, false, false
 	}
 	defer f.Close()
 	entries, err := f.ReadDir(-1)
 	for _, e := range entries {
 		if e.Type()&fs.ModeSymlink != 0 {
 			links = append(links, e.Name())
+		} else if e.IsDir() && want != nil && want(e.Name()) {
+			dirs = append(dirs, e.Name())
 		}
 	}
-	return "", links, true, err == nil
+	return "", links, dirs, true, err == nil
 }

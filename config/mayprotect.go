@@ -139,10 +139,11 @@ func mayProtectOf(env Env, files, binaries []string, descriptors []*dialect.Agen
 // linked makes the test hold where symlinks lead, as the kernel opens a path: the home folder
 // and each workspace are tested at where they resolve too (a home or a project reached through
 // a link), and an entry of theirs that one of their first elements names and that is a
-// symlink (~/.claude a link into a dotfiles folder, made by GNU stow or by hand) makes where it
-// leads a root. One read of each folder's names (their types come with them, dirLinks); false,
-// no test, when one could not be read to the end. A link deeper inside
-// (~/.claude/settings.json a link) is not looked at: docs/guard.md.
+// symlink (~/.claude a link into a dotfiles folder, made by GNU stow or by hand), or a symlink
+// inside such a folder (~/.claude/settings.json), makes where it leads a root. One read of
+// each folder's names (their types come with them, dirLinks); false, no test, when one could
+// not be read to the end. A link deeper still (~/.config/gh/hosts.yml) is not looked at:
+// docs/guard.md.
 func (m *mayProtect) linked() bool {
 	if m.home != "" {
 		real, ok := m.survey(m.home, &m.homeFirst)
@@ -169,11 +170,13 @@ func (m *mayProtect) linked() bool {
 	return true
 }
 
-// survey adds as roots where base's symlinked entries that firsts holds lead, and returns base
-// with its symlinks resolved. A base that cannot be read as a folder (not there yet) has no
-// entries; one whose names cannot all be read makes the test give no answer (false).
+// survey adds as roots where base's symlinked entries that firsts holds lead, and where the
+// symlinks inside its folders that firsts holds lead (~/.claude/settings.json a link, as GNU
+// stow makes them when ~/.claude is a folder already), and returns base with its symlinks
+// resolved. A base that cannot be read as a folder (not there yet) has no entries; one whose
+// names cannot all be read makes the test give no answer (false).
 func (m *mayProtect) survey(base string, firsts *firsts) (string, bool) {
-	real, links, opened, ok := dirLinks(base)
+	real, links, dirs, opened, ok := dirLinks(base, firsts.holds)
 	if !opened {
 		return resolvedPath(base), true
 	}
@@ -184,19 +187,37 @@ func (m *mayProtect) survey(base string, firsts *firsts) (string, bool) {
 		real = resolvedPath(base)
 	}
 	for _, name := range links {
-		if !firsts.holds(name) {
-			continue
+		if firsts.holds(name) {
+			m.follow(real, name)
 		}
-		to, err := os.Readlink(real + "/" + name)
-		if err != nil {
-			continue // not a link after all (a type the file system did not give)
+	}
+	for _, name := range dirs {
+		dir := real + "/" + name
+		if real == "/" {
+			dir = "/" + name
 		}
-		if !path.IsAbs(to) {
-			to = path.Join(real, to)
+		_, inner, _, opened, ok := dirLinks(dir, nil)
+		if opened && !ok {
+			return "", false
 		}
-		m.roots = append(m.roots, resolvedPath(path.Clean(to))) // a dangling link leads where it points
+		for _, l := range inner {
+			m.follow(dir, l)
+		}
 	}
 	return real, true
+}
+
+// follow makes where the entry name of the folder dir (its symlinks resolved) leads a root, when
+// it is a symlink: a dangling link leads where it points.
+func (m *mayProtect) follow(dir, name string) {
+	to, err := os.Readlink(dir + "/" + name)
+	if err != nil {
+		return // not a link after all (a type the file system did not give)
+	}
+	if !path.IsAbs(to) {
+		to = path.Join(dir, to)
+	}
+	m.roots = append(m.roots, resolvedPath(path.Clean(to)))
 }
 
 // resolvedPath is the clean absolute path p with the symlinks of its longest existing ancestor

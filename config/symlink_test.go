@@ -24,23 +24,29 @@ func TestProtectedThroughSymlinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	home := d + "/home"
-	for _, dir := range []string{home + "/dotfiles/claude", home + "/dotfiles/gemini", d + "/real-proj/.claude", d + "/realhome/.claude", d + "/data"} {
+	for _, dir := range []string{home + "/dotfiles/claude", home + "/dotfiles/gemini", d + "/real-proj/.claude", d + "/realhome/.claude", d + "/data",
+		d + "/stow/.claude", d + "/stow/dotfiles/claude", d + "/stow/.config/gh"} {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for link, to := range map[string]string{
-		home + "/.claude": home + "/dotfiles/claude", // GNU stow's, or by hand
-		home + "/.gemini": "dotfiles/gemini",         // relative
-		home + "/.codex":  home + "/dotfiles/codex",  // dangling: a write there makes what Codex reads
-		home + "/.bashrc": home + "/dotfiles/bashrc", // a file, not there yet
-		d + "/homelink":   d + "/realhome",
-		d + "/link-proj":  d + "/real-proj",
-		d + "/data/proj":  d + "/real-proj", // /work/proj -> /data/proj, one more level
+		home + "/.claude":                 home + "/dotfiles/claude", // GNU stow's, or by hand
+		home + "/.gemini":                 "dotfiles/gemini",         // relative
+		home + "/.codex":                  home + "/dotfiles/codex",  // dangling: a write there makes what Codex reads
+		home + "/.bashrc":                 home + "/dotfiles/bashrc", // a file, not there yet
+		d + "/homelink":                   d + "/realhome",
+		d + "/link-proj":                  d + "/real-proj",
+		d + "/data/proj":                  d + "/real-proj",                   // /work/proj -> /data/proj, one more level
+		d + "/stow/.claude/settings.json": "../dotfiles/claude/settings.json", // stow's links, file by file, into a folder there already
+		d + "/stow/.config/gh/hosts.yml":  d + "/stow/dotfiles/hosts.yml",     // deeper: MayProtect does not look
 	} {
 		if err := os.Symlink(to, link); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if err := os.WriteFile(d+"/stow/dotfiles/claude/settings.json", []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	for _, c := range []struct {
 		name       string
@@ -59,6 +65,9 @@ func TestProtectedThroughSymlinks(t *testing.T) {
 		{"project a link", home, []string{d + "/link-proj"},
 			[]string{d + "/real-proj/.claude/settings.json", d + "/real-proj/.agenthooks"},
 			[]string{d + "/real-proj/main.go"}},
+		{"a file a link", d + "/stow", []string{d + "/real-proj"},
+			[]string{d + "/stow/dotfiles/claude/settings.json"},
+			[]string{d + "/stow/dotfiles/claude/notes.md"}},
 		{"project behind two links", home, []string{d + "/data/proj"},
 			[]string{d + "/real-proj/.claude/settings.json"},
 			[]string{d + "/real-proj/main.go"}},
@@ -86,7 +95,11 @@ func TestProtectedThroughSymlinks(t *testing.T) {
 					t.Errorf("MayProtect holds the ordinary %s", p)
 				}
 			}
-			neverHides(t, env, nil, nil, append(c.protected, c.ordinary...)...)
+			if c.home != d+"/stow" {
+				neverHides(t, env, nil, nil, append(c.protected, c.ordinary...)...)
+			} else if list := ProtectedPaths(env, nil, nil); !slices.ContainsFunc(list, func(pp policy.Protected) bool { return pp.Path == d+"/stow/dotfiles/hosts.yml" }) {
+				t.Errorf("%s/stow/dotfiles/hosts.yml is not protected", d) // the list has it; MayProtect does not (docs/guard.md)
+			}
 		})
 	}
 }
