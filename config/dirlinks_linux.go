@@ -12,18 +12,20 @@ import (
 // dirLinks opens the folder dir and returns where it is with its symlinks resolved (as the
 // kernel names the open folder), the names of its entries that are or may be symlinks (a type
 // the file system does not give is a maybe) and, when want is given, of its folders (or maybe
-// folders) that want holds. opened is false when dir cannot be opened as
+// folders) that want holds; without want, real is "". opened is false when dir cannot be opened as
 // a folder, ok false when its names could not all be read; real is "" when the kernel does not
 // name it (no /proc). Four system calls for a folder of a
 // few hundred names, and no allocation for an entry that is not a link.
-func dirLinks(dir string, want func(string) bool) (real string, links, dirs []string, opened, ok bool) {
+func dirLinks(dir string, want func([]byte) bool) (real string, links, dirs []string, opened, ok bool) {
 	fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return "", nil, nil, false, false
 	}
 	defer syscall.Close(fd)
 	var buf [8192]byte
-	if n, err := syscall.Readlink("/proc/self/fd/"+strconv.Itoa(fd), buf[:]); err == nil && n > 0 && n < len(buf) && buf[0] == '/' {
+	if want == nil {
+		// a folder inside: its links are wanted, not its name
+	} else if n, err := syscall.Readlink("/proc/self/fd/"+strconv.Itoa(fd), buf[:]); err == nil && n > 0 && n < len(buf) && buf[0] == '/' {
 		real = string(buf[:n])
 	}
 	for {
@@ -55,7 +57,7 @@ func dirLinks(dir string, want func(string) bool) (real string, links, dirs []st
 				if link {
 					links = append(links, string(name))
 				}
-				if dir && want != nil && string(name) != "." && string(name) != ".." && want(string(name)) {
+				if dir && want != nil && string(name) != "." && string(name) != ".." && want(name) {
 					dirs = append(dirs, string(name))
 				}
 			}

@@ -9,7 +9,7 @@ import (
 
 // dirLinks opens the folder dir and returns the names of its entries that are symlinks and of
 // its folders that want holds (real is "": the caller resolves dir); opened and ok as on Linux.
-func dirLinks(dir string, want func(string) bool) (real string, links, dirs []string, opened, ok bool) {
+func dirLinks(dir string, want func([]byte) bool) (real string, links, dirs []string, opened, ok bool) {
 	f, err := os.Open(dir)
 	if err != nil {
 		return "", nil, nil, false, false
@@ -19,7 +19,7 @@ func dirLinks(dir string, want func(string) bool) (real string, links, dirs []st
 	for _, e := range entries {
 		if e.Type()&fs.ModeSymlink != 0 {
 			links = append(links, e.Name())
-		} else if e.IsDir() && want != nil && want(e.Name()) {
+		} else if e.IsDir() && want != nil && want([]byte(e.Name())) {
 			dirs = append(dirs, e.Name())
 		}
 	}

@@ -176,7 +176,7 @@ func (m *mayProtect) linked() bool {
 // resolved. A base that cannot be read as a folder (not there yet) has no entries; one whose
 // names cannot all be read makes the test give no answer (false).
 func (m *mayProtect) survey(base string, firsts *firsts) (string, bool) {
-	real, links, dirs, opened, ok := dirLinks(base, firsts.holds)
+	real, links, dirs, opened, ok := dirLinks(base, firsts.holdsName())
 	if !opened {
 		return resolvedPath(base), true
 	}
@@ -281,6 +281,31 @@ func (f *firsts) holds(e string) bool {
 		}
 	}
 	return false
+}
+
+// holdsName is holds for a name read from a folder, without making it a string unless a
+// pattern needs one: most names are passed over by a bit set of the names' hashes.
+func (f *firsts) holdsName() func(name []byte) bool {
+	var set [16]uint64 // 1,024 bits for the fifty-odd names
+	for _, n := range f.names {
+		h := nameHash(n)
+		set[h>>6&15] |= 1 << (h & 63)
+	}
+	return func(name []byte) bool {
+		if h := nameHash(name); set[h>>6&15]&(1<<(h&63)) != 0 && slices.Contains(f.names, string(name)) {
+			return true
+		}
+		return len(f.patterns) > 0 && f.holds(string(name))
+	}
+}
+
+// nameHash is FNV-1a of a name.
+func nameHash[S string | []byte](s S) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint32(s[i])) * 16777619
+	}
+	return h
 }
 
 func (m *mayProtect) may(target string) bool {
