@@ -1504,18 +1504,14 @@ func Resolved(list []Protected) []Protected {
 	if runtime.GOOS == "windows" || len(list) == 0 {
 		return list
 	}
-	r := resolver{real: map[string]string{"/": "/"}, gone: map[string]bool{}}
-	seen := make(map[string]bool, len(list))
-	for _, p := range list {
-		seen[p.Path] = true
-	}
+	r := resolver{make(map[string]resolved, 2*len(list))}
 	out := list
 	for _, p := range list {
-		if !path.IsAbs(p.Path) || path.Clean(p.Path) != p.Path {
+		if !path.IsAbs(p.Path) { // and clean, as Protected.Path is
 			continue
 		}
-		if real := r.resolve(p.Path, 0); real != p.Path && !seen[real] {
-			seen[real] = true
+		// a place reached through a link is rare: the list is searched only for one
+		if real := r.resolve(p.Path, 0).real; real != p.Path && !slices.ContainsFunc(out, func(q Protected) bool { return q.Path == real }) {
 			p.Path = real
 			out = append(out, p)
 		}
@@ -1523,38 +1519,50 @@ func Resolved(list []Protected) []Protected {
 	return out
 }
 
-// resolver resolves clean absolute paths element by element, remembering each folder's
-// resolved path (real) and the resolved paths that do not exist (gone).
-type resolver struct {
-	real map[string]string
-	gone map[string]bool
+// resolver resolves clean absolute paths element by element, remembering each path's resolved
+// path and whether that exists.
+type resolver struct{ seen map[string]resolved }
+
+type resolved struct {
+	real string
+	gone bool // real does not exist: nothing below it is looked at
 }
 
 // resolve is p with its symlinks resolved; depth counts the links followed, as the kernel's
-// limit does.
-func (r resolver) resolve(p string, depth int) string {
-	if v, ok := r.real[p]; ok {
+// limit does. A path whose folders are no links is not copied.
+func (r resolver) resolve(p string, depth int) resolved {
+	if p == "/" {
+		return resolved{real: "/"}
+	}
+	if v, ok := r.seen[p]; ok {
 		return v
 	}
-	dir, base := path.Split(p)
-	parent := r.resolve(path.Clean(dir), depth)
-	out := path.Join(parent, base)
+	i := strings.LastIndexByte(p, '/')
+	dir, base := p[:i], p[i+1:]
+	if dir == "" {
+		dir = "/"
+	}
+	parent := r.resolve(dir, depth)
+	out := resolved{real: p}
+	if parent.real != dir {
+		out.real = strings.TrimSuffix(parent.real, "/") + "/" + base
+	}
 	switch {
-	case r.gone[parent] || hasGlob(base, true):
-		r.gone[out] = true // a pattern is not a name: nothing below it is looked at
+	case parent.gone || hasGlob(base, true):
+		out.gone = true // a pattern is not a name: nothing below it is looked at
 	case depth < 40:
-		fi, err := os.Lstat(out)
+		fi, err := os.Lstat(out.real)
 		if err != nil {
-			r.gone[out] = true
+			out.gone = true
 		} else if fi.Mode()&os.ModeSymlink != 0 {
-			if to, err := os.Readlink(out); err == nil {
+			if to, err := os.Readlink(out.real); err == nil {
 				if !path.IsAbs(to) {
-					to = path.Join(parent, to)
+					to = path.Join(parent.real, to)
 				}
 				out = r.resolve(path.Clean(to), depth+1)
 			}
 		}
 	}
-	r.real[p] = out
+	r.seen[p] = out
 	return out
 }
