@@ -2,7 +2,9 @@ package config
 
 import (
 	"cmp"
+	"os"
 	"path"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -22,6 +24,9 @@ import (
 // .ssh, .bashrc, *.code-workspace, ...). It returns nil, which is "always compute", for what it
 // does not reason about: a platform whose file names fold case or use backslashes, a home, a
 // workspace or a root that is not a clean absolute path, a descriptor path that leaves its root.
+// Symlinks on the way are followed as the kernel follows them (linked): the home folder and the
+// workspaces are resolved, and their entries that are symlinks and may be protected lead to
+// more roots.
 func MayProtect(env Env, files, binaries []string) func(target string) bool {
 	return mayProtectOf(env, files, binaries, agents.ByFilePriority())
 }
@@ -33,6 +38,9 @@ func mayProtectOf(env Env, files, binaries []string, descriptors []*dialect.Agen
 		return nil
 	}
 	m := &mayProtect{home: env.Home, workspaces: env.Workspaces}
+	if m.home != "" {
+		m.homes = []string{m.home}
+	}
 	if m.home != "" && (!cleanAbs(m.home) || strings.ContainsAny(m.home, meta)) {
 		return nil // a home of /? is a pattern to the guard
 	}
@@ -122,7 +130,111 @@ func mayProtectOf(env Env, files, binaries []string, descriptors []*dialect.Agen
 	if !ok {
 		return nil
 	}
+	if !m.linked() {
+		return nil
+	}
 	return m.may
+}
+
+// linked makes the test hold where symlinks lead, as the kernel opens a path: the home folder
+// and each workspace are tested at where they resolve too (a home or a project reached through
+// a link), and an entry of theirs that one of their first elements names and that is a
+// symlink (~/.claude a link into a dotfiles folder, made by GNU stow or by hand), or a symlink
+// inside such a folder (~/.claude/settings.json), makes where it leads a root. One read of
+// each folder's names (their types come with them, dirLinks); false, no test, when one could
+// not be read to the end. A link deeper still (~/.config/gh/hosts.yml) is not looked at:
+// docs/guard.md.
+func (m *mayProtect) linked() bool {
+	if m.home != "" {
+		real, ok := m.survey(m.home, &m.homeFirst)
+		if !ok {
+			return false
+		}
+		if real != m.home {
+			m.homes = append(m.homes, real)
+		}
+	}
+	var more []string
+	for _, ws := range m.workspaces {
+		real, ok := m.survey(ws, &m.wsFirst)
+		if !ok {
+			return false
+		}
+		if real != ws && !slices.Contains(m.workspaces, real) {
+			more = append(more, real)
+		}
+	}
+	if len(more) > 0 {
+		m.workspaces = append(slices.Clip(m.workspaces), more...) // never the caller's array
+	}
+	return true
+}
+
+// survey adds as roots where base's symlinked entries that firsts holds lead, and where the
+// symlinks inside its folders that firsts holds lead (~/.claude/settings.json a link, as GNU
+// stow makes them when ~/.claude is a folder already), and returns base with its symlinks
+// resolved. A base that cannot be read as a folder (not there yet) has no entries; one whose
+// names cannot all be read makes the test give no answer (false).
+func (m *mayProtect) survey(base string, firsts *firsts) (string, bool) {
+	real, links, dirs, opened, ok := dirLinks(base, firsts.holdsName())
+	if !opened {
+		return resolvedPath(base), true
+	}
+	if !ok {
+		return "", false // opened, but not read to the end
+	}
+	if real == "" || strings.HasSuffix(real, " (deleted)") {
+		real = resolvedPath(base)
+	}
+	for _, name := range links {
+		if firsts.holds(name) {
+			m.follow(real, name)
+		}
+	}
+	for _, name := range dirs {
+		dir := real + "/" + name
+		if real == "/" {
+			dir = "/" + name
+		}
+		_, inner, _, opened, ok := dirLinks(dir, nil)
+		if opened && !ok {
+			return "", false
+		}
+		for _, l := range inner {
+			m.follow(dir, l)
+		}
+	}
+	return real, true
+}
+
+// follow makes where the entry name of the folder dir (its symlinks resolved) leads a root, when
+// it is a symlink: a dangling link leads where it points.
+func (m *mayProtect) follow(dir, name string) {
+	to, err := os.Readlink(dir + "/" + name)
+	if err != nil {
+		return // not a link after all (a type the file system did not give)
+	}
+	if !path.IsAbs(to) {
+		to = path.Join(dir, to)
+	}
+	m.roots = append(m.roots, resolvedPath(path.Clean(to)))
+}
+
+// resolvedPath is the clean absolute path p with the symlinks of its longest existing ancestor
+// resolved and the rest joined.
+func resolvedPath(p string) string {
+	rest := ""
+	for cur := p; ; {
+		if r, err := filepath.EvalSymlinks(cur); err == nil {
+			return path.Join(r, rest)
+		}
+		parent := path.Dir(cur)
+		if parent == cur {
+			return p
+		}
+		rest = path.Join(path.Base(cur), rest)
+		cur = parent
+	}
 }
 
 // meta are the characters that make a path a pattern, to the guard or to filepath.Match.
@@ -136,7 +248,8 @@ const (
 
 type mayProtect struct {
 	home       string
-	workspaces []string
+	homes      []string // home, and where it resolves when that differs
+	workspaces []string // and where they resolve
 	roots      []string // clean absolute paths: anything on one line with one may be protected
 	homeFirst  firsts   // the first elements under home of the protected places there
 	wsFirst    firsts   // and under each workspace
@@ -170,6 +283,31 @@ func (f *firsts) holds(e string) bool {
 	return false
 }
 
+// holdsName is holds for a name read from a folder, without making it a string unless a
+// pattern needs one: most names are passed over by a bit set of the names' hashes.
+func (f *firsts) holdsName() func(name []byte) bool {
+	var set [16]uint64 // 1,024 bits for the fifty-odd names
+	for _, n := range f.names {
+		h := nameHash(n)
+		set[h>>6&15] |= 1 << (h & 63)
+	}
+	return func(name []byte) bool {
+		if h := nameHash(name); set[h>>6&15]&(1<<(h&63)) != 0 && slices.Contains(f.names, string(name)) {
+			return true
+		}
+		return len(f.patterns) > 0 && f.holds(string(name))
+	}
+}
+
+// nameHash is FNV-1a of a name.
+func nameHash[S string | []byte](s S) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint32(s[i])) * 16777619
+	}
+	return h
+}
+
 func (m *mayProtect) may(target string) bool {
 	if !cleanAbs(target) || strings.ContainsAny(target, meta) {
 		return true // a pattern (/*) may stand for any protected place: the guard never asks, but the test holds alone
@@ -179,8 +317,10 @@ func (m *mayProtect) may(target string) bool {
 			return true
 		}
 	}
-	if m.home != "" && m.under(target, m.home, &m.homeFirst) {
-		return true
+	for _, h := range m.homes {
+		if m.under(target, h, &m.homeFirst) {
+			return true
+		}
 	}
 	for _, ws := range m.workspaces {
 		if m.under(target, ws, &m.wsFirst) {

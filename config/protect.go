@@ -16,7 +16,8 @@ import (
 // so a place is protected from the day it is read), the folders team bundles and managed
 // drop-ins are synced into, agenthooks' state folder (trust store, audit trail, user policy),
 // each workspace's .agenthooks folder, the policy and audit files in use (files), and the
-// agenthooks binaries given.
+// agenthooks binaries given; then each of those again where its symlinks lead, where that
+// differs (policy.Resolved).
 func ProtectedPaths(env Env, files, binaries []string) []policy.Protected {
 	out := make([]policy.Protected, 0, 96)
 	seen := make(map[string]bool, 96)
@@ -110,7 +111,7 @@ func ProtectedPaths(env Env, files, binaries []string) []policy.Protected {
 	for _, b := range binaries {
 		add(b, "the agenthooks binary", false, true)
 	}
-	return out
+	return policy.Resolved(out) // and where each is through its symlinks
 }
 
 // movedBy reports whether env's variables move one of agent a's places away from where it is

@@ -166,8 +166,10 @@ func TestMayProtectPlacesAsGiven(t *testing.T) {
 // dotfiles folder, the project reached through a symlink, the home a symlink and folders of the
 // project that are symlinks into ~/.claude, every write is judged the same with the protected
 // paths given and behind the MayProtect test, and a write through a symlink to a protected
-// place is denied. (With ~/.claude a symlink, a write to where it leads, by that path, is
-// allowed either way: the list compares a path without symlinks with the paths as listed.)
+// place is denied, and so is a write to where a protected place's symlink leads, by that path:
+// the dotfiles folder ~/.claude is a link to, the project a link leads to, the home a link
+// leads to (the list holds each place as the kernel resolves it, and MayProtect follows the
+// links of the home, the workspaces and their protected entries).
 func TestMayProtectThroughSymlinks(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("symlinks need privileges on Windows")
@@ -201,6 +203,17 @@ func TestMayProtectThroughSymlinks(t *testing.T) {
 			verdicts[c] = sameBehindMayProtect(t, g, eager, pre, c)
 		}
 		for _, c := range []string{"echo > " + d + "/link-proj/.claude/settings.json", "echo > ~/.claude/settings.json"} {
+			if verdicts[c].Decision != guard.Deny {
+				t.Errorf("home %s, project %s: %q judged %s, want deny", s.home, s.project, c, verdicts[c].Decision)
+			}
+		}
+		want := []string{"echo > " + d + "/real-proj/.claude/settings.json"}
+		if s.home == home {
+			want = append(want, "echo > "+home+"/dotfiles/claude/settings.json", "rm -rf "+home+"/dotfiles")
+		} else {
+			want = append(want, "echo > "+d+"/realhome/.bashrc")
+		}
+		for _, c := range want {
 			if verdicts[c].Decision != guard.Deny {
 				t.Errorf("home %s, project %s: %q judged %s, want deny", s.home, s.project, c, verdicts[c].Decision)
 			}

@@ -1492,3 +1492,77 @@ func (w words) has(s string) bool {
 	_, ok := slices.BinarySearch(w, s)
 	return ok
 }
+
+// Resolved returns list with, after it, each protected place as the kernel reaches it where
+// that differs: a place whose folder, or which itself, is a symlink (~/.claude a link into a
+// dotfiles folder, a home or a project reached through a link) is protected at where the link
+// leads too, so a write by that path is compared like one by the path listed. The symlinks of
+// the longest existing ancestor are resolved (a dangling link leads where it points) and the
+// rest joined; a pattern's elements are not followed. Each folder is looked at once however
+// many places share it. The list is returned as given on Windows.
+func Resolved(list []Protected) []Protected {
+	if runtime.GOOS == "windows" || len(list) == 0 {
+		return list
+	}
+	r := resolver{make(map[string]resolved, 2*len(list))}
+	out := list
+	for _, p := range list {
+		if !path.IsAbs(p.Path) { // and clean, as Protected.Path is
+			continue
+		}
+		// a place reached through a link is rare: the list is searched only for one
+		if real := r.resolve(p.Path, 0).real; real != p.Path && !slices.ContainsFunc(out, func(q Protected) bool { return q.Path == real }) {
+			p.Path = real
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// resolver resolves clean absolute paths element by element, remembering each path's resolved
+// path and whether that exists.
+type resolver struct{ seen map[string]resolved }
+
+type resolved struct {
+	real string
+	gone bool // real does not exist: nothing below it is looked at
+}
+
+// resolve is p with its symlinks resolved; depth counts the links followed, as the kernel's
+// limit does. A path whose folders are no links is not copied.
+func (r resolver) resolve(p string, depth int) resolved {
+	if p == "/" {
+		return resolved{real: "/"}
+	}
+	if v, ok := r.seen[p]; ok {
+		return v
+	}
+	i := strings.LastIndexByte(p, '/')
+	dir, base := p[:i], p[i+1:]
+	if dir == "" {
+		dir = "/"
+	}
+	parent := r.resolve(dir, depth)
+	out := resolved{real: p}
+	if parent.real != dir {
+		out.real = strings.TrimSuffix(parent.real, "/") + "/" + base
+	}
+	switch {
+	case parent.gone || hasGlob(base, true):
+		out.gone = true // a pattern is not a name: nothing below it is looked at
+	case depth < 40:
+		fi, err := os.Lstat(out.real)
+		if err != nil {
+			out.gone = true
+		} else if fi.Mode()&os.ModeSymlink != 0 {
+			if to, err := os.Readlink(out.real); err == nil {
+				if !path.IsAbs(to) {
+					to = path.Join(parent.real, to)
+				}
+				out = r.resolve(path.Clean(to), depth+1)
+			}
+		}
+	}
+	r.seen[p] = out
+	return out
+}
