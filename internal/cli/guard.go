@@ -134,9 +134,34 @@ func agenthooksBinaries(e *env) []string {
 
 // readScript reads a script a command runs, for the guard to judge: a regular file only (never
 // a FIFO or a device, which could hang the guard), at most shell.MaxScript bytes.
+//
+// A command line reads the same file for more than one of its commands (npm ci and npm run build
+// both read package.json), so what a process has read is kept for the rest of it: a guard
+// process judges one command line by one reading of each file, and guard test and explain judge
+// commands that run nothing, so no file changes under them.
 func readScript(p string) (string, bool) {
+	scriptsRead.Lock()
+	defer scriptsRead.Unlock()
+	if r, ok := scriptsRead.m[p]; ok {
+		return r.text, r.ok
+	}
 	data, err := regfile.Read(p, shell.MaxScript)
+	if scriptsRead.m == nil {
+		scriptsRead.m = map[string]scriptRead{}
+	}
+	scriptsRead.m[p] = scriptRead{string(data), err == nil}
 	return string(data), err == nil
+}
+
+type scriptRead struct {
+	text string
+	ok   bool
+}
+
+// scriptsRead are the files readScript has read, by path.
+var scriptsRead struct {
+	sync.Mutex
+	m map[string]scriptRead
 }
 
 // lookPath finds name in the folders of $PATH, as a shell would, without os/exec.
