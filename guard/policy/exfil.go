@@ -117,7 +117,20 @@ func isSender(inv *shell.Invocation) bool {
 		// (gh release list, gh gist view, gh secret list only read)
 		return publishes(inv) || variableStore(inv) ||
 			len(inv.Args) > 2 && inv.Args[1].Value == "secret" && inv.Args[2].Value == "set" // the project's store or another's (secretStore)
-	case "aws", "gcloud", "az":
+	case "aws", "gcloud", "gsutil":
+		if sends, known := cloudCopySends(inv); known {
+			return sends
+		}
+		if inv.Name == "gsutil" {
+			return true
+		}
+		for _, w := range inv.Args[1:] {
+			if v := w.Value; v == "cp" || v == "sync" || v == "mv" || v == "put-object" || v == "upload" {
+				return true
+			}
+		}
+		return false
+	case "az":
 		for _, w := range inv.Args[1:] {
 			if v := w.Value; v == "cp" || v == "sync" || v == "mv" || v == "put-object" || v == "upload" {
 				return true
@@ -126,7 +139,9 @@ func isSender(inv *shell.Invocation) bool {
 		return false
 	case "openssl":
 		return len(inv.Args) > 1 && inv.Args[1].Value == "s_client"
-	case "rsync", "scp", "sftp":
+	case "rsync", "scp":
+		return copySends(inv.Args, 1, hostRemote, scpValueOption)
+	case "sftp":
 		for _, w := range inv.Args[1:] {
 			if strings.Contains(w.Value, ":") && !strings.HasPrefix(w.Value, "-") && !strings.HasPrefix(w.Value, "/") {
 				return true
