@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -1400,8 +1402,12 @@ func (pr *protector) realOf(p *Protected) string {
 func realPath(p string) string {
 	rest := ""
 	for cur := p; ; {
-		if r, err := filepath.EvalSymlinks(fromBash(cur)); err == nil {
-			return path.Join(toBash(filepath.ToSlash(r)), rest)
+		// a name that is not there is passed over with one Lstat: EvalSymlinks would look at each
+		// folder above it before it failed, and again for the parent
+		if _, err := os.Lstat(fromBash(cur)); !errors.Is(err, fs.ErrNotExist) {
+			if r, err := filepath.EvalSymlinks(fromBash(cur)); err == nil {
+				return path.Join(toBash(filepath.ToSlash(r)), rest)
+			}
 		}
 		parent := path.Dir(cur)
 		if parent == cur {
