@@ -538,11 +538,17 @@ func (a *Agent) Gates(ev string) bool {
 }
 
 // RunTimeLimit is how long agenthooks run --fail-closed lets the hooks of an event that can
-// block run before it stops them and denies: four fifths of Install.OpenTimeout, leaving the rest
-// for agenthooks to start, stop its hooks and answer before the agent gives up on it; 0 for no
-// limit beyond each hook's own timeout.
+// block run before it stops them and denies: four fifths of the time the agent gives the
+// runner's entry before it kills it and lets the call run (Install.OpenTimeout; else, where the
+// agent's timeout does not block (no Install.FailClosed), DefaultTimeout, as install's entries
+// set no timeout), leaving the rest for agenthooks to start, stop its hooks and answer before the
+// agent gives up on it; 0 for no limit beyond each hook's own timeout.
 func (a *Agent) RunTimeLimit() time.Duration {
-	return a.Install.OpenTimeout - a.Install.OpenTimeout/5
+	budget := a.Install.OpenTimeout
+	if budget == 0 && !a.Install.FailClosed {
+		budget = a.DefaultTimeout
+	}
+	return budget - budget/5
 }
 
 // RewriteFor is the form of a rewrite of the agent's, given to the agent itself (inRun false)

@@ -16,7 +16,6 @@ import (
 	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/agents"
-	"github.com/agenthooks/agenthooks/runner"
 )
 
 // Options configures an Engine. The zero value reads the real machine's layers for the current
@@ -55,8 +54,12 @@ type Options struct {
 	Self string
 	// Environ is the base environment of hooks; nil means the process's own.
 	Environ []string
-	// HookTimeout is the timeout of a hook that sets none; 0 means 10 s.
+	// HookTimeout, when set, is the timeout of every hook that sets none; 0 gives such a hook
+	// the timeout of the agent whose file holds it (DefaultTimeout), as that agent would.
 	HookTimeout time.Duration
+	// TimeLimit, when set, is the time the runner has before the calling agent gives up on it:
+	// no hook's timeout is longer (the runner's context, stopped at the limit, denies first).
+	TimeLimit time.Duration
 	// KillGrace is the time between SIGTERM and SIGKILL for a hook past its timeout.
 	KillGrace time.Duration
 	// Logger receives diagnostics; nil discards them.
@@ -152,9 +155,6 @@ func New(cfg *config.Config, opts Options) *Engine {
 	}
 	if opts.MaxParallel <= 0 {
 		opts.MaxParallel = 8
-	}
-	if opts.HookTimeout <= 0 {
-		opts.HookTimeout = runner.DefaultTimeout
 	}
 	if opts.Environ == nil {
 		opts.Environ = os.Environ()

@@ -281,6 +281,29 @@ func countRan(runs []Run) int {
 	return n
 }
 
+// hookTimeout is how long h may run: its own timeout; else Options.HookTimeout; else what the
+// agent whose file holds it gives a hook that sets none (Agent.DefaultTimeout), 10 s for
+// agenthooks' own hooks.json (Cursor's format, as the hook execution service reads it); never
+// more than Options.TimeLimit.
+func (e *Engine) hookTimeout(h *config.Hook) time.Duration {
+	t := h.Timeout
+	if t <= 0 {
+		t = e.opts.HookTimeout
+	}
+	if t <= 0 {
+		t = runner.DefaultTimeout
+		if h.Source != nil && h.Source.Family != agents.Default().Name {
+			if a := agents.Get(h.Source.Family); a != nil && a.DefaultTimeout > 0 {
+				t = a.DefaultTimeout
+			}
+		}
+	}
+	if e.opts.TimeLimit > 0 && t > e.opts.TimeLimit {
+		t = e.opts.TimeLimit
+	}
+	return t
+}
+
 // runHook runs one hook and reads its answer. It never returns an error: every failure is
 // recorded in the Run, and the hook's fail mode turns it into a deny or into no answer.
 func (e *Engine) runHook(ctx context.Context, spec *dialect.Spec, h *config.Hook, payload []byte, env []string) Run {
@@ -310,10 +333,7 @@ func (e *Engine) runHook(ctx context.Context, spec *dialect.Spec, h *config.Hook
 		run.Errors = []string{fmt.Sprintf("hook refused before it ran: its command fails the safety check (%s)", h.Refused)}
 		return e.failed(spec, h, run)
 	}
-	timeout := h.Timeout
-	if timeout <= 0 {
-		timeout = e.opts.HookTimeout
-	}
+	timeout := e.hookTimeout(h)
 	run.SpanID, env = hookTrace(env)
 	if h.Async {
 		run.Verdict, run.Skipped = VerdictSkipped, "async: started in the background; it gives no answer"

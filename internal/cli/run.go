@@ -119,6 +119,7 @@ type runParams struct {
 	audit      string
 	askAs      string
 	timeLimit  time.Duration
+	bound      time.Duration // the time limit in force: no hook runs longer (engine.Options.TimeLimit)
 }
 
 func newRunCmd(e *env) *cobra.Command {
@@ -153,7 +154,7 @@ the reason on stderr and nothing on stdout, the one block Gemini and Codex both 
 	c.Flags().StringVar(&p.merge, "merge", "all", "merge rule: all (deny > ask > allow) or first (the first valid answer wins)")
 	c.Flags().BoolVar(&p.sequential, "sequential", false, "run the event's hooks one after another")
 	c.Flags().BoolVar(&p.failClosed, "fail-closed", false, "deny when agenthooks cannot work or a config layer is invalid")
-	c.Flags().DurationVar(&p.timeLimit, "time-limit", 0, "with --fail-closed, on an event that can block: stop the hooks still running after this long and deny (default: within the agent's timeout where a hook that outlives it lets the call run, as in Cline; else none)")
+	c.Flags().DurationVar(&p.timeLimit, "time-limit", 0, "with --fail-closed, on an event that can block: stop the hooks still running after this long and deny (default: four fifths of the agent's timeout for agenthooks' entry where the agent lets the call run when it gives up on it: Claude Code 8m0s, Gemini CLI 48s, Cline 24s; none where the agent's timeout blocks, as Cursor's failClosed)")
 	c.Flags().BoolVarP(&p.verbose, "verbose", "v", false, "print a table of the hook runs on stderr")
 	c.Flags().StringVar(&p.audit, "audit", "", "record into this audit database, or off (default: $AGENTHOOKS_AUDIT, else ~/.agenthooks/audit.db)")
 	c.Flags().StringSliceVar(&p.from, "from", nil, "read only these kinds of config: cursor (hooks.json), claude (settings.json), codex (Codex's hooks.json), gemini (Gemini CLI's settings.json); default all but the calling agent's own Codex or Gemini files")
@@ -197,6 +198,7 @@ func runRun(ctx context.Context, e *env, p runParams) error {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, limit, outOfTime{limit})
 		defer cancel()
+		p.bound = limit
 	}
 	d, err := fire(ctx, e, p, spec)
 	if sa := (stepAside{}); errors.As(err, &sa) {
@@ -270,6 +272,7 @@ func fire(ctx context.Context, e *env, p runParams, spec *dialect.Spec) (*engine
 	opts.Merge = decide.Mode(p.merge)
 	opts.AskAs = dialect.AskAs(p.askAs)
 	opts.Sequential = p.sequential
+	opts.TimeLimit = p.bound
 	opts.Logger = e.logger(p.verbose)
 	eng, err := engine.Load(opts)
 	if err != nil {
