@@ -142,6 +142,10 @@ type Agent struct {
 	Unhooked string
 	// DefaultTimeout is the agent's timeout for a hook whose config sets none.
 	DefaultTimeout time.Duration
+	// EventTimeout is the agent's timeout for a hook of an event whose own differs from
+	// DefaultTimeout (Claude Code gives UserPromptSubmit 30 s), by the event's name in the
+	// agent's files; 0 for DefaultTimeout. nil where every event has DefaultTimeout.
+	EventTimeout func(event string) time.Duration
 	// Proven names the tests of the e2e suite (in e2e/) that show, inside the real agent, what
 	// an answer does on one of its events; nil when the suite cannot run the agent, whose
 	// capabilities then rest on fixtures (agenthooks agents, docs/capabilities.md).
@@ -540,15 +544,26 @@ func (a *Agent) Gates(ev string) bool {
 // RunTimeLimit is how long agenthooks run --fail-closed lets the hooks of an event that can
 // block run before it stops them and denies: four fifths of the time the agent gives the
 // runner's entry before it kills it and lets the call run (Install.OpenTimeout; else, where the
-// agent's timeout does not block (no Install.FailClosed), DefaultTimeout, as install's entries
-// set no timeout), leaving the rest for agenthooks to start, stop its hooks and answer before the
+// agent's timeout does not block (no Install.FailClosed), its timeout for the event, TimeoutFor,
+// as install's entries set no timeout), leaving the rest for agenthooks to start, stop its hooks and answer before the
 // agent gives up on it; 0 for no limit beyond each hook's own timeout.
-func (a *Agent) RunTimeLimit() time.Duration {
+func (a *Agent) RunTimeLimit(event string) time.Duration {
 	budget := a.Install.OpenTimeout
 	if budget == 0 && !a.Install.FailClosed {
-		budget = a.DefaultTimeout
+		budget = a.TimeoutFor(event)
 	}
 	return budget - budget/5
+}
+
+// TimeoutFor is the agent's timeout for a hook of event whose config sets none: EventTimeout's,
+// else DefaultTimeout.
+func (a *Agent) TimeoutFor(event string) time.Duration {
+	if a.EventTimeout != nil {
+		if t := a.EventTimeout(event); t > 0 {
+			return t
+		}
+	}
+	return a.DefaultTimeout
 }
 
 // RewriteFor is the form of a rewrite of the agent's, given to the agent itself (inRun false)

@@ -293,8 +293,8 @@ func (e *Engine) hookTimeout(h *config.Hook) time.Duration {
 	if t <= 0 {
 		t = runner.DefaultTimeout
 		if h.Source != nil && h.Source.Family != agents.Default().Name {
-			if a := agents.Get(h.Source.Family); a != nil && a.DefaultTimeout > 0 {
-				t = a.DefaultTimeout
+			if a := agents.Get(h.Source.Family); a != nil && a.TimeoutFor(h.Event) > 0 {
+				t = a.TimeoutFor(h.Event)
 			}
 		}
 	}

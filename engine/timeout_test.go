@@ -27,6 +27,8 @@ func TestHookTimeout(t *testing.T) {
 		{"codex default", hook(dialect.Codex, 0), Options{}, 600 * time.Second},
 		{"hooks.json default", hook(dialect.Cursor, 0), Options{}, 10 * time.Second},
 		{"no source", &config.Hook{}, Options{}, 10 * time.Second},
+		{"claude UserPromptSubmit", &config.Hook{Event: "UserPromptSubmit", Source: &config.Source{Family: dialect.Claude}}, Options{}, 30 * time.Second},
+		{"claude SessionEnd", &config.Hook{Event: "SessionEnd", Source: &config.Source{Family: dialect.Claude}}, Options{}, 1500 * time.Millisecond},
 		{"own timeout", hook(dialect.Claude, 30*time.Second), Options{}, 30 * time.Second},
 		{"own timeout over the caller's", hook(dialect.Claude, 30*time.Second), Options{HookTimeout: 5 * time.Second}, 30 * time.Second},
 		{"caller's HookTimeout", hook(dialect.Claude, 0), Options{HookTimeout: 5 * time.Second}, 5 * time.Second},

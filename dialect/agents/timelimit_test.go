@@ -20,8 +20,12 @@ func TestRunTimeLimit(t *testing.T) {
 		cline.Agent.Name: 24 * time.Second,
 		dialect.Cursor:   0,
 	} {
-		if got := Get(name).RunTimeLimit(); got != want {
+		if got := Get(name).RunTimeLimit("PreToolUse"); got != want {
 			t.Errorf("%s: RunTimeLimit() = %s, want %s", name, got, want)
 		}
+	}
+	// Claude Code gives a UserPromptSubmit hook 30 s, not 600: the runner answers within 24.
+	if got := Get(dialect.Claude).RunTimeLimit("UserPromptSubmit"); got != 24*time.Second {
+		t.Errorf("claude UserPromptSubmit: RunTimeLimit = %s, want 24s", got)
 	}
 }

@@ -55,6 +55,7 @@ var Agent = dialect.Agent{
 		{Env: "CLAUDE_CODE_SAFE_MODE", Does: "what --safe-mode sets: no hooks but an organization's"}}},
 	Trust:          "runs a project's .claude/settings.json after the user trusts the folder; managed settings can allow managed hooks only or switch hooks off",
 	DefaultTimeout: 600 * time.Second,
+	EventTimeout:   eventTimeout,
 	Proven: []dialect.Proof{
 		{Event: "PreToolUse", Can: dialect.CapBlock, Test: "TestClaudeShellGuard"},
 		{Event: "PreToolUse", Can: dialect.CapRewrite, Test: "TestClaudeConfine"},
@@ -131,4 +132,19 @@ func sessionEnv(file string) map[string]string {
 func shellPayload(c, cwd string) map[string]any {
 	return map[string]any{"session_id": "agenthooks-doctor", "hook_event_name": "PreToolUse", "tool_name": "Bash",
 		"tool_input": map[string]any{"command": c}, "cwd": cwd, "permission_mode": "default"}
+}
+
+// eventTimeout is Claude Code's timeout for the events whose hooks it gives less than 600 s: a
+// UserPromptSubmit hook 30 s, and SessionEnd's hooks 1.5 s together (its default budget, which
+// CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS or an entry's timeout of up to 60 s raises), as the
+// project's survey of the agents' hook dialects gives them for Claude Code 2.1.x (the SessionEnd
+// budget, SESSION_END_HOOK_TIMEOUT_MS_DEFAULT, is in the 2.1.328 binary too).
+func eventTimeout(event string) time.Duration {
+	switch event {
+	case "UserPromptSubmit":
+		return 30 * time.Second
+	case "SessionEnd":
+		return 1500 * time.Millisecond
+	}
+	return 0
 }

@@ -467,7 +467,7 @@ func TestGuardViewMCP(t *testing.T) {
 // TestRunTimeLimit: the runner under Cline answers before the VS Code extension's 30 s, after
 // which Cline would kill the wrapper and run the call; the CLI's 120 s is not the limit.
 func TestRunTimeLimit(t *testing.T) {
-	if got := Agent.RunTimeLimit(); got != 24*time.Second {
+	if got := Agent.RunTimeLimit("PreToolUse"); got != 24*time.Second {
 		t.Errorf("RunTimeLimit() = %s, want 24s", got)
 	}
 }

@@ -188,7 +188,7 @@ func runRun(ctx context.Context, e *env, p runParams) error {
 	}
 	limit := p.timeLimit
 	if limit == 0 {
-		limit = ag.RunTimeLimit()
+		limit = ag.RunTimeLimit(p.event)
 	}
 	if limit < 0 {
 		return fmt.Errorf("--time-limit must not be negative, not %s", limit)
