@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -282,7 +283,7 @@ func countRan(runs []Run) int {
 }
 
 // hookTimeout is how long h may run: its own timeout; else Options.HookTimeout; else what the
-// agent whose file holds it gives a hook that sets none (Agent.DefaultTimeout), 10 s for
+// agent whose file holds it gives a hook of its event that sets none (Agent.TimeoutFor), 10 s for
 // agenthooks' own hooks.json (Cursor's format, as the hook execution service reads it); never
 // more than Options.TimeLimit.
 func (e *Engine) hookTimeout(h *config.Hook) time.Duration {
@@ -293,8 +294,8 @@ func (e *Engine) hookTimeout(h *config.Hook) time.Duration {
 	if t <= 0 {
 		t = runner.DefaultTimeout
 		if h.Source != nil && h.Source.Family != agents.Default().Name {
-			if a := agents.Get(h.Source.Family); a != nil && a.TimeoutFor(h.Event) > 0 {
-				t = a.TimeoutFor(h.Event)
+			if a := agents.Get(h.Source.Family); a != nil {
+				t = cmp.Or(a.TimeoutFor(h.Event), t) // what that agent gives a hook of this event
 			}
 		}
 	}

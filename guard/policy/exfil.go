@@ -115,14 +115,10 @@ func isSender(inv *shell.Invocation) bool {
 	case "gh", "glab":
 		// what sends content to the forge: publishing it, or a secret or variable set there
 		// (gh release list, gh gist view, gh secret list only read)
-		return publishes(inv) || variableStore(inv) ||
-			len(inv.Args) > 2 && inv.Args[1].Value == "secret" && inv.Args[2].Value == "set" // the project's store or another's (secretStore)
+		return publishes(inv) || variableStore(inv) || forgeCommand(inv, "secret", "set") // the project's store or another's (secretStore)
 	case "aws", "gcloud", "gsutil":
 		if sends, known := cloudCopySends(inv); known {
 			return sends
-		}
-		if inv.Name == "gsutil" {
-			return true
 		}
 		for _, w := range inv.Args[1:] {
 			if v := w.Value; v == "cp" || v == "sync" || v == "mv" || v == "put-object" || v == "upload" {

@@ -107,59 +107,43 @@ func scpValueOption(v string) bool {
 // the global options; false for their other verbs (ls, cat, rm, du), which send nothing of this
 // machine's. Other verbs that upload (aws s3api put-object, az storage blob upload) are isSender's.
 func cloudCopySends(inv *shell.Invocation) (sends, known bool) {
+	var group string // the command group the copy verbs are in: aws s3 cp, gcloud storage cp, gsutil cp
+	value := gcsValueOption
+	switch inv.Name {
+	case "aws":
+		group, value = "s3", awsValueOption
+	case "gcloud":
+		group = "storage"
+	case "gsutil":
+	default:
+		return false, false
+	}
 	args := inv.Args
-	verb := func(from int, value func(string) bool) int {
+	operand := func(from int) int { // the first word from from that is no option or option's value
 		for i := from; i < len(args); i++ {
 			v := args[i].Value
-			if strings.HasPrefix(v, "-") {
-				if !strings.Contains(v, "=") && value(v) {
-					i++
-				}
-				continue
+			if !strings.HasPrefix(v, "-") {
+				return i
 			}
-			return i
+			if !strings.Contains(v, "=") && value(v) {
+				i++
+			}
 		}
 		return -1
 	}
-	switch inv.Name {
-	case "aws":
-		i := verb(1, awsValueOption)
-		if i < 0 || args[i].Value != "s3" {
-			return false, false
+	i := operand(1)
+	if group != "" {
+		if i < 0 || args[i].Value != group {
+			return false, false // another group (aws s3api put-object): isSender reads it
 		}
-		j := verb(i+1, awsValueOption)
-		if j < 0 {
-			return false, true
-		}
-		switch args[j].Value {
-		case "cp", "sync", "mv":
-			return copySends(args, j+1, s3Remote, awsValueOption), true
-		}
-		return false, true // ls, rm, mb, rb, presign, website: nothing of this machine's sent
-	case "gsutil":
-		i := verb(1, gcsValueOption)
-		if i < 0 {
-			return false, true
-		}
-		switch args[i].Value {
-		case "cp", "rsync", "mv":
-			return copySends(args, i+1, s3Remote, gcsValueOption), true
-		}
-		return false, true
-	case "gcloud":
-		i := verb(1, gcsValueOption)
-		if i < 0 || args[i].Value != "storage" {
-			return false, false
-		}
-		j := verb(i+1, gcsValueOption)
-		if j < 0 {
-			return false, true
-		}
-		switch args[j].Value {
-		case "cp", "rsync", "mv":
-			return copySends(args, j+1, s3Remote, gcsValueOption), true
-		}
+		i = operand(i + 1)
+	}
+	if i < 0 {
 		return false, true
 	}
-	return false, false
+	switch args[i].Value {
+	case "cp", "sync", "rsync", "mv":
+		return copySends(args, i+1, s3Remote, value), true
+	}
+	return false, true // ls, cat, rm, mb, rb, presign: nothing of this machine's sent
 }

@@ -229,7 +229,7 @@ func publishes(inv *shell.Invocation) bool {
 	if variableStore(inv) {
 		return true // shown in the clear to whoever reads the repository's settings
 	}
-	if len(inv.Args) > 2 && inv.Args[1].Value == "secret" && inv.Args[2].Value == "set" && !secretStore(inv) {
+	if forgeCommand(inv, "secret", "set") && !secretStore(inv) {
 		return true // another repository's or an organisation's store: its workflows read it
 	}
 	if len(inv.Args) < 3 {

@@ -160,7 +160,7 @@ func stdinSender(inv *shell.Invocation) bool {
 	case "nc", "ncat", "netcat", "socat", "telnet", "openssl", "mail", "mailx", "sendmail", "swaks", "mutt":
 		return true
 	}
-	if variableStore(inv) || len(inv.Args) > 2 && (inv.Name == "gh" || inv.Name == "glab") && inv.Args[1].Value == "secret" && inv.Args[2].Value == "set" {
+	if variableStore(inv) || forgeCommand(inv, "secret", "set") {
 		// the value from stdin unless given as --body or from a file
 		body := false
 		for _, w := range inv.Args[3:] {
@@ -413,7 +413,7 @@ func sentAway(inv *shell.Invocation, k int, v secretValue) bool {
 // A store another repository's or an organisation's (-R, --repo, --org, --repos) is not the
 // project's own: whoever runs that repository's workflows reads the secret, so it is sent.
 func secretStore(inv *shell.Invocation) bool {
-	if inv.Name != "gh" && inv.Name != "glab" || len(inv.Args) < 3 || inv.Args[1].Value != "secret" || inv.Args[2].Value != "set" {
+	if !forgeCommand(inv, "secret", "set") {
 		return false
 	}
 	for _, w := range inv.Args[3:] {
@@ -430,8 +430,12 @@ func secretStore(inv *shell.Invocation) bool {
 // variableStore reports gh variable set or glab variable set: content sent to the forge, shown
 // in the clear.
 func variableStore(inv *shell.Invocation) bool {
-	return (inv.Name == "gh" || inv.Name == "glab") && len(inv.Args) > 2 &&
-		inv.Args[1].Value == "variable" && (inv.Args[2].Value == "set" || inv.Args[2].Value == "update")
+	return forgeCommand(inv, "variable", "set") || forgeCommand(inv, "variable", "update")
+}
+
+// forgeCommand reports gh or glab running the subcommand group verb (gh secret set).
+func forgeCommand(inv *shell.Invocation, group, verb string) bool {
+	return (inv.Name == "gh" || inv.Name == "glab") && len(inv.Args) > 2 && inv.Args[1].Value == group && inv.Args[2].Value == verb
 }
 
 // signsOnly reports curl's --aws-sigv4 with the word at k as its --user: the secret signs the
