@@ -41,11 +41,11 @@ func mayProtectOf(env Env, files, binaries []string, descriptors []*dialect.Agen
 	if m.home != "" {
 		m.homes = []string{m.home}
 	}
-	if m.home != "" && (!cleanAbs(m.home) || strings.ContainsAny(m.home, meta)) {
+	if m.home != "" && (!cleanAbs(m.home) || hasMeta(m.home)) {
 		return nil // a home of /? is a pattern to the guard
 	}
 	for _, ws := range m.workspaces {
-		if !cleanAbs(ws) || strings.ContainsAny(ws, meta) {
+		if !cleanAbs(ws) || hasMeta(ws) {
 			return nil
 		}
 	}
@@ -54,7 +54,7 @@ func mayProtectOf(env Env, files, binaries []string, descriptors []*dialect.Agen
 		if p == "" {
 			return
 		}
-		if !cleanAbs(p) || strings.ContainsAny(p, meta) {
+		if !cleanAbs(p) || hasMeta(p) {
 			ok = false
 		}
 		m.roots = append(m.roots, p)
@@ -237,9 +237,6 @@ func resolvedPath(p string) string {
 	}
 }
 
-// meta are the characters that make a path a pattern, to the guard or to filepath.Match.
-const meta = `*?[\`
-
 // The home folder's entries that agenthooks' own places start with.
 const (
 	teamDir  = ".cursor/managed" // teamRoot's
@@ -261,7 +258,7 @@ type firsts struct{ names, patterns []string }
 
 func (f *firsts) add(e string) {
 	to := &f.names
-	if hasMeta(e) { // MayProtect gives no test on Windows, where a backslash is no meta
+	if hasMeta(e) {
 		to = &f.patterns
 	}
 	if n := len(*to); n == 0 || (*to)[n-1] != e { // most repeat the one before (.claude, .claude/...)
@@ -309,7 +306,7 @@ func nameHash[S string | []byte](s S) uint32 {
 }
 
 func (m *mayProtect) may(target string) bool {
-	if !cleanAbs(target) || strings.ContainsAny(target, meta) {
+	if !cleanAbs(target) || hasMeta(target) {
 		return true // a pattern (/*) may stand for any protected place: the guard never asks, but the test holds alone
 	}
 	for _, r := range m.roots {
