@@ -591,11 +591,12 @@ func guardView(format string, data *[]byte, v any) error {
 		return err
 	}
 	*data = view
-	decode := func() error { return json.Unmarshal(view, v) }
 	if pl, ok := v.(*shellPayload); ok {
-		decode = func() error { return pl.decode(view) }
+		err = pl.decode(view)
+	} else {
+		err = json.Unmarshal(view, v)
 	}
-	if err := decode(); err != nil {
+	if err != nil {
 		return dialect.JSONError("payload", view, err)
 	}
 	return nil
