@@ -310,23 +310,32 @@ func runsAgenthooks(command string) bool {
 }
 
 // guardFormat reports whether command calls one of agenthooks' built-in guards (agenthooks
-// guard bash, read, prompt or mcp), and the --format it names ("" for none).
+// guard bash, read, prompt or mcp, or agenthooks-guard bash), and the --format it names ("" for
+// none).
 func guardFormat(command string) (bool, string) {
 	s := shell.Analyze(command, shell.Options{})
 	for _, inv := range s.Invocations {
-		if inv.Name != "agenthooks" || len(inv.Args) < 3 || inv.Args[1].Value != "guard" {
+		if len(inv.Args) == 0 {
 			continue
 		}
-		switch inv.Args[2].Value {
+		var words []string
+		for _, w := range inv.Args[1:] {
+			words = append(words, w.Value)
+		}
+		args, own := dialect.OwnArgs(inv.Name, words) // agenthooks-guard bash is agenthooks guard bash
+		if !own || len(args) < 2 || args[0] != "guard" {
+			continue
+		}
+		switch args[1] {
 		case "bash", "read", "prompt", "mcp":
 		default:
 			continue
 		}
 		format := ""
-		for i := 3; i < len(inv.Args); i++ {
-			a := inv.Args[i].Value
-			if a == "--format" && i+1 < len(inv.Args) {
-				format = inv.Args[i+1].Value
+		for i := 2; i < len(args); i++ {
+			a := args[i]
+			if a == "--format" && i+1 < len(args) {
+				format = args[i+1]
 			} else if v, ok := strings.CutPrefix(a, "--format="); ok {
 				format = v
 			}

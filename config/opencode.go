@@ -1,6 +1,8 @@
 package config
 
 import (
+	"cmp"
+
 	"github.com/agenthooks/agenthooks/dialect/opencode"
 	"github.com/agenthooks/agenthooks/guard/shell"
 	"github.com/agenthooks/agenthooks/internal/srcpos"
@@ -15,7 +17,8 @@ func DecodeOpenCode(src Source, data []byte) *File {
 	d := opencode.DecodePlugin(src.File, data)
 	f := &File{Source: src, Problems: append(srcpos.List(nil), d.Problems...)}
 	for _, oh := range d.Hooks {
-		h := &Hook{Event: oh.Event, Dialect: src.Family, Type: "command", Command: d.Program, Args: oh.Args,
+		prog := cmp.Or(oh.Program, d.Program)
+		h := &Hook{Event: oh.Event, Dialect: src.Family, Type: "command", Command: prog, Args: oh.Args,
 			Timeout: d.Timeout, Matcher: oh.Matcher, FailClosed: opencode.Agent.Gates(oh.Event), Source: &f.Source, LoopLimit: -1, Pos: oh.Pos}
 		if h.Matcher != "" && h.Matcher != "*" {
 			h.Matcher = "^(?:" + h.Matcher + ")$" // the plugin matches the whole tool name
@@ -24,8 +27,8 @@ func DecodeOpenCode(src Source, data []byte) *File {
 			f.Problems.Add(oh.Pos, srcpos.Error, CodeMatcher, "matcher is not a valid regular expression (RE2): "+err.Error())
 			continue
 		}
-		h.SelfRun = d.Program != "" && runsAgenthooks(shell.Quote(d.Program)+" "+oh.Args[0])
-		if d.Program == "" {
+		h.SelfRun = prog != "" && runsAgenthooks(shell.Quote(prog)+" "+oh.Args[0])
+		if prog == "" {
 			h.Unsupported = "the plugin names no agenthooks to run"
 		}
 		f.Hooks = append(f.Hooks, h)

@@ -73,7 +73,8 @@ func allAgenthooks(f *File) bool {
 	return len(f.Hooks) > 0
 }
 
-// isAgenthooksCall reports whether command is one call of a program named agenthooks, as bash
+// isAgenthooksCall reports whether command is one call of a program named agenthooks (or
+// agenthooks-guard, the shell guard's own binary), as bash
 // or PowerShell (& 'C:\…\agenthooks.exe' …, the form install writes for Windows) runs it.
 func isAgenthooksCall(command string) bool {
 	command = strings.TrimSpace(command)
@@ -85,6 +86,6 @@ func isAgenthooksCall(command string) bool {
 		return false
 	}
 	prog := s.Invocations[0].Args[0].Value
-	prog = prog[strings.LastIndexAny(prog, `/\`)+1:]
-	return strings.TrimSuffix(strings.ToLower(prog), ".exe") == "agenthooks"
+	prog = strings.TrimSuffix(strings.ToLower(prog[strings.LastIndexAny(prog, `/\`)+1:]), ".exe")
+	return prog == "agenthooks" || prog == dialect.GuardProgram
 }

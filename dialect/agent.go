@@ -3,6 +3,7 @@ package dialect
 import (
 	"path"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/agenthooks/agenthooks/decide"
@@ -496,6 +497,28 @@ type WrapperFile struct {
 type InstallEntry struct {
 	Event, Matcher, Args string
 	FailClosed           bool
+	// Guard and GuardPath are agenthooks-guard (GuardProgram) beside agenthooks, quoted for a
+	// shell and as a path, on an entry of the shell guard when install found it there: the
+	// entry then runs it, with Args after "guard" (Command, Argv). Empty on every other entry.
+	Guard, GuardPath string
+}
+
+// Command is the entry's command line for a shell, prog being agenthooks quoted for one: prog
+// and Args, or agenthooks-guard and Args after "guard" on an entry that runs it.
+func (en InstallEntry) Command(prog string) string {
+	if rest, ok := strings.CutPrefix(en.Args, "guard "); ok && en.Guard != "" {
+		return en.Guard + " " + rest
+	}
+	return prog + " " + en.Args
+}
+
+// Argv is the entry's call for a program started without a shell, path being agenthooks': the
+// program's path and its arguments, as Command.
+func (en InstallEntry) Argv(path string) (string, []string) {
+	if rest, ok := strings.CutPrefix(en.Args, "guard "); ok && en.GuardPath != "" {
+		return en.GuardPath, strings.Fields(rest)
+	}
+	return path, strings.Fields(en.Args)
 }
 
 // InstallEntries lists the handlers install adds for the agent, its guards running guardArgs:

@@ -12,7 +12,6 @@ import (
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/claude"
 	"github.com/agenthooks/agenthooks/dialect/translate"
-	"github.com/agenthooks/agenthooks/guard/shell"
 )
 
 // A built-in guard (agenthooks guard bash, ...) runs at most once per tool call. The same guard
@@ -31,41 +30,18 @@ import (
 // the guard's name and its --policy, the flags that change its answer (--format, --audit,
 // --fail-closed and --ask-as only change how it is written).
 func (e *Engine) guardKey(h *config.Hook) string {
-	if h.Type != "command" && h.Type != "" || h.Async || len(h.Args) > 0 || h.Refused != "" || h.Unsupported != "" {
+	args, ok := e.selfCall(h)
+	if !ok || len(args) < 2 || args[0] != "guard" || strings.HasPrefix(args[1], "-") {
 		return ""
 	}
-	s := shell.Analyze(h.Command, shell.Options{})
-	if len(s.Invocations) != 1 {
-		return ""
-	}
-	for _, f := range s.Findings {
-		if f.Kind == shell.FindingParse || f.Kind == shell.FindingTooDeep {
-			return ""
-		}
-	}
-	inv := s.Invocations[0]
-	if inv.Name != "agenthooks" || len(inv.Wrappers) > 0 || len(inv.Redirects) > 0 || len(inv.Args) < 3 {
-		return ""
-	}
-	for _, w := range inv.Args {
-		if !w.Static {
-			return ""
-		}
-	}
-	if prog := inv.Args[0].Value; prog != "agenthooks" && !e.isSelf(prog) {
-		return "" // ./agenthooks in a repository, or another build: not known to be this guard
-	}
-	if inv.Args[1].Value != "guard" || strings.HasPrefix(inv.Args[2].Value, "-") {
-		return ""
-	}
-	key := inv.Args[2].Value
-	rest := inv.Args[3:]
+	key := args[1]
+	rest := args[2:]
 	for i := 0; i < len(rest); i++ {
-		a := rest[i].Value
+		a := rest[i]
 		switch {
 		case a == "--policy" && i+1 < len(rest):
 			i++
-			key += "\x00" + rest[i].Value
+			key += "\x00" + rest[i]
 		case strings.HasPrefix(a, "--policy="):
 			key += "\x00" + strings.TrimPrefix(a, "--policy=")
 		}
@@ -73,19 +49,24 @@ func (e *Engine) guardKey(h *config.Hook) string {
 	return key
 }
 
-// isSelf reports whether prog, an absolute path, is the agenthooks this engine runs.
-func (e *Engine) isSelf(prog string) bool {
+// isSelf reports whether prog, an absolute path, is the agenthooks this engine runs, or, for
+// name agenthooks-guard (dialect.GuardProgram), the one beside it.
+func (e *Engine) isSelf(prog, name string) bool {
 	if !filepath.IsAbs(prog) {
 		return false
 	}
 	if e.opts.Self == "" {
-		return filepath.Base(prog) == "agenthooks"
+		return filepath.Base(prog) == name
+	}
+	self := e.opts.Self
+	if name == dialect.GuardProgram {
+		self = filepath.Join(filepath.Dir(self), name+filepath.Ext(self))
 	}
 	a, err := os.Stat(prog)
 	if err != nil {
 		return false
 	}
-	b, err := os.Stat(e.opts.Self)
+	b, err := os.Stat(self)
 	return err == nil && os.SameFile(a, b)
 }
 

@@ -229,7 +229,9 @@ func (e *Engine) readsAs(h *config.Hook, caller, in dialect.Name) bool {
 }
 
 // selfCall returns the arguments after the program when h is one plain, static call of this
-// agenthooks (by the name agenthooks or this executable's path).
+// agenthooks (by the name agenthooks or this executable's path), or of agenthooks-guard beside
+// it, whose arguments are agenthooks' after "guard" (dialect.OwnArgs). ./agenthooks in a
+// repository, or another build, is not known to be this one.
 func (e *Engine) selfCall(h *config.Hook) ([]string, bool) {
 	if h.Type != "command" && h.Type != "" || h.Async || len(h.Args) > 0 || h.Refused != "" || h.Unsupported != "" {
 		return nil, false
@@ -244,7 +246,7 @@ func (e *Engine) selfCall(h *config.Hook) ([]string, bool) {
 		}
 	}
 	inv := s.Invocations[0]
-	if inv.Name != "agenthooks" || len(inv.Wrappers) > 0 || len(inv.Redirects) > 0 || len(inv.Args) < 2 {
+	if len(inv.Wrappers) > 0 || len(inv.Redirects) > 0 || len(inv.Args) < 2 {
 		return nil, false
 	}
 	var out []string
@@ -254,10 +256,11 @@ func (e *Engine) selfCall(h *config.Hook) ([]string, bool) {
 		}
 		out = append(out, w.Value)
 	}
-	if prog := out[0]; prog != "agenthooks" && !e.isSelf(prog) {
+	args, own := dialect.OwnArgs(inv.Name, out[1:])
+	if prog := out[0]; !own || prog != inv.Name && !e.isSelf(prog, inv.Name) {
 		return nil, false
 	}
-	return out[1:], true
+	return args, true
 }
 
 // hasArg reports whether command's words include arg.

@@ -3,6 +3,9 @@ package install
 import (
 	"cmp"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,6 +22,57 @@ import (
 type entry struct {
 	event, matcher, args string
 	failClosed           bool
+}
+
+// dialectEntry is en as the agents' writers take it, running p: agenthooks-guard on the shell
+// guard's entries where it lies beside agenthooks (program.guard).
+func (p program) dialectEntry(en entry) dialect.InstallEntry {
+	out := dialect.InstallEntry{Event: en.event, Matcher: en.matcher, Args: en.args, FailClosed: en.failClosed}
+	if strings.HasPrefix(en.args, "guard bash ") && p.guard != "" {
+		out.Guard, out.GuardPath = p.guard, p.guardPath
+	}
+	return out
+}
+
+// program is what install's entries run: agenthooks, quoted for a shell (cmd) and as a path,
+// and agenthooks-guard (dialect.GuardProgram) when it lies beside agenthooks, quoted and as a
+// path: the shell guard's entries then run it, which starts faster than agenthooks.
+type program struct{ cmd, path, guard, guardPath string }
+
+// program is what o's entries run (Options.Program).
+func (o Options) program() program {
+	p := program{cmd: cmp.Or(o.Program, "agenthooks")}
+	p.path = p.cmd
+	if unquoted, args, ok := Call(p.cmd + " run"); ok && len(args) == 1 {
+		p.path = unquoted
+	}
+	if g := GuardBeside(p.path); g != "" {
+		p.guard, p.guardPath = shell.Quote(g), g
+	}
+	return p
+}
+
+// Guard is the agenthooks-guard the shell guard's entries run, beside Program, as a path; ""
+// when they run agenthooks guard bash.
+func (o Options) Guard() string { return o.program().guardPath }
+
+// GuardBeside returns the agenthooks-guard in the folder of agenthooks at path (an absolute
+// path), agenthooks-guard.exe beside agenthooks.exe, when it is an executable file there; ""
+// otherwise, and for a bare name.
+func GuardBeside(path string) string {
+	if !filepath.IsAbs(path) {
+		return ""
+	}
+	name := dialect.GuardProgram
+	if ext := filepath.Ext(path); strings.EqualFold(ext, ".exe") {
+		name += ext
+	}
+	g := filepath.Join(filepath.Dir(path), name)
+	st, err := os.Stat(g)
+	if err != nil || !st.Mode().IsRegular() || (runtime.GOOS != "windows" && st.Mode()&0o111 == 0) {
+		return ""
+	}
+	return g
 }
 
 // GuardArgs is how install runs the shell guard: fail-closed, so that a guard that cannot work
@@ -62,7 +116,9 @@ func fileAgent(a *dialect.Agent) *dialect.Agent {
 }
 
 // Call splits command when it is one plain call of a program named agenthooks (bare, by path,
-// quoted): the program as written and its arguments.
+// quoted): the program as written and its arguments. A call of agenthooks-guard, the shell
+// guard's own binary, is the same call: its arguments come after "guard"
+// (dialect.OwnArgs).
 func Call(command string) (string, []string, bool) {
 	s := shell.Analyze(command, shell.Options{})
 	if len(s.Invocations) != 1 {
@@ -74,7 +130,7 @@ func Call(command string) (string, []string, bool) {
 		}
 	}
 	inv := s.Invocations[0]
-	if inv.Name != "agenthooks" || len(inv.Wrappers) > 0 || len(inv.Redirects) > 0 {
+	if len(inv.Wrappers) > 0 || len(inv.Redirects) > 0 {
 		return "", nil, false
 	}
 	var args []string
@@ -84,7 +140,14 @@ func Call(command string) (string, []string, bool) {
 		}
 		args = append(args, w.Value)
 	}
-	return args[0], args[1:], true
+	if len(args) == 0 {
+		return "", nil, false
+	}
+	own, ok := dialect.OwnArgs(inv.Name, args[1:])
+	if !ok {
+		return "", nil, false
+	}
+	return args[0], own, true
 }
 
 // OwnArgs returns the arguments after the program when command is one plain call of a program
@@ -132,7 +195,7 @@ func guardWithoutAgent(args string) string {
 // into adds the agent's entries that are not there yet, running prog, brings up to date those
 // an earlier install wrote differently (another path, no --fail-closed), and says what it
 // changed. New entries go after every entry already there; nothing else moves.
-func into(root *jsonpos.Value, agent *dialect.Agent, prog string) []string {
+func into(root *jsonpos.Value, agent *dialect.Agent, prog program) []string {
 	var changes []string
 	flat := agent.InstallFormat().FlatEntries() // Cursor's, Crush's and Windsurf's entries, not matcher groups
 	if agent.InstallFormat() == dialect.FormatHooks && root.Get("version") == nil {
@@ -140,7 +203,7 @@ func into(root *jsonpos.Value, agent *dialect.Agent, prog string) []string {
 	}
 	hooks := root.At("hooks", jsonpos.Object)
 	for _, en := range entries(agent) {
-		command := prog + " " + en.args
+		command := prog.dialectEntry(en).Command(prog.cmd)
 		list := hooks.At(en.event, jsonpos.Array)
 		if g := narrower(list, en); g != nil {
 			// an earlier install's entry for fewer of the agent's tools: widened in place, so

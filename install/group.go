@@ -14,12 +14,12 @@ import (
 // whole, each event once, tool events (those whose matcher names a tool) as matcher groups and
 // the others as plain handlers; every other group is left as it is. It says what it changed:
 // nothing when the group is already so.
-func group(root *jsonpos.Value, agent *dialect.Agent, prog string) []string {
+func group(root *jsonpos.Value, agent *dialect.Agent, prog program) []string {
 	d := agent.Dialect(dialect.AskAsDeny)
 	g := jsonpos.Obj()
 	var added []string
 	for _, en := range entries(agent) {
-		command := prog + " " + en.args
+		command := prog.dialectEntry(en).Command(prog.cmd)
 		handler := jsonpos.Obj("type", jsonpos.Str("command"), "command", jsonpos.Str(command))
 		if agent.Install.Timeout > 0 {
 			handler.Set("timeout", &jsonpos.Value{Kind: jsonpos.Number, Num: json.Number(strconv.FormatFloat(agent.Install.Timeout.Seconds(), 'f', -1, 64))})

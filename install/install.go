@@ -178,10 +178,7 @@ func Plan(a *dialect.Agent, o Options, remove bool) (*Change, error) {
 	default:
 		root = jsonpos.Obj()
 	}
-	prog := o.Program
-	if prog == "" {
-		prog = "agenthooks"
-	}
+	prog := o.program()
 	switch {
 	case remove && a.Install.Group != "":
 		c.Changes = ungroup(root, a)

@@ -22,20 +22,13 @@ func planOwn(c *Change, o Options, remove bool) {
 		}
 		return
 	}
-	prog := o.Program
-	if prog == "" {
-		prog = "agenthooks"
-	}
-	path := prog
-	if unquoted, _, ok := Call(prog + " run"); ok {
-		path = unquoted
-	}
+	prog := o.program()
 	of := fileAgent(a) // VS Code's file is Copilot CLI's, written as for it
 	var list []dialect.InstallEntry
 	for _, en := range entries(a) {
-		list = append(list, dialect.InstallEntry{Event: en.event, Matcher: en.matcher, Args: en.args, FailClosed: en.failClosed})
+		list = append(list, prog.dialectEntry(en))
 	}
-	c.New = of.Install.Own(prog, path, list)
+	c.New = of.Install.Own(prog.cmd, prog.path, list)
 	if c.Exists && bytes.Equal(c.Old, c.New) {
 		return
 	}
@@ -59,15 +52,12 @@ func planEdit(c *Change, o Options, remove bool) error {
 		c.Missing, c.New = true, c.Old
 		return nil
 	}
-	prog := o.Program
-	if prog == "" {
-		prog = "agenthooks"
-	}
+	prog := o.program()
 	var list []dialect.InstallEntry
 	for _, en := range entries(c.Agent) {
-		list = append(list, dialect.InstallEntry{Event: en.event, Matcher: en.matcher, Args: en.args, FailClosed: en.failClosed})
+		list = append(list, prog.dialectEntry(en))
 	}
-	out, changes, err := c.Agent.Install.Edit(c.Old, prog, list, remove)
+	out, changes, err := c.Agent.Install.Edit(c.Old, prog.cmd, list, remove)
 	if err != nil {
 		return fmt.Errorf("%s: %v", c.File, err)
 	}

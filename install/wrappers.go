@@ -50,20 +50,13 @@ func planWrappers(c *Change, o Options, remove bool) error {
 		}
 		return nil
 	}
-	prog := o.Program
-	if prog == "" {
-		prog = "agenthooks"
-	}
-	path := prog
-	if unquoted, _, ok := Call(prog + " run"); ok {
-		path = unquoted
-	}
+	prog := o.program()
 	var list []dialect.InstallEntry
 	for _, en := range entries(a) {
-		list = append(list, dialect.InstallEntry{Event: en.event, Matcher: en.matcher, Args: en.args, FailClosed: en.failClosed})
+		list = append(list, prog.dialectEntry(en))
 	}
 	var theirs []string
-	for _, w := range a.Install.Wrappers(prog, path, runtime.GOOS, list) {
+	for _, w := range a.Install.Wrappers(prog.cmd, prog.path, runtime.GOOS, list) {
 		file := filepath.Join(dir, w.Name)
 		part := &Change{Agent: a, File: file, New: w.Data, Mode: 0o755}
 		data, err := os.ReadFile(file)

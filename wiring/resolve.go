@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/agenthooks/agenthooks/dialect"
 )
 
 // Resolved is what Resolve finds of the program an agent's config names.
@@ -59,14 +61,28 @@ func resolve(ctx context.Context, prog, dir, path string, probe bool) reach {
 	defer cancel()
 	out, err := exec.CommandContext(ctx, r.path, "--version").Output()
 	v := strings.TrimSpace(string(out))
-	if err != nil || !strings.HasPrefix(v, "agenthooks version ") {
-		r.problem = fmt.Sprintf("%s does not answer --version as agenthooks (%q)", r.path, clip(v, 40))
+	name := ownName(r.path)
+	if err != nil || !strings.HasPrefix(v, name+" version ") {
+		r.problem = fmt.Sprintf("%s does not answer --version as %s (%q)", r.path, name, clip(v, 40))
 		if err != nil {
 			r.problem = fmt.Sprintf("%s --version failed: %v", r.path, err)
 		}
 		return r
 	}
 	first, _, _ := strings.Cut(v, "\n") // the version; commit, date and toolchain follow
-	r.version = strings.TrimSpace(strings.TrimPrefix(first, "agenthooks version "))
+	r.version = strings.TrimSpace(strings.TrimPrefix(first, name+" version "))
 	return r
+}
+
+// ownName is the name the agenthooks program at path answers --version with: agenthooks-guard
+// for the shell guard's own binary (dialect.GuardProgram), else agenthooks.
+func ownName(path string) string {
+	base := filepath.Base(path)
+	if ext := filepath.Ext(base); strings.EqualFold(ext, ".exe") {
+		base = strings.ToLower(strings.TrimSuffix(base, ext))
+	}
+	if base == dialect.GuardProgram {
+		return base
+	}
+	return "agenthooks"
 }

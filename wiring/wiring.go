@@ -159,7 +159,8 @@ func diagnose(ctx context.Context, cfg *config.Config, a dialect.Name, o Options
 	path := getEnv(environ, "PATH")
 	registered, inProject := false, false
 	cache := map[string]reach{}
-	seen := map[string]string{} // event, matcher and arguments of an agenthooks entry: where first
+	versions, skewed := map[string]string{}, false // by program name, for a guard of another release
+	seen := map[string]string{}                    // event, matcher and arguments of an agenthooks entry: where first
 	for _, f := range files {
 		if !f.Usable {
 			add(StateFail, f.Source.File, "the file has errors, the agent may ignore it (agenthooks lint "+f.Source.File+")")
@@ -258,9 +259,14 @@ func diagnose(ctx context.Context, cfg *config.Config, a dialect.Name, o Options
 			case !isPath(prog):
 				add(StateWarn, f.Source.File, "hooks run agenthooks by bare name, resolved with the agent's PATH to "+r.path+"; an agent started from a desktop may have another PATH (agenthooks install writes an absolute path)")
 			case r.version == "":
-				add(StateOK, f.Source.File, "agenthooks resolves to "+r.path)
+				add(StateOK, f.Source.File, ownName(r.path)+" resolves to "+r.path)
 			default:
-				add(StateOK, f.Source.File, "agenthooks resolves to "+r.path+" ("+r.version+")")
+				add(StateOK, f.Source.File, ownName(r.path)+" resolves to "+r.path+" ("+r.version+")")
+				versions[ownName(r.path)] = r.version
+				if g, a := versions[dialect.GuardProgram], versions["agenthooks"]; g != "" && a != "" && g != a && !skewed {
+					skewed = true // agenthooks-guard and agenthooks come from one release
+					add(StateWarn, f.Source.File, fmt.Sprintf("the hooks run %s %s and agenthooks %s: the shell guard then judges by another release's rules than the rest (install both from one release)", dialect.GuardProgram, g, a))
+				}
 			}
 		}
 	}

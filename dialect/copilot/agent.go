@@ -83,11 +83,12 @@ func hooksFile(prog, path string, entries []dialect.InstallEntry) []byte {
 		Matcher    string `json:"matcher,omitempty"`
 		TimeoutSec int    `json:"timeoutSec"`
 	}
-	pwsh := "& '" + strings.ReplaceAll(path, "'", "''") + "'"
 	var order []string
 	lines := map[string][]string{}
 	for _, en := range entries {
-		line, _ := dialect.Marshal(entry{Type: "command", Bash: prog + " " + en.Args, PowerShell: pwsh + " " + en.Args,
+		p, args := en.Argv(path)
+		pwsh := "& '" + strings.ReplaceAll(p, "'", "''") + "' " + strings.Join(args, " ")
+		line, _ := dialect.Marshal(entry{Type: "command", Bash: en.Command(prog), PowerShell: pwsh,
 			Matcher: en.Matcher, TimeoutSec: int(DefaultTimeout / time.Second)})
 		if _, ok := lines[en.Event]; !ok {
 			order = append(order, en.Event)

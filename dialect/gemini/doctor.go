@@ -113,7 +113,7 @@ func switchedOff(file string) []dialect.Finding {
 	var disabled []string
 	if json.Unmarshal(s.Hooks["disabled"], &disabled) == nil {
 		for _, d := range disabled {
-			if d == "agenthooks" || strings.Contains(d, "agenthooks ") {
+			if d == "agenthooks" || strings.Contains(d, "agenthooks ") || strings.Contains(d, dialect.GuardProgram) {
 				out = append(out, dialect.Finding{Level: "fail", File: file, Setting: "hooks.disabled",
 					Message: fmt.Sprintf("hooks.disabled lists %q: Gemini CLI skips the agenthooks hooks", d)})
 			}

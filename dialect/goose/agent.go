@@ -104,7 +104,7 @@ func hooksFile(prog, _ string, entries []dialect.InstallEntry) []byte {
 	byEvent := map[string][]string{}
 	var order []string
 	for _, en := range entries {
-		h := handler{Type: "command", Command: prog + " " + en.Args, Timeout: int(DefaultTimeout / time.Second)}
+		h := handler{Type: "command", Command: en.Command(prog), Timeout: int(DefaultTimeout / time.Second)}
 		if en.FailClosed && en.Event == "PreToolUse" {
 			h.OnFailure = "block"
 		}

@@ -89,7 +89,7 @@ func blocks(lines []string) []block {
 // path, with the arguments of one of install's entries for its event.
 func ours(h Hook, prog string, entries []dialect.InstallEntry) bool {
 	for _, en := range entries {
-		if en.Event == h.Event && h.Command == prog+" "+en.Args {
+		if en.Event == h.Event && h.Command == en.Command(prog) {
 			return true
 		}
 	}
@@ -97,6 +97,7 @@ func ours(h Hook, prog string, entries []dialect.InstallEntry) bool {
 	if !ok || !strings.HasPrefix(path.Base(strings.ReplaceAll(p, `\`, "/")), "agenthooks") {
 		return false
 	}
+	args = ownArgs(p, args)
 	for _, en := range entries {
 		if en.Event == h.Event && en.Args == args {
 			return true
@@ -111,13 +112,23 @@ func installed(h Hook, prog string, entries []dialect.InstallEntry) bool {
 	if ours(h, prog, entries) {
 		return true
 	}
-	_, args, ok := splitProgram(h.Command)
+	p, args, ok := splitProgram(h.Command)
+	args = ownArgs(p, args)
 	for _, en := range entries {
 		if ok && en.Event == h.Event && en.Args == args {
 			return true
 		}
 	}
 	return false
+}
+
+// ownArgs is args as agenthooks takes them: after "guard" when prog is agenthooks-guard
+// (dialect.GuardProgram), which runs agenthooks' guards alone.
+func ownArgs(prog, args string) string {
+	if strings.HasPrefix(path.Base(strings.ReplaceAll(prog, `\`, "/")), dialect.GuardProgram) {
+		return "guard " + args
+	}
+	return args
 }
 
 // splitProgram cuts a command into its program (unquoted) and the rest.
@@ -138,7 +149,7 @@ func splitProgram(c string) (string, string, bool) {
 
 // wanted is the hook install writes for an entry.
 func wanted(prog string, en dialect.InstallEntry) Hook {
-	h := Hook{Event: en.Event, Matcher: en.Matcher, Command: prog + " " + en.Args}
+	h := Hook{Event: en.Event, Matcher: en.Matcher, Command: en.Command(prog)}
 	if en.FailClosed {
 		h.FailMode = "closed"
 	}

@@ -110,7 +110,7 @@ func hooksFile(prog, _ string, entries []dialect.InstallEntry) []byte {
 			name += " (" + en.Matcher + ")"
 		}
 		b, _ := dialect.Marshal(hook{Name: name, Trigger: en.Event, Matcher: en.Matcher,
-			Action: action{Type: "command", Command: prog + " " + en.Args}, Timeout: int(DefaultTimeout / time.Second)})
+			Action: action{Type: "command", Command: en.Command(prog)}, Timeout: int(DefaultTimeout / time.Second)})
 		lines = append(lines, string(b))
 	}
 	return []byte("{\n  \"version\": " + strconv.Quote(FileVersion) + ",\n  \"hooks\": [\n    " + strings.Join(lines, ",\n    ") + "\n  ]\n}\n")

@@ -238,6 +238,13 @@ func TestPluginReadsBack(t *testing.T) {
 	if !strings.Contains(string(data), `export const AgenthooksPlugin`) {
 		t.Error("the plugin exports no plugin function")
 	}
+	// an entry install gave agenthooks-guard names it; the others run the plugin's program
+	entries[0].Guard, entries[0].GuardPath = "'/opt/a b/agenthooks-guard'", "/opt/a b/agenthooks-guard"
+	d = DecodePlugin("agenthooks.js", Plugin("'/opt/a b/agenthooks'", "/opt/a b/agenthooks", entries))
+	if len(d.Problems) > 0 || len(d.Hooks) != 2 || d.Hooks[0].Program != "/opt/a b/agenthooks-guard" || strings.Join(d.Hooks[0].Args, " ") != "bash --fail-closed" ||
+		d.Hooks[1].Program != "" || d.Program != "/opt/a b/agenthooks" {
+		t.Errorf("with agenthooks-guard: %+v", d)
+	}
 }
 
 // TestPluginProblems: what the decoder says of a plugin it cannot read, positioned.
@@ -253,6 +260,7 @@ func TestPluginProblems(t *testing.T) {
 		{"no args", `{"program":"a","hooks":[{"event":"tool.execute.before"}]}`, "hooks[0].args"},
 		{"args not strings", `{"program":"a","hooks":[{"event":"tool.execute.before","args":[1]}]}`, "strings only"},
 		{"hooks not an array", `{"program":"a","hooks":{}}`, "hooks: must be an array"},
+		{"an entry's program not a string", `{"program":"a","hooks":[{"event":"tool.execute.before","program":7,"args":["bash"]}]}`, "hooks[0].program"},
 	} {
 		src := "x"
 		if c.settings != "" {

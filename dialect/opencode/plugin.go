@@ -50,6 +50,7 @@ type settings struct {
 type settingsHook struct {
 	Event   string   `json:"event"`
 	Matcher string   `json:"matcher,omitempty"`
+	Program string   `json:"program,omitempty"` // agenthooks-guard, where it runs the entry
 	Args    []string `json:"args"`
 }
 
@@ -58,7 +59,13 @@ type settingsHook struct {
 func Plugin(_, path string, entries []dialect.InstallEntry) []byte {
 	s := settings{Program: path, Timeout: int(DefaultTimeout / time.Second)}
 	for _, en := range entries {
-		s.Hooks = append(s.Hooks, settingsHook{Event: en.Event, Matcher: en.Matcher, Args: append([]string{}, strings.Fields(en.Args)...)})
+		h := settingsHook{Event: en.Event, Matcher: en.Matcher}
+		var prog string
+		prog, h.Args = en.Argv(path)
+		if prog != path {
+			h.Program = prog
+		}
+		s.Hooks = append(s.Hooks, h)
 	}
 	// One entry a line: {"program": ..., "timeout": ..., "hooks": [\n {...},\n {...}\n]}.
 	var b strings.Builder
@@ -73,11 +80,12 @@ func Plugin(_, path string, entries []dialect.InstallEntry) []byte {
 	return []byte(strings.Replace(pluginSource, "@SETTINGS@", b.String(), 1))
 }
 
-// Hook is one entry of a plugin file.
+// Hook is one entry of a plugin file. Program is the entry's own program (agenthooks-guard)
+// when it names one, else "": the plugin's.
 type Hook struct {
-	Event, Matcher string
-	Args           []string
-	Pos            srcpos.Pos
+	Event, Matcher, Program string
+	Args                    []string
+	Pos                     srcpos.Pos
 }
 
 // Decoded is a plugin file as agenthooks reads it.
@@ -161,6 +169,13 @@ func DecodePlugin(file string, data []byte) Decoded {
 			}
 			h.Matcher = m.Str
 		}
+		if p := el.Get("program"); p != nil {
+			if p.Kind != jsonpos.String || p.Str == "" {
+				problem(at(p), CodeField, where+".program: must be the path of the program the entry runs")
+				continue
+			}
+			h.Program = p.Str
+		}
 		args := el.Get("args")
 		if args == nil || args.Kind != jsonpos.Array || len(args.Elems) == 0 {
 			problem(at(el), CodeField, where+".args: must be a non-empty array of strings")
@@ -221,9 +236,10 @@ function matches(hook, tool) {
 // call runs one entry and reads its answer: null (nothing to say), {block}, {fail},
 // or the JSON object agenthooks wrote ({decision, reason, args, context}).
 function call(hook, payload, cwd) {
+  const program = hook.program || agenthooks.program;
   let r;
   try {
-    r = spawnSync(agenthooks.program, hook.args, {
+    r = spawnSync(program, hook.args, {
       input: JSON.stringify(payload),
       cwd: cwd || undefined,
       encoding: "utf8",
@@ -232,11 +248,11 @@ function call(hook, payload, cwd) {
       windowsHide: true,
     });
   } catch (e) {
-    return { fail: "agenthooks could not be started (" + agenthooks.program + "): " + (e && e.message ? e.message : String(e)) };
+    return { fail: "agenthooks could not be started (" + program + "): " + (e && e.message ? e.message : String(e)) };
   }
   const stderr = String(r.stderr || "").trim();
   if (r.error && r.error.code === "ETIMEDOUT") return { fail: "agenthooks " + hook.args.join(" ") + " did not answer within " + agenthooks.timeout + " s" };
-  if (r.error) return { fail: "agenthooks could not be run (" + agenthooks.program + "): " + r.error.message };
+  if (r.error) return { fail: "agenthooks could not be run (" + program + "): " + r.error.message };
   if (r.status === 2) return { block: stderr || "blocked by agenthooks" };
   if (r.status !== 0) {
     const how = r.status === null ? "was killed (" + (r.signal || "timeout") + ")" : "exited with status " + r.status;

@@ -147,6 +147,31 @@ func TestPluginUnderNode(t *testing.T) {
 			t.Error("write went past the edit guard's entry")
 		}
 	})
+	t.Run("an entry of agenthooks-guard runs it", func(t *testing.T) {
+		guardBin := filepath.Join(dir, "agenthooks-guard")
+		if err := os.WriteFile(guardBin, []byte(strings.Replace(fake, `echo "$@"`, `echo "agenthooks-guard $@"`, 1)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		withGuard := append([]dialect.InstallEntry(nil), entries...)
+		withGuard[0].Guard, withGuard[0].GuardPath = guardBin, guardBin
+		p := filepath.Join(dir, "guard.mjs")
+		if err := os.WriteFile(p, Plugin(prog, prog, withGuard), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if r := run(t, p, "deny2", BeforeTool, "bash", bash); r.OK || !strings.Contains(r.Error, "no way") {
+			t.Errorf("got %+v, want agenthooks-guard's block", r)
+		}
+		calls, _ := os.ReadFile(filepath.Join(dir, "calls"))
+		if strings.TrimSpace(string(calls)) != "agenthooks-guard bash --fail-closed" {
+			t.Errorf("for bash the plugin ran %q, want agenthooks-guard bash --fail-closed", calls)
+		}
+		if err := os.Remove(guardBin); err != nil {
+			t.Fatal(err)
+		}
+		if r := run(t, p, "allow", BeforeTool, "bash", bash); r.OK || !strings.Contains(r.Error, "could not be run ("+guardBin+")") {
+			t.Errorf("a missing agenthooks-guard: got %+v, want a throw naming it", r)
+		}
+	})
 	t.Run("after: context added, failure changes nothing", func(t *testing.T) {
 		if r := run(t, plugin, "context", AfterTool, "bash", bash); !r.OK || r.Output != "out\n\nremember this" {
 			t.Errorf("got %+v", r)

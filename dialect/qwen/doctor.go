@@ -24,7 +24,7 @@ func switchedOff(file string) []dialect.Finding {
 			Message: "hooks switched off by hooksConfig.enabled: false: Qwen Code runs every command unguarded"})
 	}
 	for _, d := range s.Disabled {
-		if d == "agenthooks" || strings.Contains(d, "agenthooks ") {
+		if d == "agenthooks" || strings.Contains(d, "agenthooks ") || strings.Contains(d, dialect.GuardProgram) {
 			out = append(out, dialect.Finding{Level: "fail", File: file, Setting: "hooksConfig.disabled",
 				Message: fmt.Sprintf("hooksConfig.disabled lists %q: Qwen Code skips the agenthooks hooks", d)})
 		}

@@ -121,11 +121,13 @@ func agenthooksBinaries(e *env) []string {
 		out = append(out, real)
 		dirs = append(dirs, filepath.Dir(real))
 	}
-	if p := e.lookPath("agenthooks"); p != "" {
-		out = append(out, p)
+	for _, name := range []string{"agenthooks", dialect.GuardProgram} {
+		if p := e.lookPath(name); p != "" {
+			out = append(out, p)
+		}
 	}
 	for _, dir := range dirs {
-		for _, name := range []string{"agenthooks", "agenthooks-admin", "agenthooks-scan"} {
+		for _, name := range []string{"agenthooks", "agenthooks-admin", "agenthooks-scan", dialect.GuardProgram} {
 			out = append(out, filepath.Join(dir, name+exeSuffix()))
 		}
 	}
