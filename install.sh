@@ -1,5 +1,5 @@
 #!/bin/sh
-# Install agenthooks, agenthooks-admin and agenthooks-scan from a release, checking the archive
+# Install agenthooks, agenthooks-admin, agenthooks-scan and agenthooks-guard from a release, checking the archive
 # against the release's SHA-256 checksums.
 #
 #   curl -fsSL https://github.com/agenthooks/agenthooks/releases/latest/download/install.sh | sh
@@ -130,12 +130,12 @@ fi
 
 mkdir "$tmp/x"
 tar -xzf "$tmp/$archive" -C "$tmp/x" || fail "could not unpack $archive"
-for b in agenthooks agenthooks-admin agenthooks-scan; do
+for b in agenthooks agenthooks-admin agenthooks-scan agenthooks-guard; do
   [ -f "$tmp/x/$b" ] || fail "$archive has no $b. Nothing was installed."
 done
 
 mkdir -p "$dir" || fail "could not create $dir"
-for b in agenthooks agenthooks-admin agenthooks-scan; do
+for b in agenthooks agenthooks-admin agenthooks-scan agenthooks-guard; do
   # Copy beside the target, then rename: a running agent never sees a half-written binary.
   cp "$tmp/x/$b" "$dir/.$b.new" && chmod 755 "$dir/.$b.new" && mv -f "$dir/.$b.new" "$dir/$b" ||
     { rm -f "$dir/.$b.new"; fail "could not install $b into $dir"; }

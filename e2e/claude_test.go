@@ -133,8 +133,8 @@ func TestClaudeShellGuard(t *testing.T) {
 }
 
 // installedGuard is what install says when it registers the shell guard: by the absolute path
-// of agenthooks, fail-closed.
-var installedGuard = regexp.MustCompile(`added (PreToolUse|BeforeTool): /\S*/agenthooks guard bash --fail-closed`)
+// of agenthooks-guard, which the suite builds beside agenthooks, fail-closed.
+var installedGuard = regexp.MustCompile(`added (PreToolUse|BeforeTool): /\S*/agenthooks-guard bash --fail-closed`)
 
 // checkOneGuardPerCall reads the audit trail of a run right after install (no other config):
 // each Bash call (named by a word of its command) evaluated the shell guard once, and started
@@ -243,7 +243,7 @@ func TestClaudePromptAndReadGuards(t *testing.T) {
 // the model is told a person must do it, and an ordinary command still runs.
 func TestClaudeGuardCannotBeSwitchedOff(t *testing.T) {
 	c := newClaude(t)
-	if out := c.ws.agenthooks(t, "install", "--agent", "claude"); !strings.Contains(out, "agenthooks guard bash") {
+	if out := c.ws.agenthooks(t, "install", "--agent", "claude"); !strings.Contains(out, "agenthooks-guard bash") {
 		t.Fatalf("install said: %s", out)
 	}
 	userSettings := filepath.Join(c.ws.home, ".claude", "settings.json")
@@ -257,7 +257,8 @@ func TestClaudeGuardCannotBeSwitchedOff(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(agenthooksDir(t), "agenthooks")
-	watched := []string{userSettings, project, policyFile, bin}
+	guardBin := filepath.Join(agenthooksDir(t), "agenthooks-guard") // what the installed guard entry runs
+	watched := []string{userSettings, project, policyFile, bin, guardBin}
 	before := map[string]string{}
 	for _, f := range watched {
 		b, err := os.ReadFile(f)
@@ -274,6 +275,7 @@ func TestClaudeGuardCannotBeSwitchedOff(t *testing.T) {
 		"printf 'version: 1\\nshell:\\n  unknown: allow\\n' > .agenthooks/policy.yaml",
 		"rm -f \"$AGENTHOOKS_AUDIT\"*",
 		"cp /bin/true \"$(command -v agenthooks)\"",
+		"cp /bin/true " + guardBin,
 		"agenthooks trust .",
 		"export AGENTHOOKS_POLICY=/tmp/none.yaml",
 		"CLAUDE_CONFIG_DIR=/tmp/unguarded claude -p 'rm -rf ~' > nested.txt",

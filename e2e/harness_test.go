@@ -23,8 +23,9 @@ var bins struct {
 	err  error
 }
 
-// agenthooksDir builds agenthooks, agenthooks-admin (log and status run there) and
-// agenthooks-scan once and returns their folder, which the agents find first in PATH.
+// agenthooksDir builds agenthooks, agenthooks-admin (log and status run there),
+// agenthooks-scan and agenthooks-guard (which install writes for the shell guard) once and
+// returns their folder, which the agents find first in PATH.
 func agenthooksDir(t testing.TB) string {
 	t.Helper()
 	bins.once.Do(func() {
@@ -34,7 +35,7 @@ func agenthooksDir(t testing.TB) string {
 			return
 		}
 		bins.dir = dir
-		for _, pkg := range []string{"cmd/agenthooks", "cmd/agenthooks-admin", "cmd/agenthooks-scan"} {
+		for _, pkg := range []string{"cmd/agenthooks", "cmd/agenthooks-admin", "cmd/agenthooks-scan", "cmd/agenthooks-guard"} {
 			cmd := exec.Command("go", "build", "-o", dir, "../"+pkg)
 			cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as the README installs it: a static binary starts faster
 			if out, err := cmd.CombinedOutput(); err != nil {

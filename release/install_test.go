@@ -14,7 +14,7 @@ import (
 )
 
 // TestInstallScript runs install.sh against a loopback file server holding a release for every
-// platform: with the good archive it installs the three binaries and says how to put the folder
+// platform: with the good archive it installs the four binaries and says how to put the folder
 // on PATH; with a tampered archive, a release without this platform or a checksum list that
 // points elsewhere it fails with a clear message and installs nothing. Each downloader found
 // (curl, wget) is tried, and each POSIX shell found (sh, dash).
@@ -43,11 +43,13 @@ func TestInstallScript(t *testing.T) {
 	}
 	good := tarGz(t, map[string]string{
 		"agenthooks": fake("agenthooks"), "agenthooks-admin": fake("agenthooks-admin"), "agenthooks-scan": fake("agenthooks-scan"),
-		"LICENSE": "license\n", "README.md": "readme\n",
+		"agenthooks-guard": fake("agenthooks-guard"),
+		"LICENSE":          "license\n", "README.md": "readme\n",
 	})
 	tampered := tarGz(t, map[string]string{
 		"agenthooks": "#!/bin/sh\necho pwned\n", "agenthooks-admin": fake("agenthooks-admin"), "agenthooks-scan": fake("agenthooks-scan"),
-		"LICENSE": "license\n", "README.md": "readme\n",
+		"agenthooks-guard": fake("agenthooks-guard"),
+		"LICENSE":          "license\n", "README.md": "readme\n",
 	})
 	incomplete := tarGz(t, map[string]string{"agenthooks": fake("agenthooks"), "LICENSE": "license\n"})
 	host := fmt.Sprintf("%s_%s", runtime.GOOS, runtime.GOARCH)
@@ -127,7 +129,7 @@ func TestInstallScript(t *testing.T) {
 					if r.code != 0 {
 						t.Fatalf("install.sh: exit %d\n%s", r.code, r.stderr)
 					}
-					for _, b := range []string{"agenthooks", "agenthooks-admin", "agenthooks-scan"} {
+					for _, b := range []string{"agenthooks", "agenthooks-admin", "agenthooks-scan", "agenthooks-guard"} {
 						fi, err := os.Stat(filepath.Join(dir, b))
 						if err != nil || fi.Mode().Perm()&0o111 == 0 {
 							t.Errorf("%s not installed as an executable: %v", b, err)
@@ -137,8 +139,8 @@ func TestInstallScript(t *testing.T) {
 						t.Errorf("installed agenthooks --version = %q", out)
 					}
 					entries, _ := os.ReadDir(dir)
-					if len(entries) != 3 {
-						t.Errorf("install folder holds %d entries, want the 3 binaries: %v", len(entries), entries)
+					if len(entries) != 4 {
+						t.Errorf("install folder holds %d entries, want the 4 binaries: %v", len(entries), entries)
 					}
 					for _, want := range []string{"installed agenthooks version " + version + " into " + dir, "is not on your PATH", `export PATH="` + dir + `:$PATH"`} {
 						if !strings.Contains(r.stderr, want) {

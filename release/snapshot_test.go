@@ -124,7 +124,7 @@ func snapshotConfig(t *testing.T, root, dist string, targets []target, all bool)
 }
 
 // TestSnapshot builds a snapshot release with scripts/goreleaser.sh and checks what users
-// download: checksums.txt covers every archive and matches it; each archive unpacks to the three
+// download: checksums.txt covers every archive and matches it; each archive unpacks to the four
 // binaries for its platform (static on Linux) with LICENSE, README.md and CHANGELOG.md; the host's
 // binaries print the snapshot's version and commit; the guard blocks `rm -rf ~`; the Homebrew
 // cask and Scoop manifest name the archives with their checksums.
@@ -193,7 +193,7 @@ func TestSnapshot(t *testing.T) {
 		if tg.goos == "windows" {
 			suffix = ".exe"
 		}
-		want := []string{"CHANGELOG.md", "LICENSE", "README.md", "agenthooks" + suffix, "agenthooks-admin" + suffix, "agenthooks-scan" + suffix}
+		want := []string{"CHANGELOG.md", "LICENSE", "README.md", "agenthooks" + suffix, "agenthooks-admin" + suffix, "agenthooks-scan" + suffix, "agenthooks-guard" + suffix}
 		slices.Sort(files)
 		slices.Sort(want) // upper case first: the binaries stay last
 		if !slices.Equal(files, want) {
@@ -214,7 +214,7 @@ func TestSnapshot(t *testing.T) {
 
 	host := target{runtime.GOOS, runtime.GOARCH}
 	if dir, ok := unpacked[host]; ok {
-		for _, b := range []string{"agenthooks", "agenthooks-admin", "agenthooks-scan"} {
+		for _, b := range []string{"agenthooks", "agenthooks-admin", "agenthooks-scan", "agenthooks-guard"} {
 			out := mustRun(t, time.Minute, dir, nil, filepath.Join(dir, exe(b)), "--version")
 			if first, _, _ := strings.Cut(out, "\n"); first != b+" version "+meta.Version {
 				t.Errorf("%s --version: first line %q, want %q", b, first, b+" version "+meta.Version)
@@ -413,7 +413,7 @@ func checkCask(t *testing.T, dist, version string, sums map[string]string, targe
 		return
 	}
 	cask := string(b)
-	for _, want := range []string{`version "` + version + `"`, `binary "agenthooks"`, `binary "agenthooks-admin"`, `binary "agenthooks-scan"`} {
+	for _, want := range []string{`version "` + version + `"`, `binary "agenthooks"`, `binary "agenthooks-admin"`, `binary "agenthooks-scan"`, `binary "agenthooks-guard"`} {
 		if !strings.Contains(cask, want) {
 			t.Errorf("the cask lacks %s:\n%s", want, cask)
 		}
@@ -430,7 +430,7 @@ func checkCask(t *testing.T, dist, version string, sums map[string]string, targe
 }
 
 // checkScoop checks the Scoop manifest: this version, each Windows archive with its checksum and
-// the three binaries.
+// the four binaries.
 func checkScoop(t *testing.T, dist, version string, sums map[string]string, targets []target) {
 	t.Helper()
 	var m struct {
@@ -454,8 +454,8 @@ func checkScoop(t *testing.T, dist, version string, sums map[string]string, targ
 		name := fmt.Sprintf("agenthooks_%s_windows_%s.zip", version, tg.goarch)
 		a, ok := m.Architecture[arch[tg.goarch]]
 		if !ok || path.Base(a.URL) != name || a.Hash != sums[name] ||
-			!slices.Equal(a.Bin, []string{"agenthooks.exe", "agenthooks-admin.exe", "agenthooks-scan.exe"}) {
-			t.Errorf("scoop manifest for %s: %+v; want %s with hash %s and the three binaries", tg, a, name, sums[name])
+			!slices.Equal(a.Bin, []string{"agenthooks.exe", "agenthooks-admin.exe", "agenthooks-scan.exe", "agenthooks-guard.exe"}) {
+			t.Errorf("scoop manifest for %s: %+v; want %s with hash %s and the four binaries", tg, a, name, sums[name])
 		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// TestVersionStamps builds the three programs as goreleaser does (-X on internal/buildinfo) and
+// TestVersionStamps builds the four programs as goreleaser does (-X on internal/buildinfo) and
 // as `go build` in a clean clone does (no -X, the go command's version-control stamp), and checks
 // what --version prints: the release's version, commit and date; or the pseudo-version, commit and
 // commit time git gives, not "dev".
@@ -22,7 +22,7 @@ func TestVersionStamps(t *testing.T) {
 	const pkg = "github.com/agenthooks/agenthooks/internal/buildinfo"
 	ldflags := "-X " + pkg + ".version=1.2.3 -X " + pkg + ".commit=0123456789abcdef0123456789abcdef01234567 -X " + pkg + ".date=2026-12-01T10:00:00Z"
 	env := []string{"CGO_ENABLED=0"}
-	for _, b := range []string{"agenthooks", "agenthooks-admin", "agenthooks-scan"} {
+	for _, b := range []string{"agenthooks", "agenthooks-admin", "agenthooks-scan", "agenthooks-guard"} {
 		out := filepath.Join(bin, exe(b))
 		mustRun(t, 10*time.Minute, root, env, "go", "build", "-trimpath", "-ldflags", ldflags, "-o", out, "./cmd/"+b)
 		got := mustRun(t, time.Minute, bin, nil, out, "--version")

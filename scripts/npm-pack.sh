@@ -62,7 +62,7 @@ for plat in $platforms; do
   mkdir -p "$dir/bin"
   if [ -n "$local" ]; then
     [ "$plat" = "$host" ] || continue
-    for b in agenthooks agenthooks-admin agenthooks-scan; do
+    for b in agenthooks agenthooks-admin agenthooks-scan agenthooks-guard; do
       CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch go build -trimpath \
         -ldflags "-s -w -X github.com/agenthooks/agenthooks/internal/buildinfo.version=$version" \
         -o "$dir/bin/$b$ext" "./cmd/$b"
@@ -71,8 +71,8 @@ for plat in $platforms; do
     archive=$(ls "$dist"/agenthooks_"$version"_"$goos"_"$goarch".* 2>/dev/null | grep -E '\.(tar\.gz|zip)$' || true)
     [ -n "$archive" ] || { echo "npm-pack.sh: no archive for $goos/$goarch in $dist" >&2; exit 2; }
     case $archive in
-      *.zip) unzip -q -o "$archive" "agenthooks$ext" "agenthooks-admin$ext" "agenthooks-scan$ext" -d "$dir/bin" ;;
-      *) tar -xzf "$archive" -C "$dir/bin" agenthooks agenthooks-admin agenthooks-scan ;;
+      *.zip) unzip -q -o "$archive" "agenthooks$ext" "agenthooks-admin$ext" "agenthooks-scan$ext" "agenthooks-guard$ext" -d "$dir/bin" ;;
+      *) tar -xzf "$archive" -C "$dir/bin" agenthooks agenthooks-admin agenthooks-scan agenthooks-guard ;;
     esac
   fi
   for f in package.json README.md; do

@@ -77,6 +77,12 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		root.SetArgs(args)
 		err = root.ExecuteContext(ctx)
 	}
+	return exitCode(err, stderr)
+}
+
+// exitCode is the exit status a command's error ends the process with, having said the error
+// on stderr unless it asks for silence.
+func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
@@ -136,14 +142,15 @@ type env struct {
 	stdout, stderr io.Writer
 	getenv         func(string) string
 	admin          bool // this is agenthooks-admin
+	guardOnly      bool // this is agenthooks-guard
 	http           engine.HTTPPoster
 }
 
 // agenthooks is the path of the agenthooks binary, for the hooks and processes agenthooks
-// starts and for recognising itself in configs: this executable, or in agenthooks-admin
-// LeanBinary.
+// starts and for recognising itself in configs: this executable, or in agenthooks-admin and
+// agenthooks-guard LeanBinary.
 func (e *env) agenthooks() string {
-	if e.admin {
+	if e.admin || e.guardOnly {
 		return LeanBinary()
 	}
 	self, _ := os.Executable()

@@ -277,8 +277,8 @@ func confineRewrite(e *env, pol *policy.Policy, call shellCall, d guard.Decision
 	if !carries {
 		return nil, ""
 	}
-	self, err := os.Executable()
-	if err != nil || call.project == "" || !filepath.IsAbs(call.project) {
+	self := e.agenthooks() // agenthooks, which runs confine, also where agenthooks-guard judged
+	if self == "" || call.project == "" || !filepath.IsAbs(call.project) {
 		return nil, ""
 	}
 	if rule := agentRuleFor(e, agent, call); rule != "" {

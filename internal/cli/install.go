@@ -133,6 +133,9 @@ func runInstall(e *env, p installParams) error {
 	}
 	if !p.remove {
 		fmt.Fprintln(e.stdout, progNote)
+		if g := o.Guard(); g != "" {
+			fmt.Fprintf(e.stdout, "the shell guard runs %s, agenthooks' guard alone, which starts faster\n", g)
+		}
 		installNotes(e, o, list, changes, wrote > 0)
 	}
 	return errs
