@@ -111,14 +111,15 @@ var costAgents = map[string]costAgent{
 
 // BenchmarkAgentCost is the cost of a hook as the agent sees it: each iteration runs the agent
 // with costCalls shell calls three ways, interleaved so that drift hits all three alike: with
-// no hook, with a Go hook that only decodes the payload, and with agenthooks guard bash. It
+// no hook, with a Go hook that only decodes the payload, and with agenthooks-guard bash (what
+// install writes for the shell guard). It
 // reports the median, over iterations, of the milliseconds each hook adds per call (the runs of
 // one iteration are paired); the target is guard-over-decode ≤ 3 ms/call.
 //
 //	go test ./e2e -run '^$' -bench AgentCost -benchtime 5x
 func BenchmarkAgentCost(b *testing.B) {
 	decode := decodeOnlyHook(b)
-	guard := filepath.Join(agenthooksDir(b), "agenthooks") + " guard bash --audit off"
+	guard := filepath.Join(agenthooksDir(b), "agenthooks-guard") + " bash --audit off"
 	for _, name := range []string{"codex", "gemini", "claude", "qwen", "copilot", "crush", "droid", "opencode", "cline"} {
 		run := costAgents[name]
 		b.Run(name, func(b *testing.B) {

@@ -11,15 +11,17 @@ import (
 	"time"
 )
 
-// BenchmarkGuardProcess is the cost of the whole `agenthooks guard bash` process per call, beside
-// a Go program that only decodes the same payload and exits (testdata/decodeonly), without and
-// with the audit record (a spooled line). Both are built as agenthooks is released:
-// CGO_ENABLED=0, a static binary.
+// BenchmarkGuardProcess is the cost of the whole shell guard process per call as install writes
+// it, `agenthooks-guard bash`, beside a Go program that only decodes the same payload and exits
+// (testdata/decodeonly), without and with the audit record (a spooled line); and of `agenthooks
+// guard bash`, the same guard in the whole command line, which the hooks run where
+// agenthooks-guard is not installed. All are built as they are released: CGO_ENABLED=0, a static
+// binary.
 //
-// Each iteration runs the three programs one after another, so that a machine's drift during the
-// run (frequency, other load) touches all three alike; the metrics are the medians of each, in
+// Each iteration runs the four one after another, so that a machine's drift during the run
+// (frequency, other load) touches all alike; the metrics are the medians of each, in
 // milliseconds, and the guard's median over the decode-only one ("guard/decode", the target is
-// at most 1.5). ns/op is the sum of the three.
+// at most 1.5; "full/decode" for agenthooks guard bash). ns/op is the sum of the four.
 func BenchmarkGuardProcess(b *testing.B) {
 	dir := b.TempDir()
 	build := func(out, pkg string) string {
@@ -33,6 +35,7 @@ func BenchmarkGuardProcess(b *testing.B) {
 	}
 	decode := build("decodeonly", "./testdata/decodeonly")
 	ah := build("agenthooks", "../../cmd/agenthooks")
+	guardBin := build("agenthooks-guard", "../../cmd/agenthooks-guard")
 	// The workspace is a project folder of its own, as an agent's is: the guard reads the names
 	// at its top (a VS Code .code-workspace there is protected), so a shared /tmp with
 	// thousands of entries would measure the machine, not the guard.
@@ -60,20 +63,23 @@ func BenchmarkGuardProcess(b *testing.B) {
 		}
 		return d
 	}
-	var dec, grd, aud []time.Duration
+	var dec, grd, aud, full []time.Duration
 	for b.Loop() {
 		dec = append(dec, run("", decode))
-		grd = append(grd, run("AGENTHOOKS_AUDIT=off", ah, "guard", "bash"))
-		aud = append(aud, run("", ah, "guard", "bash"))
+		grd = append(grd, run("AGENTHOOKS_AUDIT=off", guardBin, "bash"))
+		aud = append(aud, run("", guardBin, "bash"))
+		full = append(full, run("AGENTHOOKS_AUDIT=off", ah, "guard", "bash"))
 	}
 	median := func(ds []time.Duration) float64 {
 		slices.Sort(ds)
 		return float64(ds[len(ds)/2]) / float64(time.Millisecond)
 	}
-	md, mg, ma := median(dec), median(grd), median(aud)
+	md, mg, ma, mf := median(dec), median(grd), median(aud), median(full)
 	b.ReportMetric(md, "decode-ms")
 	b.ReportMetric(mg, "guard-ms")
 	b.ReportMetric(ma, "audited-ms")
+	b.ReportMetric(mf, "full-ms")
 	b.ReportMetric(mg/md, "guard/decode")
 	b.ReportMetric(ma/md, "audited/decode")
+	b.ReportMetric(mf/md, "full/decode")
 }
