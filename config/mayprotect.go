@@ -33,7 +33,8 @@ func MayProtect(env Env, files, binaries []string) func(target string) bool {
 
 // builtinMayTables are mayTables for agents.ByFilePriority() on this platform: on Linux the ones
 // `go generate` writes (maytables_gen.go: walking the descriptors costs a guard process more than
-// the rest of the test; TestMayTablesCurrent keeps the two the same), elsewhere built on first
+// the rest of the test; TestMayTablesCurrent keeps the two the same, and the descriptors' tables,
+// their ManagedDir and Switches included, depend on the platform alone), elsewhere built on first
 // need.
 //
 //go:generate go test -run ^TestMayTablesCurrent$ -update-maytables .
