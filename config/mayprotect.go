@@ -337,7 +337,7 @@ const (
 type mayProtect struct {
 	home       string
 	homes      []string // home, and where it resolves when that differs
-	homesBuf   [2]string
+	homesBuf   [2]string // homes' array, without an allocation of its own
 	workspaces []string // and where they resolve
 	roots      []string // clean absolute paths: anything on one line with one may be protected
 	homeFirst  *firsts  // the first elements under home of the protected places there (mayTables')
