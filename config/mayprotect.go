@@ -336,12 +336,12 @@ const (
 
 type mayProtect struct {
 	home       string
-	homes      []string // home, and where it resolves when that differs
+	homes      []string  // home, and where it resolves when that differs
 	homesBuf   [2]string // homes' array, without an allocation of its own
-	workspaces []string // and where they resolve
-	roots      []string // clean absolute paths: anything on one line with one may be protected
-	homeFirst  *firsts  // the first elements under home of the protected places there (mayTables')
-	wsFirst    *firsts  // and under each workspace
+	workspaces []string  // and where they resolve
+	roots      []string  // clean absolute paths: anything on one line with one may be protected
+	homeFirst  *firsts   // the first elements under home of the protected places there (mayTables')
+	wsFirst    *firsts   // and under each workspace
 }
 
 // firsts are the first elements of protected places under a folder: names, each once, and
