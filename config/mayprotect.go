@@ -28,19 +28,37 @@ import (
 // workspaces are resolved, and their entries that are symlinks and may be protected lead to
 // more roots.
 func MayProtect(env Env, files, binaries []string) func(target string) bool {
-	return mayProtectOf(env, files, binaries, agents.ByFilePriority())
+	return mayProtectWith(env, files, binaries, builtinMayTables)
 }
+
+// builtinMayTables are mayTables for agents.ByFilePriority() on this platform: on Linux the ones
+// `go generate` writes (maytables_gen.go: walking the descriptors costs a guard process more than
+// the rest of the test; TestMayTablesCurrent keeps the two the same, and the descriptors' tables,
+// their ManagedDir and Switches included, depend on the platform alone), elsewhere built on first
+// need.
+//
+//go:generate go test -run ^TestMayTablesCurrent$ -update-maytables .
+func builtinMayTables() *mayTables {
+	if runtime.GOOS == "linux" {
+		return &linuxMayTables
+	}
+	return builtinTables.Get(func() *mayTables { return tablesOf(agents.ByFilePriority(), runtime.GOOS) })
+}
+
+var builtinTables dialect.Lazy[*mayTables]
 
 // mayProtectOf is MayProtect for the descriptors given.
 func mayProtectOf(env Env, files, binaries []string, descriptors []*dialect.Agent) func(target string) bool {
-	goos := cmp.Or(env.GOOS, runtime.GOOS)
-	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" || goos != runtime.GOOS {
+	return mayProtectWith(env, files, binaries, func() *mayTables { return tablesOf(descriptors, runtime.GOOS) })
+}
+
+// mayProtectWith is MayProtect with the descriptors' tables that tables gives, asked for only
+// on a platform MayProtect reasons about.
+func mayProtectWith(env Env, files, binaries []string, tables func() *mayTables) func(target string) bool {
+	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" || cmp.Or(env.GOOS, runtime.GOOS) != runtime.GOOS {
 		return nil
 	}
 	m := &mayProtect{home: env.Home, workspaces: env.Workspaces}
-	if m.home != "" {
-		m.homes = []string{m.home}
-	}
 	if m.home != "" && (!cleanAbs(m.home) || hasMeta(m.home)) {
 		return nil // a home of /? is a pattern to the guard
 	}
@@ -49,6 +67,13 @@ func mayProtectOf(env Env, files, binaries []string, descriptors []*dialect.Agen
 			return nil
 		}
 	}
+	t := tables()
+	if !t.ok {
+		return nil
+	}
+	m.homeFirst, m.wsFirst = &t.homeFirst, &t.wsFirst
+	m.roots = make([]string, 0, len(t.dirs)+len(t.keys)+3+len(files)+len(binaries))
+	m.roots = append(m.roots, t.dirs...)
 	ok := true
 	root := func(p string) {
 		if p == "" {
@@ -59,64 +84,12 @@ func mayProtectOf(env Env, files, binaries []string, descriptors []*dialect.Agen
 		}
 		m.roots = append(m.roots, p)
 	}
-	first := func(to *firsts, rel string) {
-		e, _, _ := strings.Cut(rel, "/")
-		if !cleanRel(rel) {
-			ok = false
-		}
-		to.add(e)
-	}
-	for _, a := range descriptors {
-		for _, h := range a.Homes() {
-			root(env.lookup(h.Env))
-		}
-		root(env.lookup(a.ManagedEnv))
-		if a.ManagedDir != nil {
-			root(a.ManagedDir(goos)) // and where it is without the variable
-		}
-		locs := [][]dialect.Location{a.Files, a.Loads, a.Configs}
-		if a.Switches != nil {
-			locs = append(locs, a.Switches(goos))
-		}
-		for _, ls := range locs {
-			for _, l := range ls {
-				root(env.lookup(l.Env)) // a file's own variable, or a RootEnv's root
-				if l.Path != "" && !cleanRel(l.Path) {
-					ok = false // a path that may leave its root, whichever root that is
-				}
-				switch l.Root {
-				case dialect.RootWorkspace:
-					first(&m.wsFirst, l.Path)
-				case dialect.RootHome:
-					if a.Dir != "" && !cleanRel(a.Dir) {
-						ok = false
-					}
-					first(&m.homeFirst, cmp.Or(a.Dir, l.Path)) // the agent's folder's first element, or the path's
-				case dialect.RootUserHome:
-					first(&m.homeFirst, l.Path)
-				case dialect.RootTeam:
-					first(&m.homeFirst, teamDir)
-				case dialect.RootManaged:
-					root(managedDir(env, a))
-				case dialect.RootEnv:
-				default:
-					ok = false // a root this test does not know
-				}
-			}
-		}
+	for _, k := range t.keys {
+		root(env.lookup(k)) // an agent's folder, a file's own variable, a RootEnv's root, a managed folder moved
 	}
 	root(claudeManaged(env))
 	root(env.EnterpriseDir)
 	root(env.CodexHome)
-	first(&m.homeFirst, teamDir)
-	first(&m.homeFirst, stateDir)
-	for _, c := range credentialPaths {
-		first(&m.homeFirst, c.path)
-	}
-	for _, a := range autorunPaths {
-		first(&m.homeFirst, a.path)
-	}
-	first(&m.wsFirst, stateDir) // the project's .agenthooks
 	for _, f := range files {
 		if f != "" {
 			root(path.Dir(absPath(f))) // the file, and the files beside it a database keeps
@@ -130,10 +103,128 @@ func mayProtectOf(env Env, files, binaries []string, descriptors []*dialect.Agen
 	if !ok {
 		return nil
 	}
+	if m.home != "" {
+		m.homes = append(m.homesBuf[:0], m.home)
+	}
 	if !m.linked() {
 		return nil
 	}
 	return m.may
+}
+
+// mayTables are what MayProtect's test takes from the descriptors' tables, whatever the
+// environment: every protected place is under an absolute root (an agent's managed folder, a
+// folder a variable names) or under the home folder or a workspace with a first element from a
+// fixed set. ok is false when a descriptor's path may leave its root (or a root is not a clean
+// absolute path): then there is no test.
+type mayTables struct {
+	ok                 bool
+	keys               []string // the variables whose folders are roots, each once
+	dirs               []string // the agents' managed folders where no variable moves them
+	homeFirst, wsFirst firsts
+}
+
+// tablesOf walks the descriptors once for what MayProtect needs of them on goos: their
+// variables (an agent's own, its managed folder's, a file's, a RootEnv's root), their managed
+// folders, and the first elements of their places under the home folder and a workspace. A
+// RootManaged place is under the agent's managed folder, which is a root as it is or as its
+// variable moves it (managedDir gives one of the two).
+func tablesOf(descriptors []*dialect.Agent, goos string) *mayTables {
+	t := &mayTables{ok: true}
+	t.homeFirst.names = make([]string, 0, 64)
+	t.wsFirst.names = make([]string, 0, 32)
+	key := func(k string) {
+		if k != "" && !slices.Contains(t.keys, k) {
+			t.keys = append(t.keys, k)
+		}
+	}
+	first := func(to *firsts, rel string) {
+		e, clean := firstOf(rel)
+		if !clean {
+			t.ok = false
+		}
+		to.add(e)
+	}
+	for _, a := range descriptors {
+		key(a.HomeEnv) // a.Homes(), without building it
+		for _, h := range a.HomeVars {
+			key(h.Env)
+		}
+		key(a.ManagedEnv)
+		if a.ManagedDir != nil {
+			if d := a.ManagedDir(goos); d != "" {
+				if !cleanAbs(d) || hasMeta(d) {
+					t.ok = false
+				}
+				t.dirs = append(t.dirs, d)
+			}
+		}
+		dirAdded := false // the agent's folder's first element, for its RootHome places
+		locs := [4][]dialect.Location{a.Files, a.Loads, a.Configs}
+		if a.Switches != nil {
+			locs[3] = a.Switches(goos)
+		}
+		for _, ls := range locs {
+			for _, l := range ls {
+				key(l.Env)
+				pathChecked := false
+				switch l.Root {
+				case dialect.RootWorkspace:
+					first(&t.wsFirst, l.Path) // an empty path is no place under the workspace: no test
+					pathChecked = true
+				case dialect.RootHome:
+					if a.Dir == "" {
+						first(&t.homeFirst, l.Path)
+						pathChecked = true
+					} else if !dirAdded {
+						first(&t.homeFirst, a.Dir)
+						dirAdded = true
+					}
+				case dialect.RootUserHome:
+					first(&t.homeFirst, l.Path)
+					pathChecked = true
+				case dialect.RootTeam, dialect.RootManaged, dialect.RootEnv:
+					// the team folder's first element is added below; a managed folder and a
+					// variable's folder are roots
+				default:
+					t.ok = false // a root this test does not know
+				}
+				if !pathChecked && l.Path != "" && !cleanRel(l.Path) {
+					t.ok = false // a path that may leave its root, whichever root that is
+				}
+			}
+		}
+	}
+	first(&t.homeFirst, teamDir)
+	first(&t.homeFirst, stateDir)
+	for _, c := range credentialPaths {
+		first(&t.homeFirst, c.path)
+	}
+	for _, a := range autorunPaths {
+		first(&t.homeFirst, a.path)
+	}
+	first(&t.wsFirst, stateDir) // the project's .agenthooks
+	return t
+}
+
+// firstOf is rel's first element and whether rel is clean (cleanRel), in one reading; the
+// element is "" when rel is not clean.
+func firstOf(rel string) (first string, clean bool) {
+	start := 0
+	for i := 0; i <= len(rel); i++ {
+		if i < len(rel) && rel[i] != '/' {
+			continue
+		}
+		e := rel[start:i]
+		if e == "" || e == "." || e == ".." { // a leading, trailing or doubled slash, or . or ..
+			return "", false
+		}
+		if start == 0 {
+			first = e
+		}
+		start = i + 1
+	}
+	return first, true
 }
 
 // linked makes the test hold where symlinks lead, as the kernel opens a path: the home folder
@@ -146,7 +237,7 @@ func mayProtectOf(env Env, files, binaries []string, descriptors []*dialect.Agen
 // docs/guard.md.
 func (m *mayProtect) linked() bool {
 	if m.home != "" {
-		real, ok := m.survey(m.home, &m.homeFirst)
+		real, ok := m.survey(m.home, m.homeFirst)
 		if !ok {
 			return false
 		}
@@ -156,7 +247,7 @@ func (m *mayProtect) linked() bool {
 	}
 	var more []string
 	for _, ws := range m.workspaces {
-		real, ok := m.survey(ws, &m.wsFirst)
+		real, ok := m.survey(ws, m.wsFirst)
 		if !ok {
 			return false
 		}
@@ -245,34 +336,58 @@ const (
 
 type mayProtect struct {
 	home       string
-	homes      []string // home, and where it resolves when that differs
-	workspaces []string // and where they resolve
-	roots      []string // clean absolute paths: anything on one line with one may be protected
-	homeFirst  firsts   // the first elements under home of the protected places there
-	wsFirst    firsts   // and under each workspace
+	homes      []string  // home, and where it resolves when that differs
+	homesBuf   [2]string // homes' array, without an allocation of its own
+	workspaces []string  // and where they resolve
+	roots      []string  // clean absolute paths: anything on one line with one may be protected
+	homeFirst  *firsts   // the first elements under home of the protected places there (mayTables')
+	wsFirst    *firsts   // and under each workspace
 }
 
-// firsts are the first elements of protected places under a folder: names, and patterns
-// (*.code-workspace) apart, so that a name is compared only as a string.
-type firsts struct{ names, patterns []string }
+// firsts are the first elements of protected places under a folder: names, each once, and
+// patterns (*.code-workspace) apart, so that a name is compared only as a string; set holds a
+// bit of each name's hash, so that most names are passed over without a comparison.
+type firsts struct {
+	names, patterns []string
+	set             [16]uint64 // 1,024 bits for the fifty-odd names
+}
 
 func (f *firsts) add(e string) {
-	to := &f.names
 	if hasMeta(e) {
-		to = &f.patterns
+		if n := len(f.patterns); n == 0 || f.patterns[n-1] != e {
+			f.patterns = append(f.patterns, e)
+		}
+		return
 	}
-	if n := len(*to); n == 0 || (*to)[n-1] != e { // most repeat the one before (.claude, .claude/...)
-		*to = append(*to, e)
+	if f.holdsAsName(e) {
+		return
 	}
+	h := nameHash(e)
+	f.set[h>>6&15] |= 1 << (h & 63)
+	f.names = append(f.names, e)
+}
+
+// holdsAsName reports whether e is one of the names.
+func (f *firsts) holdsAsName(e string) bool {
+	h := nameHash(e)
+	return f.set[h>>6&15]&(1<<(h&63)) != 0 && slices.Contains(f.names, e)
 }
 
 // holds reports whether e is one of the names or matches one of the patterns (or a pattern is
 // malformed: then anything may be protected).
 func (f *firsts) holds(e string) bool {
-	if slices.Contains(f.names, e) {
+	if f.holdsAsName(e) {
 		return true
 	}
 	for _, p := range f.patterns {
+		if lit := p[1:]; p[0] == '*' && !hasMeta(lit) && strings.IndexByte(e, '/') < 0 {
+			// * and a literal (*.code-workspace): what path.Match answers, without its
+			// backtracking
+			if strings.HasSuffix(e, lit) {
+				return true
+			}
+			continue
+		}
 		if ok, err := path.Match(p, e); ok || err != nil {
 			return true
 		}
@@ -280,16 +395,11 @@ func (f *firsts) holds(e string) bool {
 	return false
 }
 
-// holdsName is holds for a name read from a folder, without making it a string unless a
-// pattern needs one: most names are passed over by a bit set of the names' hashes.
+// holdsName is holds for a name read from a folder, without making it a string unless it
+// may be one of the names or a pattern needs one.
 func (f *firsts) holdsName() func(name []byte) bool {
-	var set [16]uint64 // 1,024 bits for the fifty-odd names
-	for _, n := range f.names {
-		h := nameHash(n)
-		set[h>>6&15] |= 1 << (h & 63)
-	}
 	return func(name []byte) bool {
-		if h := nameHash(name); set[h>>6&15]&(1<<(h&63)) != 0 && slices.Contains(f.names, string(name)) {
+		if h := nameHash(name); f.set[h>>6&15]&(1<<(h&63)) != 0 && slices.Contains(f.names, string(name)) {
 			return true
 		}
 		return len(f.patterns) > 0 && f.holds(string(name))
@@ -315,12 +425,12 @@ func (m *mayProtect) may(target string) bool {
 		}
 	}
 	for _, h := range m.homes {
-		if m.under(target, h, &m.homeFirst) {
+		if m.under(target, h, m.homeFirst) {
 			return true
 		}
 	}
 	for _, ws := range m.workspaces {
-		if m.under(target, ws, &m.wsFirst) {
+		if m.under(target, ws, m.wsFirst) {
 			return true
 		}
 	}
