@@ -2,132 +2,1191 @@
 
 package policy
 
-var defaultStatic = Policy{
-	Name:    DefaultName,
-	Unknown: "allow",
-	Allow:   [][]string{[]string{"git"}, []string{"gh"}, []string{"go"}, []string{"gofmt"}, []string{"golangci-lint"}, []string{"npm"}, []string{"npx"}, []string{"yarn"}, []string{"pnpm"}, []string{"node"}, []string{"deno"}, []string{"bun"}, []string{"tsc"}, []string{"python"}, []string{"python3"}, []string{"pip"}, []string{"pip3"}, []string{"uv"}, []string{"poetry"}, []string{"pytest"}, []string{"ruff"}, []string{"black"}, []string{"mypy"}, []string{"make"}, []string{"cmake"}, []string{"ninja"}, []string{"cargo"}, []string{"rustc"}, []string{"java"}, []string{"javac"}, []string{"mvn"}, []string{"gradle"}, []string{"dotnet"}, []string{"ruby"}, []string{"bundle"}, []string{"gem"}, []string{"rake"}, []string{"perl"}, []string{"php"}, []string{"composer"}, []string{"docker"}, []string{"docker-compose"}, []string{"kubectl", "get"}, []string{"kubectl", "describe"}, []string{"kubectl", "logs"}, []string{"kubectl", "explain"}, []string{"kubectl", "version"}, []string{"kubectl", "config", "view"}, []string{"kubectl", "config", "current-context"}, []string{"terraform", "plan"}, []string{"terraform", "init"}, []string{"terraform", "validate"}, []string{"terraform", "fmt"}, []string{"terraform", "show"}, []string{"terraform", "output"}, []string{"ls"}, []string{"cat"}, []string{"head"}, []string{"tail"}, []string{"less"}, []string{"more"}, []string{"grep"}, []string{"egrep"}, []string{"fgrep"}, []string{"rg"}, []string{"ag"}, []string{"sed"}, []string{"awk"}, []string{"jq"}, []string{"yq"}, []string{"find"}, []string{"fd"}, []string{"rm"}, []string{"rmdir"}, []string{"mkdir"}, []string{"cp"}, []string{"mv"}, []string{"ln"}, []string{"touch"}, []string{"chmod"}, []string{"wc"}, []string{"sort"}, []string{"uniq"}, []string{"cut"}, []string{"tr"}, []string{"diff"}, []string{"cmp"}, []string{"patch"}, []string{"tee"}, []string{"tar"}, []string{"gzip"}, []string{"gunzip"}, []string{"zip"}, []string{"unzip"}, []string{"xz"}, []string{"file"}, []string{"stat"}, []string{"du"}, []string{"df"}, []string{"tree"}, []string{"realpath"}, []string{"readlink"}, []string{"basename"}, []string{"dirname"}, []string{"column"}, []string{"seq"}, []string{"xxd"}, []string{"od"}, []string{"base64"}, []string{"sha256sum"}, []string{"md5sum"}, []string{"date"}, []string{"sleep"}, []string{"which"}, []string{"whoami"}, []string{"id"}, []string{"uname"}, []string{"hostname"}, []string{"ps"}, []string{"env"}, []string{"printenv"}, []string{"source"}, []string{"."}, []string{"curl"}, []string{"wget"}, []string{"kill"}, []string{"dd"}},
-	Rules: []*Rule{
-		{ID: "rm-recursive-danger", Pack: "files", Decision: "deny", Message: "recursive delete of a protected folder", Commands: []string{"rm"}, Flags: [][]string{[]string{"-r", "-R", "--recursive"}}, Targets: []string{"root", "home", "home-data", "system", "parent", "project-root", "git"}},
-		{ID: "package-deleter-danger", Pack: "files", Decision: "deny", Message: "a deletion tool removes a protected folder", Commands: []string{"rimraf", "del", "del-cli", "trash", "trash-put", "rmrf", "premove"}, Targets: []string{"root", "home", "home-data", "system", "parent", "project-root", "git"}},
-		{ID: "rm-elevated", Pack: "files", Decision: "deny", Message: "rm with elevated privileges", Commands: []string{"rm"}, Under: []string{"sudo", "doas", "pkexec"}},
-		{ID: "rm-recursive-unknown-target", Pack: "files", Decision: "ask", Message: "recursive delete of a path that is not known until it runs", Commands: []string{"rm"}, Flags: [][]string{[]string{"-r", "-R", "--recursive"}}, Targets: []string{"dynamic"}},
-		{ID: "rm-recursive-home-folder", Pack: "files", Decision: "ask", Message: "recursive delete of a folder outside the project and the temporary folders", Commands: []string{"rm"}, Flags: [][]string{[]string{"-r", "-R", "--recursive"}}, Targets: []string{"home-sub", "other"}},
-		{ID: "mv-protected-folder", Pack: "files", Decision: "deny", Message: "moves a protected folder away", Commands: []string{"mv", "gmv"}, Targets: []string{"root", "home", "home-data", "system", "parent", "project-root", "git"}},
-		{ID: "rsync-delete-danger", Pack: "files", Decision: "deny", Message: "rsync --delete empties a protected folder down to its source", Commands: []string{"rsync"}, Flags: [][]string{[]string{"--delete", "--del", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--remove-source-files"}}, Destination: []string{"root", "home", "system", "parent", "project-root", "git"}},
-		{ID: "overwrite-system", Pack: "files", Decision: "ask", Message: "puts a file over a system folder's files", Commands: []string{"mv", "gmv", "cp", "ln", "install", "rsync"}, Destination: []string{"root", "system"}},
-		{ID: "code-deletes-tree", Pack: "files", Decision: "deny", Message: "interpreter code deletes the root, home or .git", Findings: []string{"interpreter-delete"}},
-		{ID: "device-write", Pack: "disks", Decision: "deny", Message: "writes onto a disk device", Findings: []string{"device-write"}},
-		{ID: "mkfs", Pack: "disks", Decision: "deny", Message: "formats a file system", Commands: []string{"mkfs", "mkfs.*", "mke2fs", "mkswap", "newfs", "newfs_*"}, Targets: []string{"device", "dynamic", "root", "home", "home-data", "home-sub", "system", "parent", "project-root", "git", "other"}},
-		{ID: "wipefs", Pack: "disks", Decision: "deny", Message: "wipes file system signatures", Commands: []string{"wipefs"}},
-		{ID: "shred-device", Pack: "disks", Decision: "deny", Message: "shreds a disk device", Commands: []string{"shred"}, Targets: []string{"device"}},
-		{ID: "disk-discard", Pack: "disks", Decision: "deny", Message: "destroys the data of a disk or a volume", Commands: []string{"blkdiscard", "lvremove", "vgremove", "pvremove"}},
-		{ID: "disk-destroy", Pack: "disks", Decision: "deny", Message: "destroys the data of a disk, a volume or a pool", Commands: []string{"zpool", "zfs", "cryptsetup", "dmsetup", "mdadm", "hdparm", "nvme", "sgdisk", "diskutil"}, ArgsAny: []string{"destroy", "luksErase", "erase", "remove_all", "--zero-superblock", "--security-erase*", "--zap-all", "--zap", "format", "eraseDisk", "eraseVolume", "zeroDisk", "secureErase", "reformat"}},
-		{ID: "tar-remove-files", Pack: "files", Decision: "deny", Message: "tar --remove-files deletes a protected folder as it archives it", Commands: []string{"tar", "bsdtar", "gtar"}, Flags: [][]string{[]string{"--remove-files"}}, Targets: []string{"root", "home", "home-data", "system", "parent", "project-root", "git"}},
-		{ID: "zip-move", Pack: "files", Decision: "deny", Message: "zip -m deletes a protected folder once it is in the archive", Commands: []string{"zip"}, Flags: [][]string{[]string{"-m", "--move"}}, Targets: []string{"root", "home", "home-data", "system", "parent", "project-root", "git"}},
-		{ID: "7z-sdel", Pack: "files", Decision: "deny", Message: "7z -sdel deletes a protected folder once it is in the archive", Commands: []string{"7z", "7za", "7zz", "7zr"}, Flags: [][]string{[]string{"-sdel"}}, Targets: []string{"root", "home", "home-data", "system", "parent", "project-root", "git"}},
-		{ID: "partition", Pack: "disks", Decision: "ask", Message: "changes a disk's partition table", Commands: []string{"fdisk", "sfdisk", "cfdisk", "parted", "gdisk"}, Unless: []string{"-l", "--list", "-s", "--getsz", "--show-size", "--dump", "-d", "--json", "--version", "-v", "-V", "--help", "-h"}},
-		{ID: "partition-sgdisk", Pack: "disks", Decision: "ask", Message: "changes a disk's partition table", Commands: []string{"sgdisk"}},
-		{ID: "fork-bomb", Pack: "system", Decision: "deny", Message: "fork bomb", Findings: []string{"fork-bomb"}},
-		{ID: "chmod-recursive-danger", Pack: "files", Decision: "deny", Message: "recursive change of permissions or owner on a protected folder", Commands: []string{"chmod", "chown", "chgrp"}, Flags: [][]string{[]string{"-R", "--recursive"}}, Targets: []string{"root", "home", "system", "parent"}},
-		{ID: "chmod-setuid", Pack: "persistence", Decision: "deny", Message: "sets the setuid bit on a program outside the project, which then runs with its owner's rights for anyone", Commands: []string{"chmod"}, Targets: []string{"root", "system", "other"}, argLazy: &lazyRegexp{expr: "^0?[4-7][0-7]{3}$|(^|,)([ugoa]*[ua][ugoa]*)?[+=][rwxXt]*s"}},
-		{ID: "power", Pack: "system", Decision: "deny", Message: "shuts down or restarts the machine", Commands: []string{"shutdown", "reboot", "halt", "poweroff"}},
-		{ID: "power-systemctl", Pack: "system", Decision: "deny", Message: "shuts down or restarts the machine", Commands: []string{"systemctl"}, Subcommands: [][]string{[]string{"poweroff"}, []string{"reboot"}, []string{"halt"}, []string{"kexec"}, []string{"suspend"}, []string{"hibernate"}}},
-		{ID: "power-init", Pack: "system", Decision: "deny", Message: "shuts down or restarts the machine", Commands: []string{"init", "telinit"}, ArgsAny: []string{"0", "6"}},
-		{ID: "kill-all-processes", Pack: "system", Decision: "deny", Message: "kills every process the user can reach", Commands: []string{"kill"}, Args: []string{"-1"}},
-		{ID: "kill-every-match", Pack: "system", Decision: "deny", Message: "a pattern that matches every process kills all of them", Commands: []string{"pkill", "pgrep", "killall"}, argLazy: &lazyRegexp{expr: "^(\\.|\\.\\*|\\^|\\^\\.\\*|\\.\\+|\\*|\\^\\.|)$"}},
-		{ID: "kill-user-processes", Pack: "system", Decision: "deny", Message: "kills every process of a user", Findings: []string{"kill-all"}},
-		{ID: "killall", Pack: "system", Decision: "deny", Message: "kills processes by name", Commands: []string{"killall", "killall5"}, Unless: []string{"-0", "-l", "--list"}},
-		{ID: "crontab-remove", Pack: "persistence", Decision: "deny", Message: "removes the user's crontab", Commands: []string{"crontab"}, Flags: [][]string{[]string{"-r", "--remove"}}},
-		{ID: "root-shell", Pack: "system", Decision: "ask", Message: "opens a shell as another user", Commands: []string{"sudo", "doas", "su", "runuser", "pkexec"}},
-		{ID: "system-security-off", Pack: "system", Decision: "ask", Message: "turns off a protection of the machine", Commands: []string{"ufw", "setenforce", "iptables", "ip6tables", "nft", "spctl", "csrutil", "aa-teardown"}, ArgsAny: []string{"disable", "0", "Permissive", "-F", "--flush", "flush", "--master-disable", "teardown"}},
-		{ID: "user-delete-home", Pack: "system", Decision: "deny", Message: "deletes a user together with their home folder and files", Commands: []string{"userdel", "deluser"}, Flags: [][]string{[]string{"-r", "--remove", "--remove-home", "--remove-all-files"}}},
-		{ID: "password-removed", Pack: "system", Decision: "deny", Message: "removes an account's password, so that it opens without one", Commands: []string{"passwd"}, Flags: [][]string{[]string{"-d", "--delete"}}},
-		{ID: "firewall-drop-all", Pack: "system", Decision: "deny", Message: "makes the firewall drop all incoming or outgoing traffic by default, which cuts the machine off (ssh included)", Commands: []string{"iptables", "ip6tables", "iptables-legacy", "iptables-nft"}, Flags: [][]string{[]string{"-P", "--policy"}}, ArgsAny: []string{"DROP", "REJECT"}, argLazy: &lazyRegexp{expr: "^(INPUT|OUTPUT)$"}},
-		{ID: "system-accounts", Pack: "system", Decision: "ask", Message: "changes the machine's users, passwords or sudoers", Commands: []string{"passwd", "chpasswd", "useradd", "userdel", "usermod", "adduser", "deluser", "groupadd", "groupdel", "gpasswd", "visudo", "dscl", "sysadminctl"}, Unless: []string{"-S", "--status"}},
-		{ID: "system-maintenance", Pack: "system", Decision: "ask", Message: "repairs or reconfigures a file system, swap or the kernel", Commands: []string{"fsck", "fsck.*", "e2fsck", "xfs_repair", "btrfs", "swapoff", "rmmod", "insmod", "kexec"}},
-		{ID: "kernel-module-untrusted", Pack: "system", Decision: "deny", Message: "loads kernel code from a file that is not one of the system's installed modules (scratch space, a download, home)", Commands: []string{"insmod"}, Targets: []string{"tmp", "cache", "dynamic", "home", "home-data", "home-sub", "other", "root"}},
-		{ID: "systemd-cut-off", Pack: "system", Decision: "deny", Message: "stops or masks the machine's remote access (ssh), which cuts everyone off", Commands: []string{"systemctl"}, Subcommands: [][]string{[]string{"stop"}, []string{"disable"}, []string{"mask"}, []string{"kill"}}, ArgsAny: []string{"ssh", "sshd", "ssh.*", "sshd.*", "sshd@*", "ssh@*"}},
-		{ID: "systemd-rescue", Pack: "system", Decision: "deny", Message: "drops the machine to rescue or emergency mode, stopping every service (ssh included)", Commands: []string{"systemctl"}, Subcommands: [][]string{[]string{"rescue"}, []string{"emergency"}, []string{"isolate"}, []string{"default"}}, ArgsAny: []string{"rescue", "emergency", "rescue.*", "emergency.*", "runlevel0*", "runlevel1*", "runlevel6*", "poweroff.*", "halt.*", "reboot.*"}},
-		{ID: "systemd-rescue-bare", Pack: "system", Decision: "deny", Message: "drops the machine to rescue or emergency mode, stopping every service (ssh included)", Commands: []string{"systemctl"}, Subcommands: [][]string{[]string{"rescue"}, []string{"emergency"}}},
-		{ID: "system-packages-removed", Pack: "system", Decision: "deny", Message: "removes a package the system itself runs on (its Python, init, C library, shell, package manager, ssh, kernel or boot loader)", Commands: []string{"apt", "apt-get", "aptitude", "dnf", "yum", "zypper", "apk"}, Subcommands: [][]string{[]string{"remove"}, []string{"purge"}, []string{"autoremove"}, []string{"erase"}, []string{"del"}, []string{"rm"}}, argLazy: &lazyRegexp{expr: "^(python3?(\\.[0-9]+)?(-minimal)?\\*?|python3?\\*|libpython3.*|systemd\\*?|libc6|libc-bin|glibc\\*?|coreutils|bash|dash|util-linux|apt|dpkg|rpm|dnf|yum|sudo|openssh-server|openssh|linux-image.*|linux-generic|kernel(-core)?\\*?|grub.*|base-files|init|login|passwd|\\*)$"}},
-		{ID: "system-packages-removed-flag", Pack: "system", Decision: "deny", Message: "removes a package the system itself runs on (its Python, init, C library, shell, package manager, ssh, kernel or boot loader)", Commands: []string{"pacman", "rpm", "dpkg"}, Flags: [][]string{[]string{"-R", "-e", "-r", "-P", "--remove", "--erase", "--purge"}}, argLazy: &lazyRegexp{expr: "^(python3?(\\.[0-9]+)?(-minimal)?\\*?|python3?\\*|libpython3.*|systemd\\*?|libc6|libc-bin|glibc\\*?|coreutils|bash|dash|util-linux|apt|dpkg|rpm|dnf|yum|sudo|openssh-server|openssh|linux-image.*|linux-generic|kernel(-core)?\\*?|grub.*|base-files|init|login|passwd|\\*)$"}},
-		{ID: "system-kernel-settings", Pack: "system", Decision: "ask", Message: "changes a kernel setting", Commands: []string{"sysctl", "modprobe"}, Flags: [][]string{[]string{"-w", "--write", "-r", "--remove"}}},
-		{ID: "scheduled-commands", Pack: "persistence", Decision: "ask", Message: "schedules commands that run later on their own", Commands: []string{"at", "batch"}},
-		{ID: "crontab-install", Pack: "persistence", Decision: "deny", Message: "installs a crontab, which runs commands later on its own", Commands: []string{"crontab"}, ArgsAny: []string{"-", "*"}, Unless: []string{"-l", "-e", "-r", "--list", "--edit", "--remove"}},
-		{ID: "package-install-script-download", Pack: "persistence", Decision: "deny", Message: "sets a package's install script to one that downloads or runs remote code, which runs on every install", Commands: []string{"npm", "pnpm", "yarn", "bun"}, Subcommands: [][]string{[]string{"pkg", "set"}}, argLazy: &lazyRegexp{expr: "^scripts\\.(pre|post)?(install|prepare|prepublish|prepack|postpack|uninstall|preuninstall|postuninstall)=.*(curl|wget|https?://|[^a-z]nc |base64|\\| *(ba|z|da)?sh)"}},
-		{ID: "launch-agent-load", Pack: "persistence", Decision: "deny", Message: "loads a launch agent or user service, which runs commands on its own", Commands: []string{"launchctl"}, Subcommands: [][]string{[]string{"load"}, []string{"bootstrap"}, []string{"enable"}, []string{"submit"}}},
-		{ID: "systemd-user-enable", Pack: "persistence", Decision: "ask", Message: "enables a service that starts on its own", Commands: []string{"systemctl"}, Subcommands: [][]string{[]string{"enable"}, []string{"link"}}},
-		{ID: "kill-init", Pack: "system", Decision: "deny", Message: "signals init, which takes the whole machine down", Commands: []string{"kill"}, Args: []string{"1"}},
-		{ID: "partition-fed-answers", Pack: "disks", Decision: "deny", Message: "changes a disk's partition table with its answers fed on stdin, without asking", Commands: []string{"fdisk", "gdisk", "cfdisk", "sfdisk", "parted"}, Targets: []string{"device", "dynamic", "system"}, Unless: []string{"-l", "--list", "--getsz", "--show-size", "--dump", "-d", "--json", "--version", "-v", "-V", "--help", "-h"}, StdinFed: true},
-		{ID: "partition-scripted", Pack: "disks", Decision: "deny", Message: "changes a disk's partition table without asking", Commands: []string{"parted", "sfdisk", "sgdisk", "gdisk"}, ArgsAny: []string{"-s", "--script", "--delete", "--zap-all", "-Z", "-o", "--clear"}},
-		{ID: "crontab-change", Pack: "persistence", Decision: "ask", Message: "changes the user's crontab, which runs commands on its own", Commands: []string{"crontab"}, Flags: [][]string{[]string{"-e", "-", "--edit"}}},
-		{ID: "terraform-apply", Pack: "terraform", Decision: "ask", Message: "changes the managed infrastructure, which may replace or destroy resources", Commands: []string{"terraform", "tofu", "terragrunt"}, Subcommands: [][]string{[]string{"apply"}}},
-		{ID: "elevated", Pack: "system", Decision: "ask", Message: "runs with elevated privileges", Commands: []string{"*"}, Under: []string{"sudo", "doas", "su", "runuser", "pkexec"}, Except: [][]string{[]string{"systemctl", "status"}, []string{"systemctl", "show"}, []string{"systemctl", "is-active"}, []string{"systemctl", "is-enabled"}, []string{"systemctl", "is-failed"}, []string{"systemctl", "list-units"}, []string{"systemctl", "list-unit-files"}, []string{"systemctl", "list-timers"}, []string{"systemctl", "list-sockets"}, []string{"systemctl", "list-dependencies"}, []string{"systemctl", "cat"}, []string{"service", "--status-all"}, []string{"fdisk", "-l"}, []string{"sfdisk", "-l"}, []string{"sfdisk", "--list"}, []string{"parted", "-l"}, []string{"parted", "--list"}, []string{"lsblk"}, []string{"blkid"}, []string{"lsof"}, []string{"apt-get", "update"}, []string{"apt-get", "install"}, []string{"apt", "update"}, []string{"apt", "install"}, []string{"dnf", "install"}, []string{"yum", "install"}, []string{"zypper", "install"}, []string{"apk", "add"}, []string{"apk", "update"}, []string{"pacman", "-S"}}},
-		{ID: "elevated-package-file", Pack: "system", Decision: "ask", Message: "installs with elevated privileges a package from a file or a URL, not from the system's repositories", Commands: []string{"apt", "apt-get", "dnf", "yum", "zypper", "apk", "pacman", "dpkg", "rpm"}, Under: []string{"sudo", "doas", "su", "runuser", "pkexec"}, argLazy: &lazyRegexp{expr: "\\.(deb|rpm|apk)$|\\.pkg\\.tar(\\.[a-z0-9]+)?$|://|^--allow-unauthenticated$|^--nogpgcheck$|^--allow-untrusted$|^--no-gpg-checks$"}},
-		{ID: "pipe-to-shell", Pack: "remote-code", Decision: "deny", Message: "runs a download as a script", Findings: []string{"pipe-to-shell"}},
-		{ID: "shell-runs-unknown-text", Pack: "remote-code", Decision: "deny", Message: "a shell or interpreter runs text that cannot be known before it runs", Findings: []string{"dynamic-script", "shell-stdin"}},
-		{ID: "windows-destroys", Pack: "windows", Decision: "deny", Message: "a PowerShell or cmd.exe command destroys what cannot be had again", Findings: []string{"windows-destroys"}},
-		{ID: "code-runs-computed", Pack: "remote-code", Decision: "ask", Message: "interpreter code runs a command or code built at run time", Findings: []string{"code-dynamic"}},
-		{ID: "cannot-parse", Pack: "remote-code", Decision: "ask", Message: "the command cannot be analysed", Findings: []string{"parse-error", "too-deep"}},
-		{ID: "git-push-force", Pack: "git", Decision: "deny", Message: "force push rewrites the remote's history", Commands: []string{"git"}, Subcommands: [][]string{[]string{"push"}}, Flags: [][]string{[]string{"-f", "--force"}}, Unless: []string{"-n", "--dry-run"}},
-		{ID: "git-push-force-refspec", Pack: "git", Decision: "deny", Message: "a +refspec force-pushes", Commands: []string{"git"}, Subcommands: [][]string{[]string{"push"}}, ArgsAny: []string{"+*"}, Unless: []string{"-n", "--dry-run"}},
-		{ID: "git-push-mirror", Pack: "git", Decision: "deny", Message: "a mirror push overwrites and deletes every ref on the remote", Commands: []string{"git"}, Subcommands: [][]string{[]string{"push"}}, Flags: [][]string{[]string{"--mirror"}}, Unless: []string{"-n", "--dry-run"}},
-		{ID: "git-push-delete-default-branch", Pack: "git", Decision: "deny", Message: "deletes the remote's default branch", Commands: []string{"git"}, Subcommands: [][]string{[]string{"push"}}, ArgsAny: []string{":main", ":master", ":trunk", ":develop", ":production", ":refs/heads/main", ":refs/heads/master", ":refs/heads/trunk", ":refs/heads/develop", ":refs/heads/production"}, Unless: []string{"-n", "--dry-run"}},
-		{ID: "git-push-delete-default-branch-flag", Pack: "git", Decision: "deny", Message: "deletes the remote's default branch", Commands: []string{"git"}, Subcommands: [][]string{[]string{"push"}}, Flags: [][]string{[]string{"--delete", "-d"}}, ArgsAny: []string{"main", "master", "trunk", "develop", "production", "refs/heads/main", "refs/heads/master", "refs/heads/trunk", "refs/heads/develop", "refs/heads/production"}, Unless: []string{"-n", "--dry-run"}},
-		{ID: "git-push-prune-wildcard", Pack: "git", Decision: "deny", Message: "deletes every remote branch the local repository does not have", Commands: []string{"git"}, Subcommands: [][]string{[]string{"push"}}, Flags: [][]string{[]string{"--prune"}}, Unless: []string{"-n", "--dry-run"}, argLazy: &lazyRegexp{expr: "\\*"}},
-		{ID: "git-push-prune-all", Pack: "git", Decision: "deny", Message: "deletes every remote branch the local repository does not have", Commands: []string{"git"}, Subcommands: [][]string{[]string{"push"}}, Flags: [][]string{[]string{"--prune"}, []string{"--all", "--branches", "--tags"}}, Unless: []string{"-n", "--dry-run"}},
-		{ID: "git-push-delete", Pack: "git", Decision: "ask", Message: "deletes remote branches", Commands: []string{"git"}, Subcommands: [][]string{[]string{"push"}}, Flags: [][]string{[]string{"--delete", "-d", "--prune"}}, Unless: []string{"-n", "--dry-run"}},
-		{ID: "git-push-lease-default-branch", Pack: "git", Decision: "deny", Message: "rewrites the shared history of a default branch of the remote, even with a lease", Commands: []string{"git"}, Subcommands: [][]string{[]string{"push"}}, Flags: [][]string{[]string{"--force-with-lease", "--force-if-includes"}}, ArgsAny: []string{"main", "master", "trunk", "develop", "production", "*:main", "*:master", "*:trunk", "*:develop", "*:production", "refs/heads/main", "refs/heads/master", "refs/heads/trunk", "refs/heads/develop", "refs/heads/production", "*:refs/heads/main", "*:refs/heads/master", "*:refs/heads/trunk", "*:refs/heads/develop", "*:refs/heads/production"}, Unless: []string{"-n", "--dry-run"}},
-		{ID: "git-push-lease-every-branch", Pack: "git", Decision: "ask", Message: "rewrites the current branch (HEAD) or every branch of the remote, even with a lease", Commands: []string{"git"}, Subcommands: [][]string{[]string{"push"}}, Flags: [][]string{[]string{"--force-with-lease", "--force-if-includes"}}, ArgsAny: []string{"HEAD", "@", "--all", "--branches", "--tags"}, Unless: []string{"-n", "--dry-run"}},
-		{ID: "git-push-lease-current-branch", Pack: "git", Decision: "ask", Message: "rewrites the remote's copy of the current branch, which it does not name, even with a lease", Commands: []string{"git"}, Subcommands: [][]string{[]string{"push"}}, Flags: [][]string{[]string{"--force-with-lease", "--force-if-includes"}}, Unless: []string{"-n", "--dry-run"}, MaxArgs: 2},
-		{ID: "git-push-lease-unknown-branch", Pack: "git", Decision: "ask", Message: "rewrites a remote branch not known until it runs, even with a lease", Commands: []string{"git"}, Subcommands: [][]string{[]string{"push"}}, Flags: [][]string{[]string{"--force-with-lease", "--force-if-includes"}}, Unless: []string{"-n", "--dry-run"}, ArgsUnknown: true},
-		{ID: "git-push-delete-tag", Pack: "git", Decision: "deny", Message: "deletes a tag on the remote (a release others build, pin and verify against)", Commands: []string{"git"}, Subcommands: [][]string{[]string{"push"}}, ArgsAny: []string{":refs/tags/*", "--delete=refs/tags/*"}, Unless: []string{"-n", "--dry-run"}},
-		{ID: "git-push-delete-tag-flag", Pack: "git", Decision: "deny", Message: "deletes a tag on the remote (a release others build, pin and verify against)", Commands: []string{"git"}, Subcommands: [][]string{[]string{"push"}}, Flags: [][]string{[]string{"--delete", "-d"}}, ArgsAny: []string{"refs/tags/*", "tag"}, Unless: []string{"-n", "--dry-run"}},
-		{ID: "git-rebase-scripted-drop", Pack: "git", Decision: "deny", Message: "a rebase whose todo list a script edits drops or deletes commits, unseen", Commands: []string{"sed", "gsed", "perl", "awk", "gawk"}, Under: []string{"GIT_SEQUENCE_EDITOR", "git config sequence.editor", "git -c sequence.editor"}, argLazy: &lazyRegexp{expr: "(^|[^a-z])(drop|d)([^a-z]|$)|^[0-9,$]+d$|/d$|^/.*/d"}},
-		{ID: "git-push-delete-refspec", Pack: "git", Decision: "ask", Message: "an empty-source refspec deletes a remote branch", Commands: []string{"git"}, Subcommands: [][]string{[]string{"push"}}, ArgsAny: []string{":?*"}, Unless: []string{"-n", "--dry-run"}},
-		{ID: "git-update-ref-delete", Pack: "git", Decision: "deny", Message: "git update-ref -d deletes a ref and what only it reaches", Commands: []string{"git"}, Subcommands: [][]string{[]string{"update-ref"}}, Flags: [][]string{[]string{"-d"}}},
-		{ID: "git-reflog-expire-now", Pack: "git", Decision: "deny", Message: "expiring the reflog now destroys what git could recover", Commands: []string{"git"}, Subcommands: [][]string{[]string{"reflog", "expire"}}, ArgsAny: []string{"--expire=now", "--expire=all", "--expire=0*", "--expire-unreachable=now", "--expire-unreachable=all", "--expire-unreachable=0*"}},
-		{ID: "git-checkout-force", Pack: "git", Decision: "deny", Message: "a forced checkout or switch discards uncommitted changes", Commands: []string{"git"}, Subcommands: [][]string{[]string{"checkout"}, []string{"switch"}}, Flags: [][]string{[]string{"-f", "--force", "--discard-changes"}}},
-		{ID: "git-worktree-remove-force", Pack: "git", Decision: "deny", Message: "a forced worktree removal discards its uncommitted changes", Commands: []string{"git"}, Subcommands: [][]string{[]string{"worktree", "remove"}}, Flags: [][]string{[]string{"-f", "--force"}}},
-		{ID: "git-branch-force-move", Pack: "git", Decision: "ask", Message: "git branch -M replaces the branch it renames onto", Commands: []string{"git"}, Subcommands: [][]string{[]string{"branch"}}, Flags: [][]string{[]string{"-M"}}},
-		{ID: "git-reset-hard", Pack: "git", Decision: "deny", Message: "git reset --hard discards uncommitted work", Commands: []string{"git"}, Subcommands: [][]string{[]string{"reset"}}, Flags: [][]string{[]string{"--hard"}}},
-		{ID: "git-clean-force", Pack: "git", Decision: "deny", Message: "git clean -f deletes untracked files", Commands: []string{"git"}, Subcommands: [][]string{[]string{"clean"}}, Flags: [][]string{[]string{"-f", "--force"}}},
-		{ID: "git-checkout-discard", Pack: "git", Decision: "deny", Message: "git checkout . discards every uncommitted change", Commands: []string{"git"}, Subcommands: [][]string{[]string{"checkout"}}, Args: []string{"."}},
-		{ID: "git-restore-discard", Pack: "git", Decision: "deny", Message: "git restore . discards every uncommitted change", Commands: []string{"git"}, Subcommands: [][]string{[]string{"restore"}}, Args: []string{"."}, Unless: []string{"--staged", "-S"}},
-		{ID: "git-checkout-discard-all", Pack: "git", Decision: "deny", Message: "a pathspec of the whole tree (*, :/, :(top)) discards every uncommitted change", Commands: []string{"git"}, Subcommands: [][]string{[]string{"checkout"}, []string{"restore"}}, Unless: []string{"--staged", "-S", "-b", "-B", "--orphan"}, argLazy: &lazyRegexp{expr: "^(\\*|\\./\\*|:|:/|:/\\*|:\\((top|top,glob|glob,top)\\)\\**|:\\(glob\\)\\*\\*(/\\*)?)$"}},
-		{ID: "git-symbolic-ref-delete", Pack: "git", Decision: "deny", Message: "deleting HEAD leaves the repository without a current branch", Commands: []string{"git"}, Subcommands: [][]string{[]string{"symbolic-ref"}}, Flags: [][]string{[]string{"-d", "--delete"}}},
-		{ID: "git-read-tree-empty", Pack: "git", Decision: "deny", Message: "git read-tree --empty empties the index, losing what was staged", Commands: []string{"git"}, Subcommands: [][]string{[]string{"read-tree"}}, Flags: [][]string{[]string{"--empty"}}},
-		{ID: "git-submodule-deinit-force", Pack: "git", Decision: "deny", Message: "git submodule deinit --force removes submodules' work trees with their uncommitted changes", Commands: []string{"git"}, Subcommands: [][]string{[]string{"submodule", "deinit"}}, Flags: [][]string{[]string{"-f", "--force"}}},
-		{ID: "git-hooks-path-away", Pack: "git", Decision: "deny", Message: "core.hooksPath pointed at nothing or at a scratch folder skips the project's hooks or runs planted ones", Commands: []string{"git"}, Subcommands: [][]string{[]string{"config"}}, ArgsAny: []string{"core.hooksPath", "core.hookspath"}, argLazy: &lazyRegexp{expr: "^(/dev/null|/tmp(/.*)?|/var/tmp(/.*)?|/private/tmp(/.*)?)$"}},
-		{ID: "git-restore-staged-worktree", Pack: "git", Decision: "deny", Message: "git restore --staged --worktree discards staged and unstaged work", Commands: []string{"git"}, Subcommands: [][]string{[]string{"restore"}}, Flags: [][]string{[]string{"--staged", "-S"}, []string{"--worktree", "-W"}}},
-		{ID: "git-branch-force-delete", Pack: "git", Decision: "deny", Message: "git branch -D deletes a branch whether or not it is merged", Commands: []string{"git"}, Subcommands: [][]string{[]string{"branch"}}, Flags: [][]string{[]string{"-D"}}},
-		{ID: "git-branch-delete-force", Pack: "git", Decision: "deny", Message: "git branch --delete --force deletes a branch whether or not it is merged", Commands: []string{"git"}, Subcommands: [][]string{[]string{"branch"}}, Flags: [][]string{[]string{"-d", "--delete"}, []string{"-f", "--force"}}},
-		{ID: "git-rm-everything", Pack: "git", Decision: "deny", Message: "git rm -r of the whole project deletes every tracked file", Commands: []string{"git"}, Subcommands: [][]string{[]string{"rm"}}, Flags: [][]string{[]string{"-r"}}, Targets: []string{"root", "home", "parent", "project-root"}, Unless: []string{"--cached"}},
-		{ID: "git-history-rewrite", Pack: "git", Decision: "deny", Message: "rewrites the repository's whole history", Commands: []string{"git"}, Subcommands: [][]string{[]string{"filter-branch"}, []string{"filter-repo"}}, Unless: []string{"--analyze", "--dry-run"}},
-		{ID: "git-checkout-index-force", Pack: "git", Decision: "deny", Message: "git checkout-index --force overwrites the work tree's changes", Commands: []string{"git"}, Subcommands: [][]string{[]string{"checkout-index"}}, Flags: [][]string{[]string{"-f", "--force"}}},
-		{ID: "git-global-hooks-path", Pack: "persistence", Decision: "deny", Message: "a global core.hooksPath makes every repository run hooks from one folder", Commands: []string{"git"}, Subcommands: [][]string{[]string{"config"}}, Flags: [][]string{[]string{"--global", "--system"}}, ArgsAny: []string{"core.hooksPath", "core.hookspath"}},
-		{ID: "git-stash-destroy", Pack: "git", Decision: "deny", Message: "drops stashed work", Commands: []string{"git"}, Subcommands: [][]string{[]string{"stash", "clear"}, []string{"stash", "drop"}}},
-		{ID: "sql-destroy", Pack: "database", Decision: "deny", Message: "destroys data in a database", Findings: []string{"sql-destroy"}},
-		{ID: "sql-unknown", Pack: "database", Decision: "ask", Message: "SQL that cannot be known before it runs", Findings: []string{"sql-unknown"}},
-		{ID: "kubectl-delete-namespace", Pack: "kubernetes", Decision: "deny", Message: "deletes a Kubernetes namespace", Commands: []string{"kubectl", "oc"}, Subcommands: [][]string{[]string{"delete"}}, ArgsAny: []string{"namespace", "namespaces", "ns", "namespace/*", "ns/*", "project", "projects", "project/*"}},
-		{ID: "kubectl-delete-all", Pack: "kubernetes", Decision: "deny", Message: "deletes every resource of a kind", Commands: []string{"kubectl"}, Subcommands: [][]string{[]string{"delete"}}, Flags: [][]string{[]string{"--all", "-A", "--all-namespaces"}}},
-		{ID: "kubectl-drain-force", Pack: "kubernetes", Decision: "deny", Message: "drains a node, deleting the pods no controller recreates and the data of their emptyDir volumes", Commands: []string{"kubectl", "oc"}, Subcommands: [][]string{[]string{"drain"}, []string{"adm", "drain"}}, Flags: [][]string{[]string{"--force", "--delete-emptydir-data", "--delete-local-data", "--disable-eviction"}}, Unless: []string{"--dry-run"}},
-		{ID: "kubectl-drain", Pack: "kubernetes", Decision: "ask", Message: "drains a node, evicting every pod on it", Commands: []string{"kubectl", "oc"}, Subcommands: [][]string{[]string{"drain"}, []string{"adm", "drain"}}, Unless: []string{"--dry-run"}},
-		{ID: "kubectl-scale-all-zero", Pack: "kubernetes", Decision: "deny", Message: "scales every workload of a kind to zero replicas, which takes them all down", Commands: []string{"kubectl", "oc"}, Subcommands: [][]string{[]string{"scale"}}, Flags: [][]string{[]string{"--all", "-A", "--all-namespaces"}}, ArgsAny: []string{"--replicas=0", "--replicas=00"}, Unless: []string{"--dry-run"}},
-		{ID: "kubectl-scale-zero", Pack: "kubernetes", Decision: "ask", Message: "scales a workload to zero replicas, which takes it down", Commands: []string{"kubectl", "oc"}, Subcommands: [][]string{[]string{"scale"}}, ArgsAny: []string{"--replicas=0", "--replicas=00"}, Unless: []string{"--dry-run"}},
-		{ID: "helm-delete-purge", Pack: "kubernetes", Decision: "deny", Message: "removes a release together with its history, so nothing can roll it back", Commands: []string{"helm"}, Subcommands: [][]string{[]string{"delete"}, []string{"del"}, []string{"uninstall"}, []string{"un"}}, Flags: [][]string{[]string{"--purge"}}, Unless: []string{"--dry-run"}},
-		{ID: "pod-recursive-delete", Pack: "kubernetes", Decision: "deny", Message: "recursive delete of a folder of a running pod or container (its data), outside its temporary folders", Commands: []string{"rm"}, Flags: [][]string{[]string{"-r", "-R", "--recursive"}}, Targets: []string{"root", "home", "home-data", "home-sub", "system", "parent", "other", "dynamic", "project-root", "project"}, Under: []string{"kubectl exec", "oc exec", "oc rsh", "kubectl debug"}},
-		{ID: "compose-down-volumes", Pack: "containers", Decision: "deny", Message: "removes the project's named volumes with the data in them (a database's, typically)", Commands: []string{"docker", "podman", "nerdctl", "docker-compose", "podman-compose"}, Subcommands: [][]string{[]string{"compose", "down"}, []string{"down"}}, Flags: [][]string{[]string{"-v", "--volumes"}}},
-		{ID: "terraform-destroy", Pack: "terraform", Decision: "deny", Message: "destroys the managed infrastructure", Commands: []string{"terraform", "tofu"}, Subcommands: [][]string{[]string{"destroy"}}},
-		{ID: "terraform-destroy-indirect", Pack: "terraform", Decision: "deny", Message: "destroys the managed infrastructure", Findings: []string{"terraform-destroy"}},
-		{ID: "terraform-apply-destroy", Pack: "terraform", Decision: "deny", Message: "destroys the managed infrastructure", Commands: []string{"terraform", "tofu"}, Subcommands: [][]string{[]string{"apply"}}, Flags: [][]string{[]string{"-destroy", "--destroy"}}},
-		{ID: "terraform-apply-replace", Pack: "terraform", Decision: "deny", Message: "destroys and recreates a managed resource without a plan to review (its data goes with it)", Commands: []string{"terraform", "tofu", "terragrunt"}, Subcommands: [][]string{[]string{"apply"}}, Flags: [][]string{[]string{"-replace", "--replace"}, []string{"-auto-approve", "--auto-approve"}}},
-		{ID: "aws-s3-rm-recursive", Pack: "cloud", Decision: "deny", Message: "deletes every object under an S3 prefix", Commands: []string{"aws"}, Subcommands: [][]string{[]string{"s3", "rm"}}, Flags: [][]string{[]string{"--recursive"}}},
-		{ID: "aws-s3-rb-force", Pack: "cloud", Decision: "deny", Message: "deletes an S3 bucket and its contents", Commands: []string{"aws"}, Subcommands: [][]string{[]string{"s3", "rb"}}, Flags: [][]string{[]string{"--force"}}},
-	},
+// The default policy's tables: see defaultpack.go.
+
+// defaultStrs are the lists' words, list after list, then the other strings.
+var defaultStrs = [...]string{
+	"",                                       // 0
+	"git",                                    // 1
+	"gh",                                     // 2
+	"go",                                     // 3
+	"gofmt",                                  // 4
+	"golangci-lint",                          // 5
+	"npm",                                    // 6
+	"npx",                                    // 7
+	"yarn",                                   // 8
+	"pnpm",                                   // 9
+	"node",                                   // 10
+	"deno",                                   // 11
+	"bun",                                    // 12
+	"tsc",                                    // 13
+	"python",                                 // 14
+	"python3",                                // 15
+	"pip",                                    // 16
+	"pip3",                                   // 17
+	"uv",                                     // 18
+	"poetry",                                 // 19
+	"pytest",                                 // 20
+	"ruff",                                   // 21
+	"black",                                  // 22
+	"mypy",                                   // 23
+	"make",                                   // 24
+	"cmake",                                  // 25
+	"ninja",                                  // 26
+	"cargo",                                  // 27
+	"rustc",                                  // 28
+	"java",                                   // 29
+	"javac",                                  // 30
+	"mvn",                                    // 31
+	"gradle",                                 // 32
+	"dotnet",                                 // 33
+	"ruby",                                   // 34
+	"bundle",                                 // 35
+	"gem",                                    // 36
+	"rake",                                   // 37
+	"perl",                                   // 38
+	"php",                                    // 39
+	"composer",                               // 40
+	"docker",                                 // 41
+	"docker-compose",                         // 42
+	"kubectl",                                // 43
+	"get",                                    // 44
+	"kubectl",                                // 45
+	"describe",                               // 46
+	"kubectl",                                // 47
+	"logs",                                   // 48
+	"kubectl",                                // 49
+	"explain",                                // 50
+	"kubectl",                                // 51
+	"version",                                // 52
+	"kubectl",                                // 53
+	"config",                                 // 54
+	"view",                                   // 55
+	"kubectl",                                // 56
+	"config",                                 // 57
+	"current-context",                        // 58
+	"terraform",                              // 59
+	"plan",                                   // 60
+	"terraform",                              // 61
+	"init",                                   // 62
+	"terraform",                              // 63
+	"validate",                               // 64
+	"terraform",                              // 65
+	"fmt",                                    // 66
+	"terraform",                              // 67
+	"show",                                   // 68
+	"terraform",                              // 69
+	"output",                                 // 70
+	"ls",                                     // 71
+	"cat",                                    // 72
+	"head",                                   // 73
+	"tail",                                   // 74
+	"less",                                   // 75
+	"more",                                   // 76
+	"grep",                                   // 77
+	"egrep",                                  // 78
+	"fgrep",                                  // 79
+	"rg",                                     // 80
+	"ag",                                     // 81
+	"sed",                                    // 82
+	"awk",                                    // 83
+	"jq",                                     // 84
+	"yq",                                     // 85
+	"find",                                   // 86
+	"fd",                                     // 87
+	"rm",                                     // 88
+	"rmdir",                                  // 89
+	"mkdir",                                  // 90
+	"cp",                                     // 91
+	"mv",                                     // 92
+	"ln",                                     // 93
+	"touch",                                  // 94
+	"chmod",                                  // 95
+	"wc",                                     // 96
+	"sort",                                   // 97
+	"uniq",                                   // 98
+	"cut",                                    // 99
+	"tr",                                     // 100
+	"diff",                                   // 101
+	"cmp",                                    // 102
+	"patch",                                  // 103
+	"tee",                                    // 104
+	"tar",                                    // 105
+	"gzip",                                   // 106
+	"gunzip",                                 // 107
+	"zip",                                    // 108
+	"unzip",                                  // 109
+	"xz",                                     // 110
+	"file",                                   // 111
+	"stat",                                   // 112
+	"du",                                     // 113
+	"df",                                     // 114
+	"tree",                                   // 115
+	"realpath",                               // 116
+	"readlink",                               // 117
+	"basename",                               // 118
+	"dirname",                                // 119
+	"column",                                 // 120
+	"seq",                                    // 121
+	"xxd",                                    // 122
+	"od",                                     // 123
+	"base64",                                 // 124
+	"sha256sum",                              // 125
+	"md5sum",                                 // 126
+	"date",                                   // 127
+	"sleep",                                  // 128
+	"which",                                  // 129
+	"whoami",                                 // 130
+	"id",                                     // 131
+	"uname",                                  // 132
+	"hostname",                               // 133
+	"ps",                                     // 134
+	"env",                                    // 135
+	"printenv",                               // 136
+	"source",                                 // 137
+	".",                                      // 138
+	"curl",                                   // 139
+	"wget",                                   // 140
+	"kill",                                   // 141
+	"dd",                                     // 142
+	"-r",                                     // 143
+	"-R",                                     // 144
+	"--recursive",                            // 145
+	"root",                                   // 146
+	"home",                                   // 147
+	"home-data",                              // 148
+	"system",                                 // 149
+	"parent",                                 // 150
+	"project-root",                           // 151
+	"git",                                    // 152
+	"rimraf",                                 // 153
+	"del",                                    // 154
+	"del-cli",                                // 155
+	"trash",                                  // 156
+	"trash-put",                              // 157
+	"rmrf",                                   // 158
+	"premove",                                // 159
+	"sudo",                                   // 160
+	"doas",                                   // 161
+	"pkexec",                                 // 162
+	"dynamic",                                // 163
+	"home-sub",                               // 164
+	"other",                                  // 165
+	"mv",                                     // 166
+	"gmv",                                    // 167
+	"rsync",                                  // 168
+	"--delete",                               // 169
+	"--del",                                  // 170
+	"--delete-before",                        // 171
+	"--delete-during",                        // 172
+	"--delete-delay",                         // 173
+	"--delete-after",                         // 174
+	"--delete-excluded",                      // 175
+	"--remove-source-files",                  // 176
+	"root",                                   // 177
+	"home",                                   // 178
+	"system",                                 // 179
+	"parent",                                 // 180
+	"project-root",                           // 181
+	"git",                                    // 182
+	"mv",                                     // 183
+	"gmv",                                    // 184
+	"cp",                                     // 185
+	"ln",                                     // 186
+	"install",                                // 187
+	"rsync",                                  // 188
+	"root",                                   // 189
+	"system",                                 // 190
+	"interpreter-delete",                     // 191
+	"device-write",                           // 192
+	"mkfs",                                   // 193
+	"mkfs.*",                                 // 194
+	"mke2fs",                                 // 195
+	"mkswap",                                 // 196
+	"newfs",                                  // 197
+	"newfs_*",                                // 198
+	"device",                                 // 199
+	"dynamic",                                // 200
+	"root",                                   // 201
+	"home",                                   // 202
+	"home-data",                              // 203
+	"home-sub",                               // 204
+	"system",                                 // 205
+	"parent",                                 // 206
+	"project-root",                           // 207
+	"git",                                    // 208
+	"other",                                  // 209
+	"wipefs",                                 // 210
+	"shred",                                  // 211
+	"device",                                 // 212
+	"blkdiscard",                             // 213
+	"lvremove",                               // 214
+	"vgremove",                               // 215
+	"pvremove",                               // 216
+	"zpool",                                  // 217
+	"zfs",                                    // 218
+	"cryptsetup",                             // 219
+	"dmsetup",                                // 220
+	"mdadm",                                  // 221
+	"hdparm",                                 // 222
+	"nvme",                                   // 223
+	"sgdisk",                                 // 224
+	"diskutil",                               // 225
+	"destroy",                                // 226
+	"luksErase",                              // 227
+	"erase",                                  // 228
+	"remove_all",                             // 229
+	"--zero-superblock",                      // 230
+	"--security-erase*",                      // 231
+	"--zap-all",                              // 232
+	"--zap",                                  // 233
+	"format",                                 // 234
+	"eraseDisk",                              // 235
+	"eraseVolume",                            // 236
+	"zeroDisk",                               // 237
+	"secureErase",                            // 238
+	"reformat",                               // 239
+	"tar",                                    // 240
+	"bsdtar",                                 // 241
+	"gtar",                                   // 242
+	"--remove-files",                         // 243
+	"-m",                                     // 244
+	"--move",                                 // 245
+	"7z",                                     // 246
+	"7za",                                    // 247
+	"7zz",                                    // 248
+	"7zr",                                    // 249
+	"-sdel",                                  // 250
+	"fdisk",                                  // 251
+	"sfdisk",                                 // 252
+	"cfdisk",                                 // 253
+	"parted",                                 // 254
+	"gdisk",                                  // 255
+	"-l",                                     // 256
+	"--list",                                 // 257
+	"-s",                                     // 258
+	"--getsz",                                // 259
+	"--show-size",                            // 260
+	"--dump",                                 // 261
+	"-d",                                     // 262
+	"--json",                                 // 263
+	"--version",                              // 264
+	"-v",                                     // 265
+	"-V",                                     // 266
+	"--help",                                 // 267
+	"-h",                                     // 268
+	"sgdisk",                                 // 269
+	"fork-bomb",                              // 270
+	"chmod",                                  // 271
+	"chown",                                  // 272
+	"chgrp",                                  // 273
+	"-R",                                     // 274
+	"--recursive",                            // 275
+	"root",                                   // 276
+	"home",                                   // 277
+	"system",                                 // 278
+	"parent",                                 // 279
+	"root",                                   // 280
+	"system",                                 // 281
+	"other",                                  // 282
+	"shutdown",                               // 283
+	"reboot",                                 // 284
+	"halt",                                   // 285
+	"poweroff",                               // 286
+	"systemctl",                              // 287
+	"poweroff",                               // 288
+	"reboot",                                 // 289
+	"halt",                                   // 290
+	"kexec",                                  // 291
+	"suspend",                                // 292
+	"hibernate",                              // 293
+	"init",                                   // 294
+	"telinit",                                // 295
+	"0",                                      // 296
+	"6",                                      // 297
+	"-1",                                     // 298
+	"pkill",                                  // 299
+	"pgrep",                                  // 300
+	"killall",                                // 301
+	"kill-all",                               // 302
+	"killall",                                // 303
+	"killall5",                               // 304
+	"-0",                                     // 305
+	"-l",                                     // 306
+	"--list",                                 // 307
+	"crontab",                                // 308
+	"-r",                                     // 309
+	"--remove",                               // 310
+	"sudo",                                   // 311
+	"doas",                                   // 312
+	"su",                                     // 313
+	"runuser",                                // 314
+	"pkexec",                                 // 315
+	"ufw",                                    // 316
+	"setenforce",                             // 317
+	"iptables",                               // 318
+	"ip6tables",                              // 319
+	"nft",                                    // 320
+	"spctl",                                  // 321
+	"csrutil",                                // 322
+	"aa-teardown",                            // 323
+	"disable",                                // 324
+	"0",                                      // 325
+	"Permissive",                             // 326
+	"-F",                                     // 327
+	"--flush",                                // 328
+	"flush",                                  // 329
+	"--master-disable",                       // 330
+	"teardown",                               // 331
+	"userdel",                                // 332
+	"deluser",                                // 333
+	"-r",                                     // 334
+	"--remove",                               // 335
+	"--remove-home",                          // 336
+	"--remove-all-files",                     // 337
+	"passwd",                                 // 338
+	"-d",                                     // 339
+	"--delete",                               // 340
+	"iptables",                               // 341
+	"ip6tables",                              // 342
+	"iptables-legacy",                        // 343
+	"iptables-nft",                           // 344
+	"-P",                                     // 345
+	"--policy",                               // 346
+	"DROP",                                   // 347
+	"REJECT",                                 // 348
+	"passwd",                                 // 349
+	"chpasswd",                               // 350
+	"useradd",                                // 351
+	"userdel",                                // 352
+	"usermod",                                // 353
+	"adduser",                                // 354
+	"deluser",                                // 355
+	"groupadd",                               // 356
+	"groupdel",                               // 357
+	"gpasswd",                                // 358
+	"visudo",                                 // 359
+	"dscl",                                   // 360
+	"sysadminctl",                            // 361
+	"-S",                                     // 362
+	"--status",                               // 363
+	"fsck",                                   // 364
+	"fsck.*",                                 // 365
+	"e2fsck",                                 // 366
+	"xfs_repair",                             // 367
+	"btrfs",                                  // 368
+	"swapoff",                                // 369
+	"rmmod",                                  // 370
+	"insmod",                                 // 371
+	"kexec",                                  // 372
+	"insmod",                                 // 373
+	"tmp",                                    // 374
+	"cache",                                  // 375
+	"dynamic",                                // 376
+	"home",                                   // 377
+	"home-data",                              // 378
+	"home-sub",                               // 379
+	"other",                                  // 380
+	"root",                                   // 381
+	"stop",                                   // 382
+	"disable",                                // 383
+	"mask",                                   // 384
+	"ssh",                                    // 385
+	"sshd",                                   // 386
+	"ssh.*",                                  // 387
+	"sshd.*",                                 // 388
+	"sshd@*",                                 // 389
+	"ssh@*",                                  // 390
+	"rescue",                                 // 391
+	"emergency",                              // 392
+	"isolate",                                // 393
+	"default",                                // 394
+	"rescue",                                 // 395
+	"emergency",                              // 396
+	"rescue.*",                               // 397
+	"emergency.*",                            // 398
+	"runlevel0*",                             // 399
+	"runlevel1*",                             // 400
+	"runlevel6*",                             // 401
+	"poweroff.*",                             // 402
+	"halt.*",                                 // 403
+	"reboot.*",                               // 404
+	"apt",                                    // 405
+	"apt-get",                                // 406
+	"aptitude",                               // 407
+	"dnf",                                    // 408
+	"yum",                                    // 409
+	"zypper",                                 // 410
+	"apk",                                    // 411
+	"remove",                                 // 412
+	"purge",                                  // 413
+	"autoremove",                             // 414
+	"erase",                                  // 415
+	"del",                                    // 416
+	"pacman",                                 // 417
+	"rpm",                                    // 418
+	"dpkg",                                   // 419
+	"-R",                                     // 420
+	"-e",                                     // 421
+	"-r",                                     // 422
+	"-P",                                     // 423
+	"--remove",                               // 424
+	"--erase",                                // 425
+	"--purge",                                // 426
+	"sysctl",                                 // 427
+	"modprobe",                               // 428
+	"-w",                                     // 429
+	"--write",                                // 430
+	"-r",                                     // 431
+	"--remove",                               // 432
+	"at",                                     // 433
+	"batch",                                  // 434
+	"-",                                      // 435
+	"*",                                      // 436
+	"-l",                                     // 437
+	"-e",                                     // 438
+	"-r",                                     // 439
+	"--list",                                 // 440
+	"--edit",                                 // 441
+	"--remove",                               // 442
+	"npm",                                    // 443
+	"pnpm",                                   // 444
+	"yarn",                                   // 445
+	"bun",                                    // 446
+	"pkg",                                    // 447
+	"set",                                    // 448
+	"launchctl",                              // 449
+	"load",                                   // 450
+	"bootstrap",                              // 451
+	"enable",                                 // 452
+	"submit",                                 // 453
+	"link",                                   // 454
+	"1",                                      // 455
+	"fdisk",                                  // 456
+	"gdisk",                                  // 457
+	"cfdisk",                                 // 458
+	"sfdisk",                                 // 459
+	"parted",                                 // 460
+	"device",                                 // 461
+	"dynamic",                                // 462
+	"system",                                 // 463
+	"-l",                                     // 464
+	"--list",                                 // 465
+	"--getsz",                                // 466
+	"--show-size",                            // 467
+	"--dump",                                 // 468
+	"-d",                                     // 469
+	"--json",                                 // 470
+	"--version",                              // 471
+	"-v",                                     // 472
+	"-V",                                     // 473
+	"--help",                                 // 474
+	"-h",                                     // 475
+	"parted",                                 // 476
+	"sfdisk",                                 // 477
+	"sgdisk",                                 // 478
+	"gdisk",                                  // 479
+	"-s",                                     // 480
+	"--script",                               // 481
+	"--delete",                               // 482
+	"--zap-all",                              // 483
+	"-Z",                                     // 484
+	"-o",                                     // 485
+	"--clear",                                // 486
+	"-e",                                     // 487
+	"-",                                      // 488
+	"--edit",                                 // 489
+	"terraform",                              // 490
+	"tofu",                                   // 491
+	"terragrunt",                             // 492
+	"apply",                                  // 493
+	"*",                                      // 494
+	"systemctl",                              // 495
+	"status",                                 // 496
+	"systemctl",                              // 497
+	"show",                                   // 498
+	"systemctl",                              // 499
+	"is-active",                              // 500
+	"systemctl",                              // 501
+	"is-enabled",                             // 502
+	"systemctl",                              // 503
+	"is-failed",                              // 504
+	"systemctl",                              // 505
+	"list-units",                             // 506
+	"systemctl",                              // 507
+	"list-unit-files",                        // 508
+	"systemctl",                              // 509
+	"list-timers",                            // 510
+	"systemctl",                              // 511
+	"list-sockets",                           // 512
+	"systemctl",                              // 513
+	"list-dependencies",                      // 514
+	"systemctl",                              // 515
+	"cat",                                    // 516
+	"service",                                // 517
+	"--status-all",                           // 518
+	"fdisk",                                  // 519
+	"-l",                                     // 520
+	"sfdisk",                                 // 521
+	"-l",                                     // 522
+	"sfdisk",                                 // 523
+	"--list",                                 // 524
+	"parted",                                 // 525
+	"-l",                                     // 526
+	"parted",                                 // 527
+	"--list",                                 // 528
+	"lsblk",                                  // 529
+	"blkid",                                  // 530
+	"lsof",                                   // 531
+	"apt-get",                                // 532
+	"update",                                 // 533
+	"apt-get",                                // 534
+	"install",                                // 535
+	"apt",                                    // 536
+	"update",                                 // 537
+	"apt",                                    // 538
+	"install",                                // 539
+	"dnf",                                    // 540
+	"install",                                // 541
+	"yum",                                    // 542
+	"install",                                // 543
+	"zypper",                                 // 544
+	"install",                                // 545
+	"apk",                                    // 546
+	"add",                                    // 547
+	"apk",                                    // 548
+	"update",                                 // 549
+	"pacman",                                 // 550
+	"-S",                                     // 551
+	"apt",                                    // 552
+	"apt-get",                                // 553
+	"dnf",                                    // 554
+	"yum",                                    // 555
+	"zypper",                                 // 556
+	"apk",                                    // 557
+	"pacman",                                 // 558
+	"dpkg",                                   // 559
+	"rpm",                                    // 560
+	"pipe-to-shell",                          // 561
+	"dynamic-script",                         // 562
+	"shell-stdin",                            // 563
+	"windows-destroys",                       // 564
+	"code-dynamic",                           // 565
+	"parse-error",                            // 566
+	"too-deep",                               // 567
+	"push",                                   // 568
+	"-f",                                     // 569
+	"--force",                                // 570
+	"-n",                                     // 571
+	"--dry-run",                              // 572
+	"+*",                                     // 573
+	"--mirror",                               // 574
+	":main",                                  // 575
+	":master",                                // 576
+	":trunk",                                 // 577
+	":develop",                               // 578
+	":production",                            // 579
+	":refs/heads/main",                       // 580
+	":refs/heads/master",                     // 581
+	":refs/heads/trunk",                      // 582
+	":refs/heads/develop",                    // 583
+	":refs/heads/production",                 // 584
+	"--delete",                               // 585
+	"-d",                                     // 586
+	"main",                                   // 587
+	"master",                                 // 588
+	"trunk",                                  // 589
+	"develop",                                // 590
+	"production",                             // 591
+	"refs/heads/main",                        // 592
+	"refs/heads/master",                      // 593
+	"refs/heads/trunk",                       // 594
+	"refs/heads/develop",                     // 595
+	"refs/heads/production",                  // 596
+	"--prune",                                // 597
+	"--all",                                  // 598
+	"--branches",                             // 599
+	"--tags",                                 // 600
+	"--delete",                               // 601
+	"-d",                                     // 602
+	"--prune",                                // 603
+	"--force-with-lease",                     // 604
+	"--force-if-includes",                    // 605
+	"main",                                   // 606
+	"master",                                 // 607
+	"trunk",                                  // 608
+	"develop",                                // 609
+	"production",                             // 610
+	"*:main",                                 // 611
+	"*:master",                               // 612
+	"*:trunk",                                // 613
+	"*:develop",                              // 614
+	"*:production",                           // 615
+	"refs/heads/main",                        // 616
+	"refs/heads/master",                      // 617
+	"refs/heads/trunk",                       // 618
+	"refs/heads/develop",                     // 619
+	"refs/heads/production",                  // 620
+	"*:refs/heads/main",                      // 621
+	"*:refs/heads/master",                    // 622
+	"*:refs/heads/trunk",                     // 623
+	"*:refs/heads/develop",                   // 624
+	"*:refs/heads/production",                // 625
+	"HEAD",                                   // 626
+	"@",                                      // 627
+	"--all",                                  // 628
+	"--branches",                             // 629
+	"--tags",                                 // 630
+	":refs/tags/*",                           // 631
+	"--delete=refs/tags/*",                   // 632
+	"refs/tags/*",                            // 633
+	"tag",                                    // 634
+	"sed",                                    // 635
+	"gsed",                                   // 636
+	"perl",                                   // 637
+	"awk",                                    // 638
+	"gawk",                                   // 639
+	"GIT_SEQUENCE_EDITOR",                    // 640
+	"git config sequence.editor",             // 641
+	"git -c sequence.editor",                 // 642
+	":?*",                                    // 643
+	"update-ref",                             // 644
+	"-d",                                     // 645
+	"reflog",                                 // 646
+	"expire",                                 // 647
+	"--expire=now",                           // 648
+	"--expire=all",                           // 649
+	"--expire=0*",                            // 650
+	"--expire-unreachable=now",               // 651
+	"--expire-unreachable=all",               // 652
+	"--expire-unreachable=0*",                // 653
+	"checkout",                               // 654
+	"switch",                                 // 655
+	"-f",                                     // 656
+	"--force",                                // 657
+	"--discard-changes",                      // 658
+	"worktree",                               // 659
+	"remove",                                 // 660
+	"branch",                                 // 661
+	"-M",                                     // 662
+	"reset",                                  // 663
+	"--hard",                                 // 664
+	"clean",                                  // 665
+	"restore",                                // 666
+	"--staged",                               // 667
+	"-S",                                     // 668
+	"--staged",                               // 669
+	"-S",                                     // 670
+	"-b",                                     // 671
+	"-B",                                     // 672
+	"--orphan",                               // 673
+	"symbolic-ref",                           // 674
+	"read-tree",                              // 675
+	"--empty",                                // 676
+	"submodule",                              // 677
+	"deinit",                                 // 678
+	"config",                                 // 679
+	"core.hooksPath",                         // 680
+	"core.hookspath",                         // 681
+	"--worktree",                             // 682
+	"-W",                                     // 683
+	"-D",                                     // 684
+	"-r",                                     // 685
+	"root",                                   // 686
+	"home",                                   // 687
+	"parent",                                 // 688
+	"project-root",                           // 689
+	"--cached",                               // 690
+	"filter-branch",                          // 691
+	"filter-repo",                            // 692
+	"--analyze",                              // 693
+	"--dry-run",                              // 694
+	"checkout-index",                         // 695
+	"--global",                               // 696
+	"--system",                               // 697
+	"stash",                                  // 698
+	"clear",                                  // 699
+	"stash",                                  // 700
+	"drop",                                   // 701
+	"sql-destroy",                            // 702
+	"sql-unknown",                            // 703
+	"kubectl",                                // 704
+	"oc",                                     // 705
+	"delete",                                 // 706
+	"namespace",                              // 707
+	"namespaces",                             // 708
+	"ns",                                     // 709
+	"namespace/*",                            // 710
+	"ns/*",                                   // 711
+	"project",                                // 712
+	"projects",                               // 713
+	"project/*",                              // 714
+	"kubectl",                                // 715
+	"--all",                                  // 716
+	"-A",                                     // 717
+	"--all-namespaces",                       // 718
+	"drain",                                  // 719
+	"adm",                                    // 720
+	"drain",                                  // 721
+	"--force",                                // 722
+	"--delete-emptydir-data",                 // 723
+	"--delete-local-data",                    // 724
+	"--disable-eviction",                     // 725
+	"--dry-run",                              // 726
+	"scale",                                  // 727
+	"--replicas=0",                           // 728
+	"--replicas=00",                          // 729
+	"helm",                                   // 730
+	"uninstall",                              // 731
+	"un",                                     // 732
+	"--purge",                                // 733
+	"root",                                   // 734
+	"home",                                   // 735
+	"home-data",                              // 736
+	"home-sub",                               // 737
+	"system",                                 // 738
+	"parent",                                 // 739
+	"other",                                  // 740
+	"dynamic",                                // 741
+	"project-root",                           // 742
+	"project",                                // 743
+	"kubectl exec",                           // 744
+	"oc exec",                                // 745
+	"oc rsh",                                 // 746
+	"kubectl debug",                          // 747
+	"docker",                                 // 748
+	"podman",                                 // 749
+	"nerdctl",                                // 750
+	"docker-compose",                         // 751
+	"podman-compose",                         // 752
+	"compose",                                // 753
+	"down",                                   // 754
+	"down",                                   // 755
+	"-v",                                     // 756
+	"--volumes",                              // 757
+	"terraform",                              // 758
+	"tofu",                                   // 759
+	"destroy",                                // 760
+	"terraform-destroy",                      // 761
+	"-destroy",                               // 762
+	"--destroy",                              // 763
+	"-replace",                               // 764
+	"--replace",                              // 765
+	"-auto-approve",                          // 766
+	"--auto-approve",                         // 767
+	"aws",                                    // 768
+	"s3",                                     // 769
+	"rm",                                     // 770
+	"--recursive",                            // 771
+	"s3",                                     // 772
+	"rb",                                     // 773
+	"--force",                                // 774
+	"allow",                                  // 775
+	"rm-recursive-danger",                    // 776
+	"files",                                  // 777
+	"deny",                                   // 778
+	"recursive delete of a protected folder", // 779
+	"package-deleter-danger",                 // 780
+	"a deletion tool removes a protected folder", // 781
+	"rm-elevated",                 // 782
+	"rm with elevated privileges", // 783
+	"rm-recursive-unknown-target", // 784
+	"ask",                         // 785
+	"recursive delete of a path that is not known until it runs",                 // 786
+	"rm-recursive-home-folder",                                                   // 787
+	"recursive delete of a folder outside the project and the temporary folders", // 788
+	"mv-protected-folder",                                                        // 789
+	"moves a protected folder away",                                              // 790
+	"rsync-delete-danger",                                                        // 791
+	"rsync --delete empties a protected folder down to its source",               // 792
+	"overwrite-system",                                                           // 793
+	"puts a file over a system folder's files",                                   // 794
+	"code-deletes-tree",                                                          // 795
+	"interpreter code deletes the root, home or .git",                            // 796
+	"device-write",                                                               // 797
+	"disks",                                                                      // 798
+	"writes onto a disk device",                                                  // 799
+	"mkfs",                                                                       // 800
+	"formats a file system",                                                      // 801
+	"wipefs",                                                                     // 802
+	"wipes file system signatures",                                               // 803
+	"shred-device",                                                               // 804
+	"shreds a disk device",                                                       // 805
+	"disk-discard",                                                               // 806
+	"destroys the data of a disk or a volume",                                    // 807
+	"disk-destroy",                                                               // 808
+	"destroys the data of a disk, a volume or a pool",                            // 809
+	"tar-remove-files",                                                           // 810
+	"tar --remove-files deletes a protected folder as it archives it", // 811
+	"zip-move", // 812
+	"zip -m deletes a protected folder once it is in the archive", // 813
+	"7z-sdel", // 814
+	"7z -sdel deletes a protected folder once it is in the archive", // 815
+	"partition",                        // 816
+	"changes a disk's partition table", // 817
+	"partition-sgdisk",                 // 818
+	"fork-bomb",                        // 819
+	"system",                           // 820
+	"fork bomb",                        // 821
+	"chmod-recursive-danger",           // 822
+	"recursive change of permissions or owner on a protected folder", // 823
+	"chmod-setuid", // 824
+	"persistence",  // 825
+	"sets the setuid bit on a program outside the project, which then runs with its owner's rights for anyone", // 826
+	"^0?[4-7][0-7]{3}$|(^|,)([ugoa]*[ua][ugoa]*)?[+=][rwxXt]*s",                                                // 827
+	"power",                                  // 828
+	"shuts down or restarts the machine",     // 829
+	"power-systemctl",                        // 830
+	"power-init",                             // 831
+	"kill-all-processes",                     // 832
+	"kills every process the user can reach", // 833
+	"kill-every-match",                       // 834
+	"a pattern that matches every process kills all of them",      // 835
+	"^(\\.|\\.\\*|\\^|\\^\\.\\*|\\.\\+|\\*|\\^\\.|)$",             // 836
+	"kill-user-processes",                                         // 837
+	"kills every process of a user",                               // 838
+	"killall",                                                     // 839
+	"kills processes by name",                                     // 840
+	"crontab-remove",                                              // 841
+	"removes the user's crontab",                                  // 842
+	"root-shell",                                                  // 843
+	"opens a shell as another user",                               // 844
+	"system-security-off",                                         // 845
+	"turns off a protection of the machine",                       // 846
+	"user-delete-home",                                            // 847
+	"deletes a user together with their home folder and files",    // 848
+	"password-removed",                                            // 849
+	"removes an account's password, so that it opens without one", // 850
+	"firewall-drop-all",                                           // 851
+	"makes the firewall drop all incoming or outgoing traffic by default, which cuts the machine off (ssh included)", // 852
+	"^(INPUT|OUTPUT)$", // 853
+	"system-accounts",  // 854
+	"changes the machine's users, passwords or sudoers", // 855
+	"system-maintenance", // 856
+	"repairs or reconfigures a file system, swap or the kernel", // 857
+	"kernel-module-untrusted",                                   // 858
+	"loads kernel code from a file that is not one of the system's installed modules (scratch space, a download, home)", // 859
+	"systemd-cut-off", // 860
+	"stops or masks the machine's remote access (ssh), which cuts everyone off", // 861
+	"systemd-rescue", // 862
+	"drops the machine to rescue or emergency mode, stopping every service (ssh included)", // 863
+	"systemd-rescue-bare",     // 864
+	"system-packages-removed", // 865
+	"removes a package the system itself runs on (its Python, init, C library, shell, package manager, ssh, kernel or boot loader)",                                                                                                                                                // 866
+	"^(python3?(\\.[0-9]+)?(-minimal)?\\*?|python3?\\*|libpython3.*|systemd\\*?|libc6|libc-bin|glibc\\*?|coreutils|bash|dash|util-linux|apt|dpkg|rpm|dnf|yum|sudo|openssh-server|openssh|linux-image.*|linux-generic|kernel(-core)?\\*?|grub.*|base-files|init|login|passwd|\\*)$", // 867
+	"system-packages-removed-flag",                             // 868
+	"system-kernel-settings",                                   // 869
+	"changes a kernel setting",                                 // 870
+	"scheduled-commands",                                       // 871
+	"schedules commands that run later on their own",           // 872
+	"crontab-install",                                          // 873
+	"installs a crontab, which runs commands later on its own", // 874
+	"package-install-script-download",                          // 875
+	"sets a package's install script to one that downloads or runs remote code, which runs on every install",                                                              // 876
+	"^scripts\\.(pre|post)?(install|prepare|prepublish|prepack|postpack|uninstall|preuninstall|postuninstall)=.*(curl|wget|https?://|[^a-z]nc |base64|\\| *(ba|z|da)?sh)", // 877
+	"launch-agent-load", // 878
+	"loads a launch agent or user service, which runs commands on its own", // 879
+	"systemd-user-enable",                      // 880
+	"enables a service that starts on its own", // 881
+	"kill-init", // 882
+	"signals init, which takes the whole machine down",                               // 883
+	"partition-fed-answers",                                                          // 884
+	"changes a disk's partition table with its answers fed on stdin, without asking", // 885
+	"partition-scripted",                                                             // 886
+	"changes a disk's partition table without asking",                                // 887
+	"crontab-change",                                                                 // 888
+	"changes the user's crontab, which runs commands on its own",                     // 889
+	"terraform-apply",                                                                // 890
+	"terraform",                                                                      // 891
+	"changes the managed infrastructure, which may replace or destroy resources", // 892
+	"elevated",                      // 893
+	"runs with elevated privileges", // 894
+	"elevated-package-file",         // 895
+	"installs with elevated privileges a package from a file or a URL, not from the system's repositories",                              // 896
+	"\\.(deb|rpm|apk)$|\\.pkg\\.tar(\\.[a-z0-9]+)?$|://|^--allow-unauthenticated$|^--nogpgcheck$|^--allow-untrusted$|^--no-gpg-checks$", // 897
+	"pipe-to-shell",               // 898
+	"remote-code",                 // 899
+	"runs a download as a script", // 900
+	"shell-runs-unknown-text",     // 901
+	"a shell or interpreter runs text that cannot be known before it runs", // 902
+	"windows-destroys", // 903
+	"windows",          // 904
+	"a PowerShell or cmd.exe command destroys what cannot be had again", // 905
+	"code-runs-computed", // 906
+	"interpreter code runs a command or code built at run time", // 907
+	"cannot-parse",                   // 908
+	"the command cannot be analysed", // 909
+	"git-push-force",                 // 910
+	"git",                            // 911
+	"force push rewrites the remote's history",                       // 912
+	"git-push-force-refspec",                                         // 913
+	"a +refspec force-pushes",                                        // 914
+	"git-push-mirror",                                                // 915
+	"a mirror push overwrites and deletes every ref on the remote",   // 916
+	"git-push-delete-default-branch",                                 // 917
+	"deletes the remote's default branch",                            // 918
+	"git-push-delete-default-branch-flag",                            // 919
+	"git-push-prune-wildcard",                                        // 920
+	"deletes every remote branch the local repository does not have", // 921
+	"\\*",                           // 922
+	"git-push-prune-all",            // 923
+	"git-push-delete",               // 924
+	"deletes remote branches",       // 925
+	"git-push-lease-default-branch", // 926
+	"rewrites the shared history of a default branch of the remote, even with a lease", // 927
+	"git-push-lease-every-branch", // 928
+	"rewrites the current branch (HEAD) or every branch of the remote, even with a lease", // 929
+	"git-push-lease-current-branch", // 930
+	"rewrites the remote's copy of the current branch, which it does not name, even with a lease", // 931
+	"git-push-lease-unknown-branch",                                                              // 932
+	"rewrites a remote branch not known until it runs, even with a lease",                        // 933
+	"git-push-delete-tag",                                                                        // 934
+	"deletes a tag on the remote (a release others build, pin and verify against)",               // 935
+	"git-push-delete-tag-flag",                                                                   // 936
+	"git-rebase-scripted-drop",                                                                   // 937
+	"a rebase whose todo list a script edits drops or deletes commits, unseen",                   // 938
+	"(^|[^a-z])(drop|d)([^a-z]|$)|^[0-9,$]+d$|/d$|^/.*/d",                                        // 939
+	"git-push-delete-refspec",                                                                    // 940
+	"an empty-source refspec deletes a remote branch",                                            // 941
+	"git-update-ref-delete",                                                                      // 942
+	"git update-ref -d deletes a ref and what only it reaches",                                   // 943
+	"git-reflog-expire-now",                                                                      // 944
+	"expiring the reflog now destroys what git could recover",                                    // 945
+	"git-checkout-force",                                                                         // 946
+	"a forced checkout or switch discards uncommitted changes",                                   // 947
+	"git-worktree-remove-force",                                                                  // 948
+	"a forced worktree removal discards its uncommitted changes",                                 // 949
+	"git-branch-force-move",                                                                      // 950
+	"git branch -M replaces the branch it renames onto",                                          // 951
+	"git-reset-hard",                                                                             // 952
+	"git reset --hard discards uncommitted work",                                                 // 953
+	"git-clean-force",                                                                            // 954
+	"git clean -f deletes untracked files",                                                       // 955
+	"git-checkout-discard",                                                                       // 956
+	"git checkout . discards every uncommitted change",                                           // 957
+	"git-restore-discard",                                                                        // 958
+	"git restore . discards every uncommitted change",                                            // 959
+	"git-checkout-discard-all",                                                                   // 960
+	"a pathspec of the whole tree (*, :/, :(top)) discards every uncommitted change",             // 961
+	"^(\\*|\\./\\*|:|:/|:/\\*|:\\((top|top,glob|glob,top)\\)\\**|:\\(glob\\)\\*\\*(/\\*)?)$",     // 962
+	"git-symbolic-ref-delete",                                                                    // 963
+	"deleting HEAD leaves the repository without a current branch",                               // 964
+	"git-read-tree-empty",                                                                        // 965
+	"git read-tree --empty empties the index, losing what was staged",                            // 966
+	"git-submodule-deinit-force",                                                                 // 967
+	"git submodule deinit --force removes submodules' work trees with their uncommitted changes", // 968
+	"git-hooks-path-away",                                                                        // 969
+	"core.hooksPath pointed at nothing or at a scratch folder skips the project's hooks or runs planted ones", // 970
+	"^(/dev/null|/tmp(/.*)?|/var/tmp(/.*)?|/private/tmp(/.*)?)$",                                              // 971
+	"git-restore-staged-worktree",                                              // 972
+	"git restore --staged --worktree discards staged and unstaged work",        // 973
+	"git-branch-force-delete",                                                  // 974
+	"git branch -D deletes a branch whether or not it is merged",               // 975
+	"git-branch-delete-force",                                                  // 976
+	"git branch --delete --force deletes a branch whether or not it is merged", // 977
+	"git-rm-everything",                                                        // 978
+	"git rm -r of the whole project deletes every tracked file",                // 979
+	"git-history-rewrite",                                                      // 980
+	"rewrites the repository's whole history",                                  // 981
+	"git-checkout-index-force",                                                 // 982
+	"git checkout-index --force overwrites the work tree's changes",            // 983
+	"git-global-hooks-path",                                                    // 984
+	"a global core.hooksPath makes every repository run hooks from one folder", // 985
+	"git-stash-destroy",                                                        // 986
+	"drops stashed work",                                                       // 987
+	"sql-destroy",                                                              // 988
+	"database",                                                                 // 989
+	"destroys data in a database",                                              // 990
+	"sql-unknown",                                                              // 991
+	"SQL that cannot be known before it runs",                                  // 992
+	"kubectl-delete-namespace",                                                 // 993
+	"kubernetes",                                                               // 994
+	"deletes a Kubernetes namespace",                                           // 995
+	"kubectl-delete-all",                                                       // 996
+	"deletes every resource of a kind",                                         // 997
+	"kubectl-drain-force",                                                      // 998
+	"drains a node, deleting the pods no controller recreates and the data of their emptyDir volumes", // 999
+	"kubectl-drain", // 1000
+	"drains a node, evicting every pod on it",                                     // 1001
+	"kubectl-scale-all-zero",                                                      // 1002
+	"scales every workload of a kind to zero replicas, which takes them all down", // 1003
+	"kubectl-scale-zero",                                                          // 1004
+	"scales a workload to zero replicas, which takes it down",                     // 1005
+	"helm-delete-purge",                                                           // 1006
+	"removes a release together with its history, so nothing can roll it back",    // 1007
+	"pod-recursive-delete",                                                        // 1008
+	"recursive delete of a folder of a running pod or container (its data), outside its temporary folders", // 1009
+	"compose-down-volumes", // 1010
+	"containers",           // 1011
+	"removes the project's named volumes with the data in them (a database's, typically)", // 1012
+	"terraform-destroy",                   // 1013
+	"destroys the managed infrastructure", // 1014
+	"terraform-destroy-indirect",          // 1015
+	"terraform-apply-destroy",             // 1016
+	"terraform-apply-replace",             // 1017
+	"destroys and recreates a managed resource without a plan to review (its data goes with it)", // 1018
+	"aws-s3-rm-recursive", // 1019
+	"cloud",               // 1020
+	"deletes every object under an S3 prefix", // 1021
+	"aws-s3-rb-force",                         // 1022
+	"deletes an S3 bucket and its contents",   // 1023
+}
+
+// defaultGroupLists are the groups' lists, group after group: runs of defaultStrs.
+var defaultGroupLists = [...]span{
+	{1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 8}, {8, 9}, {9, 10}, {10, 11},
+	{11, 12}, {12, 13}, {13, 14}, {14, 15}, {15, 16}, {16, 17}, {17, 18}, {18, 19}, {19, 20}, {20, 21},
+	{21, 22}, {22, 23}, {23, 24}, {24, 25}, {25, 26}, {26, 27}, {27, 28}, {28, 29}, {29, 30}, {30, 31},
+	{31, 32}, {32, 33}, {33, 34}, {34, 35}, {35, 36}, {36, 37}, {37, 38}, {38, 39}, {39, 40}, {40, 41},
+	{41, 42}, {42, 43}, {43, 45}, {45, 47}, {47, 49}, {49, 51}, {51, 53}, {53, 56}, {56, 59}, {59, 61},
+	{61, 63}, {63, 65}, {65, 67}, {67, 69}, {69, 71}, {71, 72}, {72, 73}, {73, 74}, {74, 75}, {75, 76},
+	{76, 77}, {77, 78}, {78, 79}, {79, 80}, {80, 81}, {81, 82}, {82, 83}, {83, 84}, {84, 85}, {85, 86},
+	{86, 87}, {87, 88}, {88, 89}, {89, 90}, {90, 91}, {91, 92}, {92, 93}, {93, 94}, {94, 95}, {95, 96},
+	{96, 97}, {97, 98}, {98, 99}, {99, 100}, {100, 101}, {101, 102}, {102, 103}, {103, 104}, {104, 105}, {105, 106},
+	{106, 107}, {107, 108}, {108, 109}, {109, 110}, {110, 111}, {111, 112}, {112, 113}, {113, 114}, {114, 115}, {115, 116},
+	{116, 117}, {117, 118}, {118, 119}, {119, 120}, {120, 121}, {121, 122}, {122, 123}, {123, 124}, {124, 125}, {125, 126},
+	{126, 127}, {127, 128}, {128, 129}, {129, 130}, {130, 131}, {131, 132}, {132, 133}, {133, 134}, {134, 135}, {135, 136},
+	{136, 137}, {137, 138}, {138, 139}, {139, 140}, {140, 141}, {141, 142}, {142, 143}, {143, 146}, {169, 177}, {243, 244},
+	{244, 246}, {250, 251}, {274, 276}, {288, 289}, {289, 290}, {290, 291}, {291, 292}, {292, 293}, {293, 294}, {309, 311},
+	{334, 338}, {339, 341}, {345, 347}, {382, 383}, {383, 384}, {384, 385}, {141, 142}, {391, 392}, {392, 393}, {393, 394},
+	{394, 395}, {391, 392}, {392, 393}, {412, 413}, {413, 414}, {414, 415}, {415, 416}, {416, 417}, {88, 89}, {420, 427},
+	{429, 433}, {447, 449}, {450, 451}, {451, 452}, {452, 453}, {453, 454}, {452, 453}, {454, 455}, {487, 490}, {493, 494},
+	{495, 497}, {497, 499}, {499, 501}, {501, 503}, {503, 505}, {505, 507}, {507, 509}, {509, 511}, {511, 513}, {513, 515},
+	{515, 517}, {517, 519}, {519, 521}, {521, 523}, {523, 525}, {525, 527}, {527, 529}, {529, 530}, {530, 531}, {531, 532},
+	{532, 534}, {534, 536}, {536, 538}, {538, 540}, {540, 542}, {542, 544}, {544, 546}, {546, 548}, {548, 550}, {550, 552},
+	{568, 569}, {569, 571}, {574, 575}, {585, 587}, {597, 598}, {597, 598}, {598, 601}, {601, 604}, {604, 606}, {644, 645},
+	{645, 646}, {646, 648}, {654, 655}, {655, 656}, {656, 659}, {659, 661}, {661, 662}, {662, 663}, {663, 664}, {664, 665},
+	{665, 666}, {654, 655}, {666, 667}, {654, 655}, {666, 667}, {674, 675}, {675, 676}, {676, 677}, {677, 679}, {679, 680},
+	{667, 669}, {682, 684}, {684, 685}, {339, 341}, {569, 571}, {88, 89}, {685, 686}, {691, 692}, {692, 693}, {695, 696},
+	{696, 698}, {698, 700}, {700, 702}, {706, 707}, {716, 719}, {719, 720}, {720, 722}, {722, 726}, {727, 728}, {706, 707},
+	{416, 417}, {731, 732}, {732, 733}, {733, 734}, {753, 755}, {755, 756}, {756, 758}, {760, 761}, {762, 764}, {764, 766},
+	{766, 768}, {769, 771}, {771, 772}, {772, 774}, {774, 775},
+}
+
+// defaultRules are the rules, in order.
+var defaultRules = [...]packedRule{
+	{id: 776, pack: 777, decision: 778, message: 779, commands: span{88, 89}, flags: span{127, 128}, targets: span{146, 153}},                                                          // rm-recursive-danger
+	{id: 780, pack: 777, decision: 778, message: 781, commands: span{153, 160}, targets: span{146, 153}},                                                                               // package-deleter-danger
+	{id: 782, pack: 777, decision: 778, message: 783, commands: span{88, 89}, under: span{160, 163}},                                                                                   // rm-elevated
+	{id: 784, pack: 777, decision: 785, message: 786, commands: span{88, 89}, flags: span{127, 128}, targets: span{163, 164}},                                                          // rm-recursive-unknown-target
+	{id: 787, pack: 777, decision: 785, message: 788, commands: span{88, 89}, flags: span{127, 128}, targets: span{164, 166}},                                                          // rm-recursive-home-folder
+	{id: 789, pack: 777, decision: 778, message: 790, commands: span{166, 168}, targets: span{146, 153}},                                                                               // mv-protected-folder
+	{id: 791, pack: 777, decision: 778, message: 792, commands: span{168, 169}, flags: span{128, 129}, destination: span{177, 183}},                                                    // rsync-delete-danger
+	{id: 793, pack: 777, decision: 785, message: 794, commands: span{183, 189}, destination: span{189, 191}},                                                                           // overwrite-system
+	{id: 795, pack: 777, decision: 778, message: 796, findings: span{191, 192}},                                                                                                        // code-deletes-tree
+	{id: 797, pack: 798, decision: 778, message: 799, findings: span{192, 193}},                                                                                                        // device-write
+	{id: 800, pack: 798, decision: 778, message: 801, commands: span{193, 199}, targets: span{199, 210}},                                                                               // mkfs
+	{id: 802, pack: 798, decision: 778, message: 803, commands: span{210, 211}},                                                                                                        // wipefs
+	{id: 804, pack: 798, decision: 778, message: 805, commands: span{211, 212}, targets: span{212, 213}},                                                                               // shred-device
+	{id: 806, pack: 798, decision: 778, message: 807, commands: span{213, 217}},                                                                                                        // disk-discard
+	{id: 808, pack: 798, decision: 778, message: 809, commands: span{217, 226}, argsAny: span{226, 240}},                                                                               // disk-destroy
+	{id: 810, pack: 777, decision: 778, message: 811, commands: span{240, 243}, flags: span{129, 130}, targets: span{146, 153}},                                                        // tar-remove-files
+	{id: 812, pack: 777, decision: 778, message: 813, commands: span{108, 109}, flags: span{130, 131}, targets: span{146, 153}},                                                        // zip-move
+	{id: 814, pack: 777, decision: 778, message: 815, commands: span{246, 250}, flags: span{131, 132}, targets: span{146, 153}},                                                        // 7z-sdel
+	{id: 816, pack: 798, decision: 785, message: 817, commands: span{251, 256}, unless: span{256, 269}},                                                                                // partition
+	{id: 818, pack: 798, decision: 785, message: 817, commands: span{269, 270}},                                                                                                        // partition-sgdisk
+	{id: 819, pack: 820, decision: 778, message: 821, findings: span{270, 271}},                                                                                                        // fork-bomb
+	{id: 822, pack: 777, decision: 778, message: 823, commands: span{271, 274}, flags: span{132, 133}, targets: span{276, 280}},                                                        // chmod-recursive-danger
+	{id: 824, pack: 825, decision: 778, message: 826, argPattern: 827, commands: span{95, 96}, targets: span{280, 283}},                                                                // chmod-setuid
+	{id: 828, pack: 820, decision: 778, message: 829, commands: span{283, 287}},                                                                                                        // power
+	{id: 830, pack: 820, decision: 778, message: 829, commands: span{287, 288}, subcommands: span{133, 139}},                                                                           // power-systemctl
+	{id: 831, pack: 820, decision: 778, message: 829, commands: span{294, 296}, argsAny: span{296, 298}},                                                                               // power-init
+	{id: 832, pack: 820, decision: 778, message: 833, commands: span{141, 142}, args: span{298, 299}},                                                                                  // kill-all-processes
+	{id: 834, pack: 820, decision: 778, message: 835, argPattern: 836, commands: span{299, 302}},                                                                                       // kill-every-match
+	{id: 837, pack: 820, decision: 778, message: 838, findings: span{302, 303}},                                                                                                        // kill-user-processes
+	{id: 839, pack: 820, decision: 778, message: 840, commands: span{303, 305}, unless: span{305, 308}},                                                                                // killall
+	{id: 841, pack: 825, decision: 778, message: 842, commands: span{308, 309}, flags: span{139, 140}},                                                                                 // crontab-remove
+	{id: 843, pack: 820, decision: 785, message: 844, commands: span{311, 316}},                                                                                                        // root-shell
+	{id: 845, pack: 820, decision: 785, message: 846, commands: span{316, 324}, argsAny: span{324, 332}},                                                                               // system-security-off
+	{id: 847, pack: 820, decision: 778, message: 848, commands: span{332, 334}, flags: span{140, 141}},                                                                                 // user-delete-home
+	{id: 849, pack: 820, decision: 778, message: 850, commands: span{338, 339}, flags: span{141, 142}},                                                                                 // password-removed
+	{id: 851, pack: 820, decision: 778, message: 852, argPattern: 853, commands: span{341, 345}, flags: span{142, 143}, argsAny: span{347, 349}},                                       // firewall-drop-all
+	{id: 854, pack: 820, decision: 785, message: 855, commands: span{349, 362}, unless: span{362, 364}},                                                                                // system-accounts
+	{id: 856, pack: 820, decision: 785, message: 857, commands: span{364, 373}},                                                                                                        // system-maintenance
+	{id: 858, pack: 820, decision: 778, message: 859, commands: span{373, 374}, targets: span{374, 382}},                                                                               // kernel-module-untrusted
+	{id: 860, pack: 820, decision: 778, message: 861, commands: span{287, 288}, subcommands: span{143, 147}, argsAny: span{385, 391}},                                                  // systemd-cut-off
+	{id: 862, pack: 820, decision: 778, message: 863, commands: span{287, 288}, subcommands: span{147, 151}, argsAny: span{395, 405}},                                                  // systemd-rescue
+	{id: 864, pack: 820, decision: 778, message: 863, commands: span{287, 288}, subcommands: span{151, 153}},                                                                           // systemd-rescue-bare
+	{id: 865, pack: 820, decision: 778, message: 866, argPattern: 867, commands: span{405, 412}, subcommands: span{153, 159}},                                                          // system-packages-removed
+	{id: 868, pack: 820, decision: 778, message: 866, argPattern: 867, commands: span{417, 420}, flags: span{159, 160}},                                                                // system-packages-removed-flag
+	{id: 869, pack: 820, decision: 785, message: 870, commands: span{427, 429}, flags: span{160, 161}},                                                                                 // system-kernel-settings
+	{id: 871, pack: 825, decision: 785, message: 872, commands: span{433, 435}},                                                                                                        // scheduled-commands
+	{id: 873, pack: 825, decision: 778, message: 874, commands: span{308, 309}, argsAny: span{435, 437}, unless: span{437, 443}},                                                       // crontab-install
+	{id: 875, pack: 825, decision: 778, message: 876, argPattern: 877, commands: span{443, 447}, subcommands: span{161, 162}},                                                          // package-install-script-download
+	{id: 878, pack: 825, decision: 778, message: 879, commands: span{449, 450}, subcommands: span{162, 166}},                                                                           // launch-agent-load
+	{id: 880, pack: 825, decision: 785, message: 881, commands: span{287, 288}, subcommands: span{166, 168}},                                                                           // systemd-user-enable
+	{id: 882, pack: 820, decision: 778, message: 883, commands: span{141, 142}, args: span{455, 456}},                                                                                  // kill-init
+	{id: 884, pack: 798, decision: 778, message: 885, commands: span{456, 461}, targets: span{461, 464}, unless: span{464, 476}, stdinFed: true},                                       // partition-fed-answers
+	{id: 886, pack: 798, decision: 778, message: 887, commands: span{476, 480}, argsAny: span{480, 487}},                                                                               // partition-scripted
+	{id: 888, pack: 825, decision: 785, message: 889, commands: span{308, 309}, flags: span{168, 169}},                                                                                 // crontab-change
+	{id: 890, pack: 891, decision: 785, message: 892, commands: span{490, 493}, subcommands: span{169, 170}},                                                                           // terraform-apply
+	{id: 893, pack: 820, decision: 785, message: 894, commands: span{494, 495}, under: span{311, 316}, except: span{170, 200}},                                                         // elevated
+	{id: 895, pack: 820, decision: 785, message: 896, argPattern: 897, commands: span{552, 561}, under: span{311, 316}},                                                                // elevated-package-file
+	{id: 898, pack: 899, decision: 778, message: 900, findings: span{561, 562}},                                                                                                        // pipe-to-shell
+	{id: 901, pack: 899, decision: 778, message: 902, findings: span{562, 564}},                                                                                                        // shell-runs-unknown-text
+	{id: 903, pack: 904, decision: 778, message: 905, findings: span{564, 565}},                                                                                                        // windows-destroys
+	{id: 906, pack: 899, decision: 785, message: 907, findings: span{565, 566}},                                                                                                        // code-runs-computed
+	{id: 908, pack: 899, decision: 785, message: 909, findings: span{566, 568}},                                                                                                        // cannot-parse
+	{id: 910, pack: 911, decision: 778, message: 912, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{201, 202}, unless: span{571, 573}},                                // git-push-force
+	{id: 913, pack: 911, decision: 778, message: 914, commands: span{1, 2}, subcommands: span{200, 201}, argsAny: span{573, 574}, unless: span{571, 573}},                              // git-push-force-refspec
+	{id: 915, pack: 911, decision: 778, message: 916, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{202, 203}, unless: span{571, 573}},                                // git-push-mirror
+	{id: 917, pack: 911, decision: 778, message: 918, commands: span{1, 2}, subcommands: span{200, 201}, argsAny: span{575, 585}, unless: span{571, 573}},                              // git-push-delete-default-branch
+	{id: 919, pack: 911, decision: 778, message: 918, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{203, 204}, argsAny: span{587, 597}, unless: span{571, 573}},       // git-push-delete-default-branch-flag
+	{id: 920, pack: 911, decision: 778, message: 921, argPattern: 922, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{204, 205}, unless: span{571, 573}},               // git-push-prune-wildcard
+	{id: 923, pack: 911, decision: 778, message: 921, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{205, 207}, unless: span{571, 573}},                                // git-push-prune-all
+	{id: 924, pack: 911, decision: 785, message: 925, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{207, 208}, unless: span{571, 573}},                                // git-push-delete
+	{id: 926, pack: 911, decision: 778, message: 927, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{208, 209}, argsAny: span{606, 626}, unless: span{571, 573}},       // git-push-lease-default-branch
+	{id: 928, pack: 911, decision: 785, message: 929, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{208, 209}, argsAny: span{626, 631}, unless: span{571, 573}},       // git-push-lease-every-branch
+	{id: 930, pack: 911, decision: 785, message: 931, maxArgs: 2, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{208, 209}, unless: span{571, 573}},                    // git-push-lease-current-branch
+	{id: 932, pack: 911, decision: 785, message: 933, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{208, 209}, unless: span{571, 573}, argsUnknown: true},             // git-push-lease-unknown-branch
+	{id: 934, pack: 911, decision: 778, message: 935, commands: span{1, 2}, subcommands: span{200, 201}, argsAny: span{631, 633}, unless: span{571, 573}},                              // git-push-delete-tag
+	{id: 936, pack: 911, decision: 778, message: 935, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{203, 204}, argsAny: span{633, 635}, unless: span{571, 573}},       // git-push-delete-tag-flag
+	{id: 937, pack: 911, decision: 778, message: 938, argPattern: 939, commands: span{635, 640}, under: span{640, 643}},                                                                // git-rebase-scripted-drop
+	{id: 940, pack: 911, decision: 785, message: 941, commands: span{1, 2}, subcommands: span{200, 201}, argsAny: span{643, 644}, unless: span{571, 573}},                              // git-push-delete-refspec
+	{id: 942, pack: 911, decision: 778, message: 943, commands: span{1, 2}, subcommands: span{209, 210}, flags: span{210, 211}},                                                        // git-update-ref-delete
+	{id: 944, pack: 911, decision: 778, message: 945, commands: span{1, 2}, subcommands: span{211, 212}, argsAny: span{648, 654}},                                                      // git-reflog-expire-now
+	{id: 946, pack: 911, decision: 778, message: 947, commands: span{1, 2}, subcommands: span{212, 214}, flags: span{214, 215}},                                                        // git-checkout-force
+	{id: 948, pack: 911, decision: 778, message: 949, commands: span{1, 2}, subcommands: span{215, 216}, flags: span{201, 202}},                                                        // git-worktree-remove-force
+	{id: 950, pack: 911, decision: 785, message: 951, commands: span{1, 2}, subcommands: span{216, 217}, flags: span{217, 218}},                                                        // git-branch-force-move
+	{id: 952, pack: 911, decision: 778, message: 953, commands: span{1, 2}, subcommands: span{218, 219}, flags: span{219, 220}},                                                        // git-reset-hard
+	{id: 954, pack: 911, decision: 778, message: 955, commands: span{1, 2}, subcommands: span{220, 221}, flags: span{201, 202}},                                                        // git-clean-force
+	{id: 956, pack: 911, decision: 778, message: 957, commands: span{1, 2}, subcommands: span{221, 222}, args: span{138, 139}},                                                         // git-checkout-discard
+	{id: 958, pack: 911, decision: 778, message: 959, commands: span{1, 2}, subcommands: span{222, 223}, args: span{138, 139}, unless: span{667, 669}},                                 // git-restore-discard
+	{id: 960, pack: 911, decision: 778, message: 961, argPattern: 962, commands: span{1, 2}, subcommands: span{223, 225}, unless: span{669, 674}},                                      // git-checkout-discard-all
+	{id: 963, pack: 911, decision: 778, message: 964, commands: span{1, 2}, subcommands: span{225, 226}, flags: span{141, 142}},                                                        // git-symbolic-ref-delete
+	{id: 965, pack: 911, decision: 778, message: 966, commands: span{1, 2}, subcommands: span{226, 227}, flags: span{227, 228}},                                                        // git-read-tree-empty
+	{id: 967, pack: 911, decision: 778, message: 968, commands: span{1, 2}, subcommands: span{228, 229}, flags: span{201, 202}},                                                        // git-submodule-deinit-force
+	{id: 969, pack: 911, decision: 778, message: 970, argPattern: 971, commands: span{1, 2}, subcommands: span{229, 230}, argsAny: span{680, 682}},                                     // git-hooks-path-away
+	{id: 972, pack: 911, decision: 778, message: 973, commands: span{1, 2}, subcommands: span{222, 223}, flags: span{230, 232}},                                                        // git-restore-staged-worktree
+	{id: 974, pack: 911, decision: 778, message: 975, commands: span{1, 2}, subcommands: span{216, 217}, flags: span{232, 233}},                                                        // git-branch-force-delete
+	{id: 976, pack: 911, decision: 778, message: 977, commands: span{1, 2}, subcommands: span{216, 217}, flags: span{233, 235}},                                                        // git-branch-delete-force
+	{id: 978, pack: 911, decision: 778, message: 979, commands: span{1, 2}, subcommands: span{235, 236}, flags: span{236, 237}, targets: span{686, 690}, unless: span{690, 691}},       // git-rm-everything
+	{id: 980, pack: 911, decision: 778, message: 981, commands: span{1, 2}, subcommands: span{237, 239}, unless: span{693, 695}},                                                       // git-history-rewrite
+	{id: 982, pack: 911, decision: 778, message: 983, commands: span{1, 2}, subcommands: span{239, 240}, flags: span{201, 202}},                                                        // git-checkout-index-force
+	{id: 984, pack: 825, decision: 778, message: 985, commands: span{1, 2}, subcommands: span{229, 230}, flags: span{240, 241}, argsAny: span{680, 682}},                               // git-global-hooks-path
+	{id: 986, pack: 911, decision: 778, message: 987, commands: span{1, 2}, subcommands: span{241, 243}},                                                                               // git-stash-destroy
+	{id: 988, pack: 989, decision: 778, message: 990, findings: span{702, 703}},                                                                                                        // sql-destroy
+	{id: 991, pack: 989, decision: 785, message: 992, findings: span{703, 704}},                                                                                                        // sql-unknown
+	{id: 993, pack: 994, decision: 778, message: 995, commands: span{704, 706}, subcommands: span{243, 244}, argsAny: span{707, 715}},                                                  // kubectl-delete-namespace
+	{id: 996, pack: 994, decision: 778, message: 997, commands: span{715, 716}, subcommands: span{243, 244}, flags: span{244, 245}},                                                    // kubectl-delete-all
+	{id: 998, pack: 994, decision: 778, message: 999, commands: span{704, 706}, subcommands: span{245, 247}, flags: span{247, 248}, unless: span{726, 727}},                            // kubectl-drain-force
+	{id: 1000, pack: 994, decision: 785, message: 1001, commands: span{704, 706}, subcommands: span{245, 247}, unless: span{726, 727}},                                                 // kubectl-drain
+	{id: 1002, pack: 994, decision: 778, message: 1003, commands: span{704, 706}, subcommands: span{248, 249}, flags: span{244, 245}, argsAny: span{728, 730}, unless: span{726, 727}}, // kubectl-scale-all-zero
+	{id: 1004, pack: 994, decision: 785, message: 1005, commands: span{704, 706}, subcommands: span{248, 249}, argsAny: span{728, 730}, unless: span{726, 727}},                        // kubectl-scale-zero
+	{id: 1006, pack: 994, decision: 778, message: 1007, commands: span{730, 731}, subcommands: span{249, 253}, flags: span{253, 254}, unless: span{726, 727}},                          // helm-delete-purge
+	{id: 1008, pack: 994, decision: 778, message: 1009, commands: span{88, 89}, flags: span{127, 128}, targets: span{734, 744}, under: span{744, 748}},                                 // pod-recursive-delete
+	{id: 1010, pack: 1011, decision: 778, message: 1012, commands: span{748, 753}, subcommands: span{254, 256}, flags: span{256, 257}},                                                 // compose-down-volumes
+	{id: 1013, pack: 891, decision: 778, message: 1014, commands: span{758, 760}, subcommands: span{257, 258}},                                                                         // terraform-destroy
+	{id: 1015, pack: 891, decision: 778, message: 1014, findings: span{761, 762}},                                                                                                      // terraform-destroy-indirect
+	{id: 1016, pack: 891, decision: 778, message: 1014, commands: span{758, 760}, subcommands: span{169, 170}, flags: span{258, 259}},                                                  // terraform-apply-destroy
+	{id: 1017, pack: 891, decision: 778, message: 1018, commands: span{490, 493}, subcommands: span{169, 170}, flags: span{259, 261}},                                                  // terraform-apply-replace
+	{id: 1019, pack: 1020, decision: 778, message: 1021, commands: span{768, 769}, subcommands: span{261, 262}, flags: span{262, 263}},                                                 // aws-s3-rm-recursive
+	{id: 1022, pack: 1020, decision: 778, message: 1023, commands: span{768, 769}, subcommands: span{263, 264}, flags: span{264, 265}},                                                 // aws-s3-rb-force
 }
 
 func defaultCompiled() *Policy {
-	p := &defaultStatic
-	return p
+	return (&packed{
+		strs: defaultStrs[:], groupLists: defaultGroupLists[:], unknown: 775, allow: span{0, 127},
+		rules: defaultRules[:],
+	}).unpack(DefaultName)
 }

@@ -29,9 +29,10 @@ const MaxFileSize = 1 << 20
 // DefaultName names the embedded default policy in messages.
 const DefaultName = "(embedded default policy)"
 
-// Default returns the embedded default policy. It is built from Go code that `go generate`
-// writes from default.yaml (default_gen.go): parsing the YAML costs milliseconds, and the guard
-// starts for every command an agent runs. TestDefaultIsCurrent keeps the two the same.
+// Default returns the embedded default policy. It is built on first use from the tables that
+// `go generate` writes from default.yaml (default_gen.go, see defaultpack.go): parsing the YAML
+// costs milliseconds, and the guard starts for every command an agent runs.
+// TestDefaultIsCurrent keeps the two the same.
 //
 //go:generate go run ./gen
 func Default() *Policy { return defaultPolicy() }
