@@ -235,6 +235,12 @@ type analyzer struct {
 	aliases map[string]string
 	// pkgScripts are the package.json scripts npm pkg set wrote earlier in the command line.
 	pkgScripts map[string]string
+	// pkgJSON is the package.json text packageScript decoded last, and its scripts: npm ci &&
+	// npm run build reads the same file twice.
+	pkgJSON struct {
+		text    string
+		scripts map[string]string
+	}
 	// destroyPlans are the plan files terraform plan -destroy wrote earlier in the command line.
 	destroyPlans map[string]bool
 	// substFiles are the files that stand for process substitutions whose text is known.
