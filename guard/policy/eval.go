@@ -339,7 +339,7 @@ func programMayMatch(patterns []string, name string, plain *int8) bool {
 	scan:
 		for _, c := range patterns {
 			for i := 0; i < len(c); i++ { // not strings.ContainsAny: see hasGlob
-				if b := c[i]; b == '*' || b == '?' || b == '/' {
+				if b := c[i]; b <= '?' && (b == '*' || b == '?' || b == '/') { // letters are above '?'
 					*plain = 2
 					break scan
 				}

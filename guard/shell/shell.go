@@ -745,10 +745,23 @@ func isCallTo(s *syntax.Stmt, name string) bool {
 
 // nestedInWord analyses the command substitutions and process substitutions inside a word.
 func (a *analyzer) nestedInWord(w *syntax.Word, f *frame) {
-	if w == nil {
+	if w == nil || quotedOrLiteral(w) {
 		return
 	}
 	syntax.Walk(w, func(n syntax.Node) bool { return a.nestedNode(n, f) })
+}
+
+// quotedOrLiteral reports whether a word is only literal text and single quotes, which hold no
+// command to walk into (most words of a command line).
+func quotedOrLiteral(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func (a *analyzer) nestedNode(n syntax.Node, f *frame) bool {
