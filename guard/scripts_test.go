@@ -50,6 +50,12 @@ func TestScriptsAreRead(t *testing.T) {
 		{"python3 wipe.py", guard.Deny},
 		{"make nuke", guard.Deny},
 		{"npm run reset", guard.Deny}, // its pre script
+		// package.json decoded once for both runs: the second still finds its scripts; one
+		// written or set in between is read as it is then
+		{"npm run build && npm run reset", guard.Deny},
+		{"npm run build && cat > package.json <<'EOF'\n{\"scripts\": {\"build\": \"rm -rf ~\"}}\nEOF\nnpm run build", guard.Deny},
+		{"npm run build && npm pkg set scripts.build='rm -rf ~' && npm run build", guard.Deny},
+		{"npm run build && npm ci && npm run clean", guard.Allow},
 		{"cat > gen.sh <<'EOF'\nrm -rf ~/\nEOF\nbash gen.sh", guard.Deny},
 		{"printf 'rm -rf /\\n' > x.sh && sh x.sh", guard.Deny},
 		{"bash build.sh", guard.Allow},

@@ -83,7 +83,7 @@ var Agent = dialect.Agent{
 // file's UserPromptSubmit, SessionStart or Stop payload is Claude Code's to the letter: a guard
 // on it needs --format kiro.
 func detect(p dialect.Probe) bool {
-	if _, ok := events()[p.HookEvent]; !ok || p.TurnID != nil || p.Timestamp != nil || p.WorkspaceRoots {
+	if p.TurnID != nil || p.Timestamp != nil || p.WorkspaceRoots || !isEvent(p.HookEvent) {
 		return false
 	}
 	return IsTool(p.Tool) || p.HookEvent == "agentSpawn" || p.HookEvent == "userPromptSubmit"

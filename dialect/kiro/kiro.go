@@ -2,6 +2,7 @@ package kiro
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agenthooks/agenthooks/decide"
@@ -75,6 +76,17 @@ func events() map[string]*event {
 			context: true, trigger: "UserPromptSubmit"}
 		return m
 	})
+}
+
+// isEvent reports whether events' table has name, from the lists it is built from: detect asks
+// it of every payload, which need not build the table.
+func isEvent(name string) bool {
+	for _, a := range AgentEvents {
+		if a[0] == name {
+			return true
+		}
+	}
+	return slices.Contains(Events, name)
 }
 
 // Trigger is the hooks-file trigger of a trigger or an agent-config event (preToolUse is

@@ -203,3 +203,18 @@ func FuzzInterpret(f *testing.F) {
 		}
 	})
 }
+
+// TestIsEventAsTable: detect's isEvent answers what the event table does, for its names and
+// for others.
+func TestIsEventAsTable(t *testing.T) {
+	t.Parallel()
+	names := []string{"", "pretooluse", "PermissionRequest", "fileEdited", "tool.execute.before", "agentspawn"}
+	for name := range events() {
+		names = append(names, name)
+	}
+	for _, name := range names {
+		if _, want := events()[name]; isEvent(name) != want {
+			t.Errorf("isEvent(%q) = %v, the table says %v", name, !want, want)
+		}
+	}
+}

@@ -8,20 +8,27 @@ import (
 	"github.com/agenthooks/agenthooks/dialect"
 )
 
-// claudeTools names Kiro's built-in tools, by their names and by their agent-config aliases, as
-// Claude Code names the same tools.
-var claudeToolsValue dialect.Lazy[map[string]string]
-
-func claudeTools() map[string]string {
-	return claudeToolsValue.Get(func() map[string]string {
-		return map[string]string{
-			"shell": "Bash", "execute_bash": "Bash", "execute_cmd": "Bash",
-			"read": "Read", "fs_read": "Read",
-			"write": "Write", "fs_write": "Write",
-			"glob": "Glob", "grep": "Grep",
-			"web_fetch": "WebFetch", "web_search": "WebSearch",
-		}
-	})
+// claudeTool names Kiro's built-in tools, by their names and by their agent-config aliases, as
+// Claude Code names the same tools; false for any other tool. A switch, not a map built on
+// first use: detect asks it of every payload that names one of Kiro's events, Claude Code's too.
+func claudeTool(tool string) (string, bool) {
+	switch tool {
+	case "shell", "execute_bash", "execute_cmd":
+		return "Bash", true
+	case "read", "fs_read":
+		return "Read", true
+	case "write", "fs_write":
+		return "Write", true
+	case "glob":
+		return "Glob", true
+	case "grep":
+		return "Grep", true
+	case "web_fetch":
+		return "WebFetch", true
+	case "web_search":
+		return "WebSearch", true
+	}
+	return "", false
 }
 
 // kiroTools names a Claude Code tool as Kiro does.
@@ -47,7 +54,7 @@ func aliases() map[string][]string {
 // ClaudeTool names a Kiro tool as Claude Code does: a built-in by its Claude Code name, an MCP
 // tool (@server/tool) as mcp__server__tool; others keep their names.
 func ClaudeTool(tool string) string {
-	if t, ok := claudeTools()[tool]; ok {
+	if t, ok := claudeTool(tool); ok {
 		return t
 	}
 	if server, name, ok := strings.Cut(strings.TrimPrefix(tool, "@"), "/"); ok && strings.HasPrefix(tool, "@") {
@@ -75,7 +82,7 @@ func KiroTool(tool string) string {
 // use_aws), lower-case names no other agent that names its event in hook_event_name gives its
 // tools, or an MCP tool in Kiro's @server/tool form.
 func IsTool(tool string) bool {
-	if _, ok := claudeTools()[tool]; ok {
+	if _, ok := claudeTool(tool); ok {
 		return true
 	}
 	switch tool {

@@ -1,6 +1,8 @@
 package opencode
 
 import (
+	"slices"
+
 	"github.com/agenthooks/agenthooks/decide"
 	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/dialect/claude"
@@ -149,8 +151,7 @@ var Agent = dialect.Agent{
 // detect: the plugin names its event with OpenCode's dotted hook names, which no other agent
 // uses.
 func detect(p dialect.Probe) bool {
-	_, ok := events()[p.HookEvent]
-	return ok
+	return slices.Contains(Events, p.HookEvent) // events' names, without building its table
 }
 
 // guardReply is a built-in guard's decision as Dialect.Encode writes it on tool.execute.before:

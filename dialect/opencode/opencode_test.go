@@ -305,3 +305,16 @@ func FuzzDecodePlugin(f *testing.F) {
 		}
 	})
 }
+
+// TestEventsListTheTable: detect reads Events, not the table: both name the same events.
+func TestEventsListTheTable(t *testing.T) {
+	t.Parallel()
+	if len(Events) != len(events()) {
+		t.Fatalf("Events has %d names, the table %d", len(Events), len(events()))
+	}
+	for _, name := range Events {
+		if _, ok := events()[name]; !ok {
+			t.Errorf("%s is not in the table", name)
+		}
+	}
+}

@@ -52,7 +52,17 @@ var Agent = dialect.Agent{
 	},
 	Trust:          "runs a workspace's .windsurf/hooks.json with the user's and the system's, without asking",
 	DefaultTimeout: DefaultTimeout,
-	Detect:         func(p dialect.Probe) bool { _, ok := events()[p.ActionName]; return ok },
+	Detect:         detect,
+}
+
+// detect: Cascade's payload names its event in agent_action_name, which no other agent's
+// payload has (the event table is built only for a payload that has it).
+func detect(p dialect.Probe) bool {
+	if p.ActionName == "" {
+		return false
+	}
+	_, ok := events()[p.ActionName]
+	return ok
 }
 
 // ManagedDir returns the folder of Cascade's system-level hooks.json on a platform.

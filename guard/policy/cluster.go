@@ -251,13 +251,13 @@ func pipelineWords(src string) (stages [][]string, ok bool) {
 // prefixedForce reports whether a flag is a force flag with the tool's name in front of it
 // (--terragrunt-non-interactive, --pulumi-yes): the part after the first dash-separated word
 // is from the force vocabulary; --no-force and --skip-yes say the opposite.
-func prefixedForce(t *verbTables, f string) bool {
+func prefixedForce(f string) bool {
 	name, ok := strings.CutPrefix(f, "--")
 	if !ok {
 		return false
 	}
 	prefix, rest, ok := strings.Cut(name, "-")
-	return ok && rest != "" && prefix != "no" && prefix != "skip" && prefix != "without" && t.force["--"+rest]
+	return ok && rest != "" && prefix != "no" && prefix != "skip" && prefix != "without" && forceFlags.has("--"+rest)
 }
 
 // manifestUnknown says why the manifests a kubectl delete -f/-k reads make it a delete of what

@@ -58,14 +58,13 @@ func (p *Policy) Evaluate(s *shell.Script, ctx Context) Verdict {
 	pr := newProtector(ctx)
 	v := Verdict{Decision: Allow, Invocations: make([]InvocationResult, 0, len(s.Invocations))}
 	plain := make([]int8, len(p.Rules)) // per rule, found on first need: see programMayMatch
+	var known []nameRules               // per program name: see rulesFor
 	for i := range s.Invocations {
 		inv := &s.Invocations[i]
 		res := InvocationResult{Argv: argv(inv, ctx.Home), Wrappers: inv.Wrappers, Pos: inv.Pos, Depth: inv.Depth}
 		view := newView(inv)
-		for j, r := range p.Rules {
-			if !programMayMatch(r.Commands, view.name, &plain[j]) || r.kind() != "invocation" || !p.enabled(r) {
-				continue
-			}
+		for _, j := range p.rulesFor(view.name, plain, &known) {
+			r := p.Rules[j]
 			if ok, arg, class := r.matchInvocation(view, c); ok {
 				res.Rules = append(res.Rules, r.ID)
 				res.Decision = stronger(res.Decision, r.Decision)
@@ -304,6 +303,31 @@ func reason(v Verdict) string {
 	return strings.Join(parts, "; ")
 }
 
+// nameRules are the rules that may match invocations of one program name.
+type nameRules struct {
+	name  string
+	rules []int // indices in Policy.Rules, in order
+}
+
+// rulesFor returns, in order, the indices of the invocation rules switched on that may match an
+// invocation of the program name (programMayMatch). Found once per name across a command's
+// invocations (npm ci && npm run build): known holds the names met so far.
+func (p *Policy) rulesFor(name string, plain []int8, known *[]nameRules) []int {
+	for _, k := range *known {
+		if k.name == name {
+			return k.rules
+		}
+	}
+	var rules []int
+	for j, r := range p.Rules {
+		if programMayMatch(r.Commands, name, &plain[j]) && r.kind() == "invocation" && p.enabled(r) {
+			rules = append(rules, j)
+		}
+	}
+	*known = append(*known, nameRules{name, rules})
+	return rules
+}
+
 // programMayMatch reports whether one of a rule's program patterns may match the program name:
 // false only when every pattern is a plain name (no glob, no slash) other than it, which
 // isProgram would refuse too. Most rules name other programs; they are skipped before
@@ -315,7 +339,7 @@ func programMayMatch(patterns []string, name string, plain *int8) bool {
 	scan:
 		for _, c := range patterns {
 			for i := 0; i < len(c); i++ { // not strings.ContainsAny: see hasGlob
-				if b := c[i]; b == '*' || b == '?' || b == '/' {
+				if b := c[i]; b <= '?' && (b == '*' || b == '?' || b == '/') { // letters are above '?'
 					*plain = 2
 					break scan
 				}

@@ -3,6 +3,7 @@ package policy
 import (
 	"bufio"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,4 +68,46 @@ func FuzzProgramMayMatch(f *testing.F) {
 			t.Fatalf("programMayMatch rules out %q for %q (%q), which isProgram matches", pattern, name, prog)
 		}
 	})
+}
+
+// TestRulesForAsEveryRule: the rules rulesFor gives an invocation, found once per program name
+// across a command's invocations, are those the loop over every rule would try, in its order.
+func TestRulesForAsEveryRule(t *testing.T) {
+	p := Default()
+	n := 0
+	for _, file := range []string{"../testdata/corpus.tsv", "../testdata/everyday.tsv", "../testdata/agents.tsv"} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for line := range strings.Lines(string(data)) {
+			_, cmd, ok := strings.Cut(strings.TrimSuffix(line, "\n"), "\t")
+			if !ok {
+				continue
+			}
+			if _, rest, ok := strings.Cut(cmd, "\t"); ok {
+				cmd = rest
+			}
+			s := shell.Analyze(strings.ReplaceAll(cmd, `\n`, "\n"), shell.Options{Home: "/home/dev", Cwd: "/home/dev/project"})
+			plain := make([]int8, len(p.Rules))
+			var known []nameRules
+			for i := range s.Invocations {
+				name := newView(&s.Invocations[i]).name
+				var want []int
+				for j, r := range p.Rules {
+					var pl int8
+					if programMayMatch(r.Commands, name, &pl) && r.kind() == "invocation" && p.enabled(r) {
+						want = append(want, j)
+					}
+				}
+				if got := p.rulesFor(name, plain, &known); !slices.Equal(got, want) {
+					t.Fatalf("%q, %s: rulesFor gives %v, every rule %v", cmd, name, got, want)
+				}
+				n++
+			}
+		}
+	}
+	if n < 1000 {
+		t.Errorf("only %d invocations checked", n)
+	}
 }

@@ -21,13 +21,6 @@ const (
 	RuleVerb = "destructive-verb"
 )
 
-// verbTables are built on first use.
-type verbTables struct {
-	destructive map[string]bool
-	force       map[string]bool
-	describe    map[string]bool
-}
-
 // toolEntry is what the catalogue knows of a tool's destructive verbs: the decision for each
 // (allow: what it hits can be had again; ask; deny), a default for the others, and whether the
 // tool ever asks for confirmation itself.
@@ -47,18 +40,21 @@ type toolEntry struct {
 	wholesale map[string]bool
 }
 
-var verbs = sync.OnceValue(func() *verbTables {
-	t := &verbTables{
-		destructive: set("delete", "destroy", "drop", "purge", "prune", "wipe", "flush", "flushall", "flushdb", "reset",
-			"rm", "rmi", "rmr", "remove", "uninstall", "terminate", "nuke", "truncate", "teardown", "unpublish",
-			"deregister", "obliterate", "expunge", "yank", "zap", "clean-all", "annihilate", "deletion", "del", "unlink"),
-		force: set("--force", "-force", "--yes", "-yes", "-y", "--auto-approve", "-auto-approve", "--confirm", "--no-confirm", "--no-prompt",
-			"--assume-yes", "--non-interactive", "--skip-confirmation", "--accept-data-loss", "--force-reset", "--quiet",
-			"--force-delete", "--yes-i-really-mean-it", "--noconfirm", "--no-interactive", "--silent"),
-		describe: set("--help", "-h", "-help", "--version", "-V", "--dry-run", "--dryrun", "-dry-run", "--what-if", "-WhatIf", "--check", "--plan"),
-	}
-	return t
-})
+// destructiveVerbs are the destructive vocabulary of subcommands.
+var destructiveVerbs = words{"annihilate", "clean-all", "del", "delete", "deletion", "deregister",
+	"destroy", "drop", "expunge", "flush", "flushall", "flushdb", "nuke", "obliterate", "prune",
+	"purge", "remove", "reset", "rm", "rmi", "rmr", "teardown", "terminate", "truncate", "uninstall",
+	"unlink", "unpublish", "wipe", "yank", "zap"}
+
+// forceFlags turn a tool's confirmation off.
+var forceFlags = words{"--accept-data-loss", "--assume-yes", "--auto-approve", "--confirm",
+	"--force", "--force-delete", "--force-reset", "--no-confirm", "--no-interactive", "--no-prompt",
+	"--noconfirm", "--non-interactive", "--quiet", "--silent", "--skip-confirmation", "--yes",
+	"--yes-i-really-mean-it", "-auto-approve", "-force", "-y", "-yes"}
+
+// describeFlags make a command only describe what it would do.
+var describeFlags = words{"--check", "--dry-run", "--dryrun", "--help", "--plan", "--version",
+	"--what-if", "-V", "-WhatIf", "-dry-run", "-h", "-help"}
 
 // verbCatalogue is built on first use too, apart from the vocabulary: only a command line with
 // a destructive verb in it looks a tool up.
@@ -150,9 +146,8 @@ func verbJudgement(v *view) (Match, bool) {
 		// ./tests/runtests.py delete_regress: a project's own script's arguments are its business
 		return Match{}, false // git has rules of its own; readers and manuals only name verbs
 	}
-	t := verbs()
 	for _, w := range v.inv.Args[1:] {
-		if name, _, _ := strings.Cut(w.Value, "="); w.Static && t.describe[name] {
+		if name, _, _ := strings.Cut(w.Value, "="); w.Static && describeFlags.has(name) {
 			return Match{}, false
 		}
 	}
@@ -171,7 +166,7 @@ func verbJudgement(v *view) (Match, bool) {
 			return Match{}, false // kubectl auth can-i delete pods: a question about the verb
 		}
 		path = append(path, w)
-		if verbAt < 0 && isDestructiveVerb(t, w) {
+		if verbAt < 0 && isDestructiveVerb(w) {
 			verbAt = i
 		}
 	}
@@ -196,7 +191,7 @@ func verbJudgement(v *view) (Match, bool) {
 	}
 	forced := entry.noPrompt
 	for f := range v.flags {
-		if t.force[f] || (f == "-f" && entry.forceF) || entry.forceAlso[f] || prefixedForce(t, f) {
+		if forceFlags.has(f) || (f == "-f" && entry.forceF) || entry.forceAlso[f] || prefixedForce(f) {
 			forced = true
 		}
 	}
@@ -250,9 +245,9 @@ var asksAbout = words{"can-i", "describe", "explain", "help"}
 // force-delete-mfa-device, bulk-delete); not a compound that starts with a verb that only reads
 // or undoes (get-deletion-status, cancel-key-deletion), nor a word in the middle of a name
 // (verify_child_delete.py, test_password_reset_link).
-func isDestructiveVerb(t *verbTables, w string) bool {
+func isDestructiveVerb(w string) bool {
 	w = strings.ToLower(w)
-	if t.destructive[w] {
+	if destructiveVerbs.has(w) {
 		return true
 	}
 	parts := strings.FieldsFunc(w, func(r rune) bool { return r == '-' || r == ':' || r == '_' || r == '.' })
@@ -265,9 +260,9 @@ func isDestructiveVerb(t *verbTables, w string) bool {
 	}
 	switch parts[0] {
 	case "batch", "bulk", "force", "mass", "hard", "permanently":
-		return t.destructive[parts[1]]
+		return destructiveVerbs.has(parts[1])
 	}
-	return t.destructive[parts[0]] || t.destructive[parts[len(parts)-1]]
+	return destructiveVerbs.has(parts[0]) || destructiveVerbs.has(parts[len(parts)-1])
 }
 
 // isWordlike reports whether an argument reads as a subcommand: letters, digits and - : _ .,

@@ -13,7 +13,8 @@ var wordSets = map[string]words{"readers": readers, "deleters": deleters, "write
 	"nodeRemoves": nodeRemoves, "yarnRemoves": yarnRemoves, "systemRemoves": systemRemoves, "otherRemoves": otherRemoves,
 	"builtins": builtins, "redisValueOpts": redisValueOpts, "composeValueOpts": composeValueOpts, "movers": movers,
 	"systemDirs": systemDirs, "gitCore": gitCore, "httpValueOpts": httpValueOpts, "publicRegistries": publicRegistries,
-	"describers": describers, "asksAbout": asksAbout, "shellHistories": shellHistories}
+	"describers": describers, "asksAbout": asksAbout, "shellHistories": shellHistories,
+	"destructiveVerbs": destructiveVerbs, "forceFlags": forceFlags, "describeFlags": describeFlags}
 
 func init() {
 	for _, g := range globalOpts {

@@ -15,14 +15,6 @@ import (
 // any other command, inside a frame that names them.
 
 var (
-	// runnerSubs are package managers whose subcommand runs what follows it.
-	runnerSubs = sync.OnceValue(func() map[string][]string {
-		return map[string][]string{"npm": {"exec", "x"}, "pnpm": {"dlx", "exec"}, "yarn": {"dlx", "exec"},
-			"bun": {"x"}, "uv": {"run", "tool run"}, "poetry": {"run"}, "pipenv": {"run"}, "pipx": {"run"},
-			"bundle": {"exec"}, "pdm": {"run"}, "hatch": {"run"}, "rye": {"run"}, "conda": {"run"}, "mamba": {"run"},
-			"micromamba": {"run"}, "mise": {"exec", "x"}, "asdf": {"exec"}, "rtx": {"exec"}, "deno": {"run -A"},
-			"devbox": {"run"}, "nix": {"shell -c", "develop -c"}, "direnv": {"exec"}}
-	})
 	// runnerOpts are the options of runners that take a separate value.
 	runnerOpts = words{"--call", "--cwd", "--directory", "--env", "--env-file", "--extra", "--from", "--group", "--name", "--package", "--prefix", "--project", "--python", "--with", "--workspace", "-c", "-e", "-n", "-p", "-w"}
 	// straceOpts are strace's and ltrace's options with a value.
@@ -33,23 +25,6 @@ var (
 	dockerRunOpts = words{"--add-host", "--cap-add", "--cap-drop", "--cidfile", "--cpus", "--cpuset-cpus", "--detach-keys", "--device", "--dns", "--entrypoint", "--env", "--env-file", "--expose", "--gpus", "--group-add", "--hostname", "--index", "--ipc", "--isolation", "--label", "--label-file", "--link", "--log-driver", "--log-opt", "--memory", "--memory-swap", "--mount", "--name", "--net", "--network", "--pid", "--platform", "--publish", "--pull", "--restart", "--runtime", "--security-opt", "--shm-size", "--stop-signal", "--stop-timeout", "--tmpfs", "--ulimit", "--user", "--userns", "--uts", "--volume", "--volumes-from", "--workdir", "-e", "-h", "-l", "-m", "-p", "-u", "-v", "-w"}
 	// kubectlExecOpts are kubectl exec's options with a value.
 	kubectlExecOpts = words{"--container", "--context", "--filename", "--kubeconfig", "--namespace", "--pod-running-timeout", "-c", "-f", "-n"}
-	// argvRunners run the command line that follows their options (and an optional --), each
-	// with the options of its own that take a value: retry loops, output and terminal
-	// wrappers, daemonizers, multi-call binaries, programs that run as another user.
-	argvRunners = sync.OnceValue(func() map[string]words {
-		return map[string]words{
-			"retry":     words{"--delay", "--max-time", "--sleep", "--times", "--tries", "--until", "--while", "-d", "-m", "-t", "-u", "-w"},
-			"chronic":   nil,
-			"toybox":    nil,
-			"ifne":      nil,
-			"daemonize": words{"-E", "-a", "-c", "-e", "-l", "-o", "-p", "-u"},
-			"runuser":   words{"--group", "--shell", "--supp-group", "--user", "--whitelist-environment", "-G", "-g", "-s", "-u", "-w"},
-			"pkexec":    words{"--user"},
-			"catchsegv": nil,
-			"setpriv":   words{"--ambient-caps", "--apparmor-profile", "--bounding-set", "--groups", "--inh-caps", "--regid", "--reuid", "--securebits", "--selinux-label"},
-			"doppler":   nil,
-		}
-	})
 	// watchexecOpts and hyperfineOpts are the options with a value of watchexec and hyperfine
 	// (hyperfine's --prepare, --setup, --cleanup and --conclude are commands and read as such).
 	watchexecOpts     = words{"--debounce", "--delay-run", "--emit-events-to", "--env", "--exts", "--filter", "--filter-file", "--ignore", "--ignore-file", "--on-busy-update", "--poll", "--project-origin", "--shell", "--signal", "--stop-signal", "--stop-timeout", "--watch", "--watch-non-recursive", "--workdir", "-E", "-W", "-d", "-e", "-f", "-i", "-s", "-w"}
@@ -58,6 +33,59 @@ var (
 	// packageDeleters delete what they are given, like rm -rf.
 	packageDeleters = words{"del", "del-cli", "fs-extra", "premove", "rimraf", "rmrf", "trash", "trash-put"}
 )
+
+// runnerSubcommands are the subcommands of a package manager that run what follows them, in
+// the order they are tried; nil for any other program. A switch, not a map built on first use:
+// every command reaches it.
+func runnerSubcommands(name string) []string {
+	switch name {
+	case "npm", "mise":
+		return []string{"exec", "x"}
+	case "pnpm", "yarn":
+		return []string{"dlx", "exec"}
+	case "bun":
+		return []string{"x"}
+	case "uv":
+		return []string{"run", "tool run"}
+	case "poetry", "pipenv", "pipx", "pdm", "hatch", "rye", "conda", "mamba", "micromamba", "devbox":
+		return []string{"run"}
+	case "bundle", "asdf", "rtx", "direnv":
+		return []string{"exec"}
+	case "deno":
+		return []string{"run -A"}
+	case "nix":
+		return []string{"shell -c", "develop -c"}
+	}
+	return nil
+}
+
+// argvRunner reports whether a program runs the command line that follows its options (and an
+// optional --), with the options of its own that take a value: retry loops, output and
+// terminal wrappers, daemonizers, multi-call binaries, programs that run as another user. A
+// switch, as runnerSubcommands.
+func argvRunner(name string) (opts words, ok bool) {
+	switch name {
+	case "retry":
+		return words{"--delay", "--max-time", "--sleep", "--times", "--tries", "--until", "--while", "-d", "-m", "-t", "-u", "-w"}, true
+	case "chronic", "toybox", "ifne", "catchsegv", "doppler":
+		return nil, true
+	case "daemonize":
+		return words{"-E", "-a", "-c", "-e", "-l", "-o", "-p", "-u"}, true
+	case "runuser":
+		return words{"--group", "--shell", "--supp-group", "--user", "--whitelist-environment", "-G", "-g", "-s", "-u", "-w"}, true
+	case "pkexec":
+		return words{"--user"}, true
+	case "setpriv":
+		return words{"--ambient-caps", "--apparmor-profile", "--bounding-set", "--groups", "--inh-caps", "--regid", "--reuid", "--securebits", "--selinux-label"}, true
+	}
+	return nil, false
+}
+
+// isArgvRunner is argvRunner's answer alone.
+func isArgvRunner(name string) bool {
+	_, ok := argvRunner(name)
+	return ok
+}
 
 // npmExecArgs is what npm exec runs of body, the words from its package on, given before the
 // words that came before them: npm reads options up to the first "--", wherever they are, and
@@ -89,8 +117,8 @@ func (a *analyzer) runner(name string, args []Word, f *frame, ctx *callCtx) bool
 			a.invoke(rest, f.with(name), ctx)
 		}
 		return true
-	case runnerSubs()[name] != nil:
-		for _, sub := range runnerSubs()[name] {
+	case runnerSubcommands(name) != nil:
+		for _, sub := range runnerSubcommands(name) {
 			words := strings.Fields(sub)
 			body := skipOpts(rest, runnerOpts)
 			if !hasWords(body, words) {
@@ -107,14 +135,15 @@ func (a *analyzer) runner(name string, args []Word, f *frame, ctx *callCtx) bool
 			return true
 		}
 		return false
-	case argvRunners()[name] != nil || name == "chronic" || name == "toybox" || name == "ifne" || name == "catchsegv" || name == "doppler":
+	case isArgvRunner(name):
 		if name == "doppler" {
 			if len(rest) == 0 || rest[0].Value != "run" {
 				return false
 			}
 			rest = rest[1:]
 		}
-		body := skipOpts(rest, argvRunners()[name])
+		opts, _ := argvRunner(name)
+		body := skipOpts(rest, opts)
 		if len(body) == 0 {
 			return false
 		}

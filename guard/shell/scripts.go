@@ -207,27 +207,41 @@ func (a *analyzer) packageScript(name string, args []Word, f *frame, ctx *callCt
 	default:
 		return
 	}
-	var pkg struct {
-		Scripts map[string]string `json:"scripts"`
-	}
+	var scripts map[string]string
 	if text, ok := a.scriptText(Word{Value: "package.json", Static: true}); ok {
-		_ = json.Unmarshal([]byte(text), &pkg)
-	}
-	if pkg.Scripts == nil {
-		pkg.Scripts = map[string]string{}
-	}
-	for k, v := range a.pkgScripts {
-		pkg.Scripts[k] = v // npm pkg set earlier in the command line
+		scripts = a.packageScripts(text)
 	}
 	names := []string{"pre" + script, script, "post" + script}
 	if script == "install" || script == "ci" || script == "i" {
 		names = []string{"preinstall", "install", "postinstall", "prepare"} // the lifecycle scripts install runs
 	}
 	for _, s := range names {
-		if body, ok := pkg.Scripts[s]; ok {
+		body, ok := a.pkgScripts[s] // npm pkg set earlier in the command line
+		if !ok {
+			body, ok = scripts[s]
+		}
+		if ok {
 			a.nested(body, f.with(name+" run "+s), ctx)
 		}
 	}
+}
+
+// packageScripts returns the scripts of a package.json text (what json.Unmarshal takes of them
+// when the file is not all valid), decoding a text once however many commands run its scripts.
+// The map is shared: not to be changed.
+func (a *analyzer) packageScripts(text string) map[string]string {
+	if a.pkgJSON.scripts != nil && a.pkgJSON.text == text {
+		return a.pkgJSON.scripts
+	}
+	var pkg struct {
+		Scripts map[string]string `json:"scripts"`
+	}
+	_ = json.Unmarshal([]byte(text), &pkg)
+	if pkg.Scripts == nil {
+		pkg.Scripts = map[string]string{}
+	}
+	a.pkgJSON.text, a.pkgJSON.scripts = text, pkg.Scripts
+	return pkg.Scripts
 }
 
 // makeTargets follows make: the recipes of the targets named (or the first target) in the

@@ -235,6 +235,12 @@ type analyzer struct {
 	aliases map[string]string
 	// pkgScripts are the package.json scripts npm pkg set wrote earlier in the command line.
 	pkgScripts map[string]string
+	// pkgJSON is the package.json text packageScript decoded last, and its scripts: npm ci &&
+	// npm run build reads the same file twice.
+	pkgJSON struct {
+		text    string
+		scripts map[string]string
+	}
 	// destroyPlans are the plan files terraform plan -destroy wrote earlier in the command line.
 	destroyPlans map[string]bool
 	// substFiles are the files that stand for process substitutions whose text is known.
@@ -739,10 +745,23 @@ func isCallTo(s *syntax.Stmt, name string) bool {
 
 // nestedInWord analyses the command substitutions and process substitutions inside a word.
 func (a *analyzer) nestedInWord(w *syntax.Word, f *frame) {
-	if w == nil {
+	if w == nil || quotedOrLiteral(w) {
 		return
 	}
 	syntax.Walk(w, func(n syntax.Node) bool { return a.nestedNode(n, f) })
+}
+
+// quotedOrLiteral reports whether a word is only literal text and single quotes, which hold no
+// command to walk into (most words of a command line).
+func quotedOrLiteral(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func (a *analyzer) nestedNode(n syntax.Node, f *frame) bool {

@@ -196,7 +196,15 @@ func (a *analyzer) fields(words []*syntax.Word) []Word {
 		raw := a.source(w)
 		w = extGlobAsStar(w)
 		glob := hasGlob(w)
-		fs, err := expand.Fields(cfg, w)
+		var fs []string
+		var err error
+		var one [1]string
+		if v, ok := plainLiteral(w); ok {
+			one[0] = v // what expand.Fields gives it, without its allocations
+			fs = one[:]
+		} else {
+			fs, err = expand.Fields(cfg, w)
+		}
 		if err != nil {
 			out = append(out, Word{Value: Dyn, Raw: raw})
 			continue
@@ -213,6 +221,21 @@ func (a *analyzer) fields(words []*syntax.Word) []Word {
 		}
 	}
 	return out
+}
+
+// plainLiteral returns the value of a word that is one literal with nothing for expansion to do:
+// no tilde at its start, no backslash, no brace. expand.Fields gives such a word as the one
+// field of its value (the guard's expander reads no directory, so a glob stays as written);
+// TestPlainLiteralAsFields and FuzzPlainLiteralAsFields hold the two equal.
+func plainLiteral(w *syntax.Word) (string, bool) {
+	if len(w.Parts) != 1 {
+		return "", false
+	}
+	l, ok := w.Parts[0].(*syntax.Lit)
+	if !ok || strings.HasPrefix(l.Value, "~") || strings.ContainsAny(l.Value, `\{`) {
+		return "", false
+	}
+	return l.Value, true
 }
 
 // tildeForm resolves the tilde forms the expander leaves unknown: ~+ is the working directory,

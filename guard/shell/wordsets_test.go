@@ -14,7 +14,15 @@ var wordSets = map[string]words{"sudoValueOpts": sudoValueOpts, "niceValueOpts":
 	"fanoutOpts": fanoutOpts, "saltShell": saltShell, "gitCommandKeys": gitCommandKeys, "gitCommandEnv": gitCommandEnv,
 	"runnerOpts": runnerOpts, "straceOpts": straceOpts, "sshOpts": sshOpts, "dockerRunOpts": dockerRunOpts, "kubectlExecOpts": kubectlExecOpts,
 	"watchexecOpts": watchexecOpts, "hyperfineOpts": hyperfineOpts, "hyperfineCommands": hyperfineCommands, "packageDeleters": packageDeleters,
-	"tclRedirects": tclRedirects, "windowsShells": windowsShells, "deleters": deleters}
+	"tclRedirects": tclRedirects, "windowsShells": windowsShells, "deleters": deleters,
+	"argvRunner(retry)": argvRunnerOpts("retry"), "argvRunner(daemonize)": argvRunnerOpts("daemonize"),
+	"argvRunner(runuser)": argvRunnerOpts("runuser"), "argvRunner(pkexec)": argvRunnerOpts("pkexec"),
+	"argvRunner(setpriv)": argvRunnerOpts("setpriv")}
+
+func argvRunnerOpts(name string) words {
+	opts, _ := argvRunner(name)
+	return opts
+}
 
 func TestWordsSorted(t *testing.T) {
 	for name, w := range wordSets {

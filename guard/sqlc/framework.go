@@ -17,7 +17,9 @@ type frameworkRule struct {
 	why string
 }
 
-// frameworkTools maps each tool (after pass-through runners are removed) to its rules. The
+// frameworkRules returns a tool's rules (after pass-through runners are removed), nil for a
+// tool with none: a switch, not a table, so that a command of any other program, every guard
+// process's, builds nothing (a map of the tools cost a guard process 18K instructions). The
 // behaviour of each entry was checked against the tool's documentation:
 //   - Rails guides, "Active Record Migrations" (db:drop, db:reset, db:schema:load, db:purge,
 //     db:truncate_all, db:seed:replant, db:migrate:reset, db:setup, db:fixtures:load);
@@ -37,12 +39,10 @@ type frameworkRule struct {
 //     (schema:drop, schema:fresh, migration:fresh); AdonisJS ace (migration:fresh, :reset,
 //     :refresh, db:wipe); Doctrine (doctrine:database:drop, doctrine:schema:drop,
 //     doctrine:fixtures:load without --append purges); Heroku (pg:reset); Wrangler (d1 delete).
-var frameworkToolsTable lazy[map[string][]frameworkRule]
-
-// frameworkTools builds its table on first use.
-func frameworkTools() map[string][]frameworkRule {
-	return frameworkToolsTable.get(func() map[string][]frameworkRule {
-		rails := []frameworkRule{
+func frameworkRules(tool string) []frameworkRule {
+	switch tool {
+	case "rails", "rake":
+		return []frameworkRule{
 			{sub: "db:drop", why: "drops the database"},
 			{sub: "db:reset", why: "drops and recreates the database"},
 			{sub: "db:schema:load", why: "recreates every table from the schema, deleting their rows"},
@@ -55,103 +55,117 @@ func frameworkTools() map[string][]frameworkRule {
 			{sub: "db:fixtures:load", why: "deletes the rows of the fixtures' tables"},
 			{sub: "db:migrate", arg: []string{"VERSION=0"}, why: "reverts every migration"},
 		}
-		django := []frameworkRule{
+	case "manage.py", "django-admin":
+		return []frameworkRule{
 			{sub: "flush", why: "deletes every row of every table"},
 			{sub: "reset_db", why: "drops and recreates the database"},
 			{sub: "reset_schema", why: "drops and recreates the schema"},
 			{sub: "drop_test_database", why: "drops the test database"},
 			{sub: "migrate", arg: []string{"zero"}, why: "unapplies every migration of the app, dropping its tables"},
 		}
-		laravel := []frameworkRule{
+	case "artisan":
+		return []frameworkRule{
 			{sub: "migrate:fresh", why: "drops every table and runs the migrations again"},
 			{sub: "migrate:reset", why: "rolls back every migration"},
 			{sub: "migrate:refresh", why: "rolls back every migration and runs them again"},
 			{sub: "db:wipe", why: "drops every table, view and type"},
 			{sub: "schema:dump", flags: []string{"--prune"}, why: "deletes the migration files"},
 		}
-		ace := []frameworkRule{
+	case "ace":
+		return []frameworkRule{
 			{sub: "migration:fresh", why: "drops every table and runs the migrations again"},
 			{sub: "migration:reset", why: "rolls back every migration"},
 			{sub: "migration:refresh", why: "rolls back every migration and runs them again"},
 			{sub: "db:wipe", why: "drops every table"},
 			{sub: "migration:rollback", flags: []string{"--batch=0"}, why: "rolls back every migration"},
 		}
-		typeorm := []frameworkRule{
+	case "prisma":
+		return []frameworkRule{
+			{sub: "migrate reset", why: "drops the database and runs every migration again"},
+			{sub: "db push", flags: []string{"--accept-data-loss", "--force-reset"}, why: "pushes a schema accepting data loss"},
+		}
+	case "drizzle-kit":
+		return []frameworkRule{
+			{sub: "push", flags: []string{"--force"}, why: "pushes the schema approving every statement that loses data"},
+			{sub: "drop", why: "deletes a migration"},
+		}
+	case "sequelize", "sequelize-cli":
+		return []frameworkRule{
+			{sub: "db:drop", why: "drops the database"},
+			{sub: "db:migrate:undo:all", why: "reverts every migration"},
+			{sub: "db:seed:undo:all", why: "deletes every seeded row"},
+		}
+	case "typeorm", "typeorm-ts-node-commonjs", "typeorm-ts-node-esm":
+		return []frameworkRule{
 			{sub: "schema:drop", why: "drops every table"},
 			{sub: "schema:sync", why: "synchronises the schema, which may drop columns and tables"},
 		}
-		flask := []frameworkRule{{sub: "db downgrade", arg: []string{"base"}, why: "reverts every migration"}}
-		m := map[string][]frameworkRule{
-			"rails": rails, "rake": rails,
-			"manage.py": django, "django-admin": django,
-			"artisan": laravel,
-			"ace":     ace,
-			"prisma": {
-				{sub: "migrate reset", why: "drops the database and runs every migration again"},
-				{sub: "db push", flags: []string{"--accept-data-loss", "--force-reset"}, why: "pushes a schema accepting data loss"},
-			},
-			"drizzle-kit": {
-				{sub: "push", flags: []string{"--force"}, why: "pushes the schema approving every statement that loses data"},
-				{sub: "drop", why: "deletes a migration"},
-			},
-			"sequelize": {
-				{sub: "db:drop", why: "drops the database"},
-				{sub: "db:migrate:undo:all", why: "reverts every migration"},
-				{sub: "db:seed:undo:all", why: "deletes every seeded row"},
-			},
-			"typeorm": typeorm, "typeorm-ts-node-commonjs": typeorm, "typeorm-ts-node-esm": typeorm,
-			"knex":    {{sub: "migrate:rollback", flags: []string{"--all"}, why: "reverts every migration"}},
-			"alembic": {{sub: "downgrade", arg: []string{"base"}, why: "reverts every migration"}},
-			"flask":   flask,
-			"dotnet-ef": {
-				{sub: "database drop", why: "drops the database"},
-				{sub: "database update", arg: []string{"0"}, why: "reverts every migration"},
-			},
-			"mix": {
-				{sub: "ecto.drop", why: "drops the database"},
-				{sub: "ecto.reset", why: "drops and recreates the database"},
-				{sub: "ecto.rollback", flags: []string{"--all"}, why: "reverts every migration"},
-			},
-			"supabase": {
-				{sub: "db reset", why: "recreates the database, deleting its data"},
-				{sub: "projects delete", why: "deletes a project and its database"},
-			},
-			"migrate": { // golang-migrate
-				{sub: "drop", why: "drops everything in the database"},
-				{sub: "down", arg: []string{"", "-all"}, why: "runs every down migration"},
-			},
-			"goose": {
-				{sub: "reset", why: "rolls back every migration"},
-				{sub: "down-to", arg: []string{"0"}, why: "rolls back every migration"},
-			},
-			"flyway":    {{sub: "clean", why: "drops every object in the schemas"}},
-			"liquibase": {{sub: "drop-all", why: "drops every object"}, {sub: "dropAll", why: "drops every object"}},
-			"diesel": {
-				{sub: "database reset", why: "drops and recreates the database"},
-				{sub: "migration revert", flags: []string{"--all"}, why: "reverts every migration"},
-			},
-			"dbmate": {{sub: "drop", why: "drops the database"}},
-			"sqitch": {
-				{sub: "revert", why: "reverts every change unless --to limits it"},
-				{sub: "rebase", why: "reverts every change before deploying"},
-			},
-			"mikro-orm": {
-				{sub: "schema:drop", why: "drops the schema"},
-				{sub: "schema:fresh", why: "drops and recreates the schema"},
-				{sub: "migration:fresh", why: "drops the schema and runs every migration again"},
-			},
-			"console": { // Symfony bin/console
-				{sub: "doctrine:database:drop", why: "drops the database"},
-				{sub: "doctrine:schema:drop", why: "drops the schema"},
-				{sub: "doctrine:fixtures:load", why: "purges the database before loading fixtures (without --append)"},
-			},
-			"heroku":   {{sub: "pg:reset", why: "deletes every table of the database"}},
-			"wrangler": {{sub: "d1 delete", why: "deletes the database"}},
+	case "knex":
+		return []frameworkRule{{sub: "migrate:rollback", flags: []string{"--all"}, why: "reverts every migration"}}
+	case "alembic":
+		return []frameworkRule{{sub: "downgrade", arg: []string{"base"}, why: "reverts every migration"}}
+	case "flask":
+		return []frameworkRule{{sub: "db downgrade", arg: []string{"base"}, why: "reverts every migration"}}
+	case "dotnet-ef":
+		return []frameworkRule{
+			{sub: "database drop", why: "drops the database"},
+			{sub: "database update", arg: []string{"0"}, why: "reverts every migration"},
 		}
-		m["sequelize-cli"] = m["sequelize"]
-		m["mikro-orm-esm"] = m["mikro-orm"]
-		return m
-	})
+	case "mix":
+		return []frameworkRule{
+			{sub: "ecto.drop", why: "drops the database"},
+			{sub: "ecto.reset", why: "drops and recreates the database"},
+			{sub: "ecto.rollback", flags: []string{"--all"}, why: "reverts every migration"},
+		}
+	case "supabase":
+		return []frameworkRule{
+			{sub: "db reset", why: "recreates the database, deleting its data"},
+			{sub: "projects delete", why: "deletes a project and its database"},
+		}
+	case "migrate": // golang-migrate
+		return []frameworkRule{
+			{sub: "drop", why: "drops everything in the database"},
+			{sub: "down", arg: []string{"", "-all"}, why: "runs every down migration"},
+		}
+	case "goose":
+		return []frameworkRule{
+			{sub: "reset", why: "rolls back every migration"},
+			{sub: "down-to", arg: []string{"0"}, why: "rolls back every migration"},
+		}
+	case "flyway":
+		return []frameworkRule{{sub: "clean", why: "drops every object in the schemas"}}
+	case "liquibase":
+		return []frameworkRule{{sub: "drop-all", why: "drops every object"}, {sub: "dropAll", why: "drops every object"}}
+	case "diesel":
+		return []frameworkRule{
+			{sub: "database reset", why: "drops and recreates the database"},
+			{sub: "migration revert", flags: []string{"--all"}, why: "reverts every migration"},
+		}
+	case "dbmate":
+		return []frameworkRule{{sub: "drop", why: "drops the database"}}
+	case "sqitch":
+		return []frameworkRule{
+			{sub: "revert", why: "reverts every change unless --to limits it"},
+			{sub: "rebase", why: "reverts every change before deploying"},
+		}
+	case "mikro-orm", "mikro-orm-esm":
+		return []frameworkRule{
+			{sub: "schema:drop", why: "drops the schema"},
+			{sub: "schema:fresh", why: "drops and recreates the schema"},
+			{sub: "migration:fresh", why: "drops the schema and runs every migration again"},
+		}
+	case "console": // Symfony bin/console
+		return []frameworkRule{
+			{sub: "doctrine:database:drop", why: "drops the database"},
+			{sub: "doctrine:schema:drop", why: "drops the schema"},
+			{sub: "doctrine:fixtures:load", why: "purges the database before loading fixtures (without --append)"},
+		}
+	case "heroku":
+		return []frameworkRule{{sub: "pg:reset", why: "deletes every table of the database"}}
+	case "wrangler":
+		return []frameworkRule{{sub: "d1 delete", why: "deletes the database"}}
+	}
+	return nil
 }
 
 // FrameworkCommand reports whether argv (program first) is a framework's or ORM's database
@@ -187,7 +201,7 @@ func FrameworkCommand(argv []string) (destructive bool, why string) {
 		}
 		return false, ""
 	}
-	rules := frameworkTools()[tool]
+	rules := frameworkRules(tool)
 	if len(rules) == 0 {
 		return false, ""
 	}

@@ -19,9 +19,11 @@ import (
 const root = "../.."
 
 // allowed are the places that may still compare an agent's name (file:function), each with why
-// it cannot move into the agent's descriptor: none. TestNoAgentSwitches fails on a comparison
-// that is not listed here, and on an entry that no longer compares anything.
-var allowed = map[string]string{}
+// it cannot move into the agent's descriptor. TestNoAgentSwitches fails on a comparison that is
+// not listed here, and on an entry that no longer compares anything.
+var allowed = map[string]string{
+	"guard/sqlc/framework.go:frameworkRules": "goose there is pressly/goose, the database migration tool, not the agent",
+}
 
 // TestNoAgentSwitches parses every non-test Go file and fails where an agent's name (a registered
 // agent's name as a string, or its dialect.Name constant) is a case value or an operand of == or

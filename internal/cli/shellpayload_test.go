@@ -60,6 +60,12 @@ func shellPayloadSeeds(t testing.TB) [][]byte {
 		`{"tool\u005fname":"Bash","extra":{"deep":[[[{"x":null}]]]},"n":1e999}`,
 		`{"ſession_id":"s","tool_name":"Bash"}`, `{"hookEventName":"PreToolUse","hookeventname":"x"}`,
 		`[]`, `null`, `"x"`, ``, `  {}  `, "{\"tool_name\":\"Ba\xffsh\"}",
+		`{"tool_input":{"command":"a\"b\\c\/d\b\f\n\r\t","n":[0,-0,1.5,2e3,-1E+2,1e-2],"o":{"a":1,"a":2}}}`,
+		`{"tool_input":{"n":01}}`, `{"tool_input":{"n":1.}}`, `{"tool_input":{"n":-}}`, `{"tool_input":{"n":.5}}`,
+		`{"tool_input":{"n":1e}}`, `{"tool_input":[tru]}`, `{"tool_input":nul}`, `{"tool_input":{"a":1,}}`,
+		`{"tool_input":[1,]}`, `{"tool_input":{"a" 1}}`, `{"x":"\q"}`, "{\"x\":\"a\tb\"}", `{"x":"\ud800"}`,
+		`{"cwd":"a"`, `{"cwd":"a",}`, `{,}`, `{"cwd":null,"cwd":"b","cwd":null}`, `{"tool_name":true}`,
+		`{"tool_input":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}`,
 	} {
 		seeds = append(seeds, []byte(s))
 	}
@@ -84,6 +90,27 @@ func sameShellPayload(t *testing.T, data []byte) {
 	errFast, errSlow = fast.decode(data), json.Unmarshal(data, &slow)
 	if (errFast == nil) != (errSlow == nil) || !reflect.DeepEqual(fast, slow) {
 		t.Fatalf("%q over a payload: decode %+v (%v), Unmarshal %+v (%v)", data, fast, errFast, slow, errSlow)
+	}
+}
+
+// TestScanKeysTakesCommonPayloads: decode's own reading takes the payloads agents send (Claude
+// Code's Bash call with its timeout and description, a command with quotes, a backslash and a
+// newline in it, text that is not ASCII), so that a guard process does not start encoding/json
+// for them; what it takes is Unmarshal's reading.
+func TestScanKeysTakesCommonPayloads(t *testing.T) {
+	for _, s := range []string{
+		`{"session_id":"s","transcript_path":"/tmp/t.jsonl","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cd web && npm ci && npm run build -- --prod > build.log 2>&1"}}`,
+		`{"session_id":"abc","transcript_path":"/home/u/.claude/projects/p/abc.jsonl","cwd":"/home/u/p","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git commit -m \"fix: a\\nb\"\necho done","description":"Commit — änderungen","timeout":120000,"run_in_background":false},"tool_use_id":"toolu_01"}`,
+		` { "tool_input" : { "command" : "ls" , "x" : [ 1 , -2.5e-3 , true , null , { } , [ ] ] } } `,
+	} {
+		var pl, want shellPayload
+		if !pl.scanKeys([]byte(s)) {
+			t.Errorf("scanKeys does not take %s", s)
+			continue
+		}
+		if err := json.Unmarshal([]byte(s), &want); err != nil || !reflect.DeepEqual(pl, want) {
+			t.Errorf("%s: scanKeys read %+v, Unmarshal %+v (%v)", s, pl, want, err)
+		}
 	}
 }
 
