@@ -137,8 +137,9 @@ func shellPayload(c, cwd string) map[string]any {
 // eventTimeout is Claude Code's timeout for the events whose hooks it gives less than 600 s: a
 // UserPromptSubmit hook 30 s, and SessionEnd's hooks 1.5 s together (its default budget, which
 // CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS or an entry's timeout of up to 60 s raises), as the
-// project's survey of the agents' hook dialects gives them for Claude Code 2.1.x (the SessionEnd
-// budget, SESSION_END_HOOK_TIMEOUT_MS_DEFAULT, is in the 2.1.328 binary too).
+// project's survey of the agents' hook dialects gives them for Claude Code 2.1.x. Both are in
+// the 2.1.328 binary: the UserPromptSubmit hooks run with timeoutMs 30000 beside the 600000
+// default, and SessionEnd's budget is SESSION_END_HOOK_TIMEOUT_MS_DEFAULT.
 func eventTimeout(event string) time.Duration {
 	switch event {
 	case "UserPromptSubmit":
