@@ -141,7 +141,8 @@ func shellPayload(c, cwd string) map[string]any {
 
 // settingsFiles are the settings files of VS Code, VS Code Insiders and VSCodium on a platform:
 // each workspace's .vscode/settings.json and .code-workspace files, each product's user settings
-// and its profiles' (in the platform's application data folder), and a remote machine's.
+// and its profiles' (in the platform's application data folder: on Linux ~/.config, or
+// $XDG_CONFIG_HOME when set, Electron's appData, so both are protected), and a remote machine's.
 func settingsFiles(goos string) []dialect.Location {
 	user := ".config/"
 	switch goos {
@@ -159,6 +160,11 @@ func settingsFiles(goos string) []dialect.Location {
 		out = append(out,
 			dialect.Location{Scope: dialect.ScopeUser, Root: dialect.RootUserHome, Path: user + product + "/User/settings.json"},
 			dialect.Location{Scope: dialect.ScopeUser, Root: dialect.RootUserHome, Path: user + product + "/User/profiles/*/settings.json"})
+		if goos == "linux" {
+			out = append(out,
+				dialect.Location{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "XDG_CONFIG_HOME", Path: product + "/User/settings.json"},
+				dialect.Location{Scope: dialect.ScopeUser, Root: dialect.RootEnv, Env: "XDG_CONFIG_HOME", Path: product + "/User/profiles/*/settings.json"})
+		}
 	}
 	return out
 }
