@@ -19,8 +19,9 @@ type RulesQuery struct {
 	Command string
 	Calls   []RulesCall
 	// Cwd is where it runs, Project the project's root, Home the user's home folder ("" for
-	// none).
-	Cwd, Project, Home string
+	// none), UserDir the agent's user folder as the agent finds it (Agent.UserDir: moved by its
+	// variables, else in Home; "" for none).
+	Cwd, Project, Home, UserDir string
 	// Getenv reads the environment the agent runs in.
 	Getenv func(string) string
 	// Files are the agent's files for Project, found from its descriptor's Files (managed,

@@ -55,7 +55,7 @@ func DecodeSettings(name string, data []byte) (Settings, error) {
 
 // settingsFiles are the settings files of q's that Droid reads command lists from: each
 // settings.json of its descriptor and the settings.local.json beside it (not hooks.json), and
-// the org-managed settings Droid keeps in ~/.factory/cache.
+// the org-managed settings Droid keeps in its user folder's cache (~/.factory/cache).
 func settingsFiles(q dialect.RulesQuery) []string {
 	var files []string
 	for _, f := range q.Files {
@@ -64,8 +64,8 @@ func settingsFiles(q dialect.RulesQuery) []string {
 		}
 		files = append(files, f, filepath.Join(filepath.Dir(f), "settings.local.json"))
 	}
-	if q.Home != "" {
-		files = append(files, filepath.Join(q.Home, ".factory", "cache", "org-managed-settings.json"))
+	if q.UserDir != "" { // ~/.factory, or where FACTORY_HOME_OVERRIDE moves it
+		files = append(files, filepath.Join(q.UserDir, "cache", "org-managed-settings.json"))
 	}
 	return files
 }

@@ -135,3 +135,24 @@ func FuzzDecodeSettings(f *testing.F) {
 		}
 	})
 }
+
+// TestDroidOrgSettingsInUserDir: the org-managed settings are read from the user folder the
+// query names (where FACTORY_HOME_OVERRIDE moves ~/.factory), not from ~/.factory.
+func TestDroidOrgSettingsInUserDir(t *testing.T) {
+	home, moved := t.TempDir(), t.TempDir()
+	org := filepath.Join(moved, "cache", "org-managed-settings.json")
+	if err := os.MkdirAll(filepath.Dir(org), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(org, []byte(`{"commandDenylist": ["kubectl delete"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	q := dialect.RulesQuery{Command: "kubectl delete ns x", Calls: []dialect.RulesCall{{Words: []string{"kubectl", "delete", "ns", "x"}}}, Home: home, UserDir: moved}
+	if got, want := ownRules(q), `Droid's own commandDenylist entry "kubectl delete" in `+org+" names it"; got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	q.UserDir = filepath.Join(home, ".factory")
+	if got := ownRules(q); got != "" {
+		t.Errorf("the moved folder's list was read for ~/.factory: %q", got)
+	}
+}

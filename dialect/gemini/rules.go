@@ -47,8 +47,8 @@ func ownRules(q dialect.RulesQuery) string {
 	if q.Project != "" {
 		settings = append(settings, filepath.Join(q.Project, ".gemini", "settings.json"))
 	}
-	if q.Home != "" {
-		settings = append(settings, filepath.Join(q.Home, ".gemini", "settings.json"))
+	if q.UserDir != "" { // ~/.gemini, or where GEMINI_CLI_HOME moves it
+		settings = append(settings, filepath.Join(q.UserDir, "settings.json"))
 	}
 	for _, file := range settings {
 		if rule := excludeFor(file, texts); rule != "" {
@@ -59,8 +59,8 @@ func ownRules(q dialect.RulesQuery) string {
 	if q.Project != "" {
 		dirs = append(dirs, filepath.Join(q.Project, ".gemini", "policies"))
 	}
-	if q.Home != "" {
-		dirs = append(dirs, filepath.Join(q.Home, ".gemini", "policies"))
+	if q.UserDir != "" {
+		dirs = append(dirs, filepath.Join(q.UserDir, "policies"))
 	}
 	for _, dir := range dirs {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.toml"))

@@ -2,6 +2,8 @@ package gemini
 
 import (
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agenthooks/agenthooks/dialect"
@@ -51,4 +53,41 @@ func FuzzGeminiRules(f *testing.F) {
 			t.Fatal("stripJSONComments changed the length")
 		}
 	})
+}
+
+// TestGeminiUserRulesInUserDir: the user's settings and policies are read from the user folder
+// the query names (where GEMINI_CLI_HOME moves ~/.gemini), not from ~/.gemini.
+func TestGeminiUserRulesInUserDir(t *testing.T) {
+	home, moved, sys := t.TempDir(), t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(moved, "settings.json"), []byte(`{"tools": {"exclude": ["run_shell_command(terraform destroy)"]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(moved, "policies"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	policy := "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"git push\"\ndecision = \"deny\"\npriority = 1\n"
+	if err := os.WriteFile(filepath.Join(moved, "policies", "p.toml"), []byte(policy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	getenv := func(k string) string {
+		if k == "GEMINI_CLI_SYSTEM_SETTINGS_PATH" {
+			return filepath.Join(sys, "settings.json")
+		}
+		return ""
+	}
+	t.Setenv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", "")
+	query := func(cmd string, words ...string) dialect.RulesQuery {
+		return dialect.RulesQuery{Command: cmd, Calls: []dialect.RulesCall{{Words: words}}, Home: home, UserDir: moved, Getenv: getenv}
+	}
+	if got := ownRules(query("terraform destroy -auto-approve", "terraform", "destroy", "-auto-approve")); !strings.Contains(got, filepath.Join(moved, "settings.json")) {
+		t.Errorf("the moved settings' exclude: got %q", got)
+	}
+	if got := ownRules(query("git push origin", "git", "push", "origin")); !strings.Contains(got, filepath.Join(moved, "policies", "p.toml")) {
+		t.Errorf("the moved policies: got %q", got)
+	}
+	q := query("git push origin", "git", "push", "origin")
+	q.UserDir = filepath.Join(home, ".gemini")
+	if got := ownRules(q); got != "" {
+		t.Errorf("the moved folder's rules were read for ~/.gemini: %q", got)
+	}
 }

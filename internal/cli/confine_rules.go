@@ -22,6 +22,7 @@ func agentRuleFor(e *env, agent string, call shellCall) string {
 		return "agenthooks does not read " + a.Title + "'s own permission rules, and a rewritten command would slip past them"
 	}
 	q := dialect.RulesQuery{Command: call.command, Cwd: call.cwd, Project: call.project, Home: e.home(), Getenv: e.getenv}
+	q.UserDir, _ = a.UserDir(e.home(), e.getenv)
 	for _, inv := range shell.Analyze(call.command, shell.Options{Home: e.home(), Cwd: call.cwd}).Invocations {
 		words := make([]string, len(inv.Args))
 		for i, w := range inv.Args {
