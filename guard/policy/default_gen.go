@@ -309,727 +309,732 @@ var defaultStrs = [...]string{
 	"pgrep",                                  // 300
 	"killall",                                // 301
 	"kill-all",                               // 302
-	"killall",                                // 303
-	"killall5",                               // 304
+	"pkill",                                  // 303
+	"killall",                                // 304
 	"-0",                                     // 305
 	"-l",                                     // 306
 	"--list",                                 // 307
-	"crontab",                                // 308
-	"-r",                                     // 309
-	"--remove",                               // 310
-	"sudo",                                   // 311
-	"doas",                                   // 312
-	"su",                                     // 313
-	"runuser",                                // 314
-	"pkexec",                                 // 315
-	"ufw",                                    // 316
-	"setenforce",                             // 317
-	"iptables",                               // 318
-	"ip6tables",                              // 319
-	"nft",                                    // 320
-	"spctl",                                  // 321
-	"csrutil",                                // 322
-	"aa-teardown",                            // 323
-	"disable",                                // 324
-	"0",                                      // 325
-	"Permissive",                             // 326
-	"-F",                                     // 327
-	"--flush",                                // 328
-	"flush",                                  // 329
-	"--master-disable",                       // 330
-	"teardown",                               // 331
-	"userdel",                                // 332
-	"deluser",                                // 333
-	"-r",                                     // 334
-	"--remove",                               // 335
-	"--remove-home",                          // 336
-	"--remove-all-files",                     // 337
-	"passwd",                                 // 338
-	"-d",                                     // 339
-	"--delete",                               // 340
-	"iptables",                               // 341
-	"ip6tables",                              // 342
-	"iptables-legacy",                        // 343
-	"iptables-nft",                           // 344
-	"-P",                                     // 345
-	"--policy",                               // 346
-	"DROP",                                   // 347
-	"REJECT",                                 // 348
-	"passwd",                                 // 349
-	"chpasswd",                               // 350
-	"useradd",                                // 351
-	"userdel",                                // 352
-	"usermod",                                // 353
-	"adduser",                                // 354
-	"deluser",                                // 355
-	"groupadd",                               // 356
-	"groupdel",                               // 357
-	"gpasswd",                                // 358
-	"visudo",                                 // 359
-	"dscl",                                   // 360
-	"sysadminctl",                            // 361
-	"-S",                                     // 362
-	"--status",                               // 363
-	"fsck",                                   // 364
-	"fsck.*",                                 // 365
-	"e2fsck",                                 // 366
-	"xfs_repair",                             // 367
-	"btrfs",                                  // 368
-	"swapoff",                                // 369
-	"rmmod",                                  // 370
-	"insmod",                                 // 371
-	"kexec",                                  // 372
+	"killall5",                               // 308
+	"-0",                                     // 309
+	"crontab",                                // 310
+	"-r",                                     // 311
+	"--remove",                               // 312
+	"sudo",                                   // 313
+	"doas",                                   // 314
+	"su",                                     // 315
+	"runuser",                                // 316
+	"pkexec",                                 // 317
+	"ufw",                                    // 318
+	"setenforce",                             // 319
+	"iptables",                               // 320
+	"ip6tables",                              // 321
+	"nft",                                    // 322
+	"spctl",                                  // 323
+	"csrutil",                                // 324
+	"aa-teardown",                            // 325
+	"disable",                                // 326
+	"0",                                      // 327
+	"Permissive",                             // 328
+	"-F",                                     // 329
+	"--flush",                                // 330
+	"flush",                                  // 331
+	"--master-disable",                       // 332
+	"teardown",                               // 333
+	"userdel",                                // 334
+	"deluser",                                // 335
+	"-r",                                     // 336
+	"--remove",                               // 337
+	"--remove-home",                          // 338
+	"--remove-all-files",                     // 339
+	"passwd",                                 // 340
+	"-d",                                     // 341
+	"--delete",                               // 342
+	"iptables",                               // 343
+	"ip6tables",                              // 344
+	"iptables-legacy",                        // 345
+	"iptables-nft",                           // 346
+	"-P",                                     // 347
+	"--policy",                               // 348
+	"DROP",                                   // 349
+	"REJECT",                                 // 350
+	"passwd",                                 // 351
+	"chpasswd",                               // 352
+	"useradd",                                // 353
+	"userdel",                                // 354
+	"usermod",                                // 355
+	"adduser",                                // 356
+	"deluser",                                // 357
+	"groupadd",                               // 358
+	"groupdel",                               // 359
+	"gpasswd",                                // 360
+	"visudo",                                 // 361
+	"dscl",                                   // 362
+	"sysadminctl",                            // 363
+	"-S",                                     // 364
+	"--status",                               // 365
+	"fsck",                                   // 366
+	"fsck.*",                                 // 367
+	"e2fsck",                                 // 368
+	"xfs_repair",                             // 369
+	"btrfs",                                  // 370
+	"swapoff",                                // 371
+	"rmmod",                                  // 372
 	"insmod",                                 // 373
-	"tmp",                                    // 374
-	"cache",                                  // 375
-	"dynamic",                                // 376
-	"home",                                   // 377
-	"home-data",                              // 378
-	"home-sub",                               // 379
-	"other",                                  // 380
-	"root",                                   // 381
-	"stop",                                   // 382
-	"disable",                                // 383
-	"mask",                                   // 384
-	"ssh",                                    // 385
-	"sshd",                                   // 386
-	"ssh.*",                                  // 387
-	"sshd.*",                                 // 388
-	"sshd@*",                                 // 389
-	"ssh@*",                                  // 390
-	"rescue",                                 // 391
-	"emergency",                              // 392
-	"isolate",                                // 393
-	"default",                                // 394
-	"rescue",                                 // 395
-	"emergency",                              // 396
-	"rescue.*",                               // 397
-	"emergency.*",                            // 398
-	"runlevel0*",                             // 399
-	"runlevel1*",                             // 400
-	"runlevel6*",                             // 401
-	"poweroff.*",                             // 402
-	"halt.*",                                 // 403
-	"reboot.*",                               // 404
-	"apt",                                    // 405
-	"apt-get",                                // 406
-	"aptitude",                               // 407
-	"dnf",                                    // 408
-	"yum",                                    // 409
-	"zypper",                                 // 410
-	"apk",                                    // 411
-	"remove",                                 // 412
-	"purge",                                  // 413
-	"autoremove",                             // 414
-	"erase",                                  // 415
-	"del",                                    // 416
-	"pacman",                                 // 417
-	"rpm",                                    // 418
-	"dpkg",                                   // 419
-	"-R",                                     // 420
-	"-e",                                     // 421
-	"-r",                                     // 422
-	"-P",                                     // 423
-	"--remove",                               // 424
-	"--erase",                                // 425
-	"--purge",                                // 426
-	"sysctl",                                 // 427
-	"modprobe",                               // 428
-	"-w",                                     // 429
-	"--write",                                // 430
-	"-r",                                     // 431
-	"--remove",                               // 432
-	"at",                                     // 433
-	"batch",                                  // 434
-	"-",                                      // 435
-	"*",                                      // 436
-	"-l",                                     // 437
-	"-e",                                     // 438
-	"-r",                                     // 439
-	"--list",                                 // 440
-	"--edit",                                 // 441
-	"--remove",                               // 442
-	"npm",                                    // 443
-	"pnpm",                                   // 444
-	"yarn",                                   // 445
-	"bun",                                    // 446
-	"pkg",                                    // 447
-	"set",                                    // 448
-	"launchctl",                              // 449
-	"load",                                   // 450
-	"bootstrap",                              // 451
-	"enable",                                 // 452
-	"submit",                                 // 453
-	"link",                                   // 454
-	"1",                                      // 455
-	"fdisk",                                  // 456
-	"gdisk",                                  // 457
-	"cfdisk",                                 // 458
-	"sfdisk",                                 // 459
-	"parted",                                 // 460
-	"device",                                 // 461
-	"dynamic",                                // 462
-	"system",                                 // 463
-	"-l",                                     // 464
-	"--list",                                 // 465
-	"--getsz",                                // 466
-	"--show-size",                            // 467
-	"--dump",                                 // 468
-	"-d",                                     // 469
-	"--json",                                 // 470
-	"--version",                              // 471
-	"-v",                                     // 472
-	"-V",                                     // 473
-	"--help",                                 // 474
-	"-h",                                     // 475
-	"parted",                                 // 476
-	"sfdisk",                                 // 477
-	"sgdisk",                                 // 478
-	"gdisk",                                  // 479
-	"-s",                                     // 480
-	"--script",                               // 481
-	"--delete",                               // 482
-	"--zap-all",                              // 483
-	"-Z",                                     // 484
-	"-o",                                     // 485
-	"--clear",                                // 486
-	"-e",                                     // 487
-	"-",                                      // 488
-	"--edit",                                 // 489
-	"terraform",                              // 490
-	"tofu",                                   // 491
-	"terragrunt",                             // 492
-	"apply",                                  // 493
-	"*",                                      // 494
-	"systemctl",                              // 495
-	"status",                                 // 496
+	"kexec",                                  // 374
+	"insmod",                                 // 375
+	"tmp",                                    // 376
+	"cache",                                  // 377
+	"dynamic",                                // 378
+	"home",                                   // 379
+	"home-data",                              // 380
+	"home-sub",                               // 381
+	"other",                                  // 382
+	"root",                                   // 383
+	"stop",                                   // 384
+	"disable",                                // 385
+	"mask",                                   // 386
+	"ssh",                                    // 387
+	"sshd",                                   // 388
+	"ssh.*",                                  // 389
+	"sshd.*",                                 // 390
+	"sshd@*",                                 // 391
+	"ssh@*",                                  // 392
+	"rescue",                                 // 393
+	"emergency",                              // 394
+	"isolate",                                // 395
+	"default",                                // 396
+	"rescue",                                 // 397
+	"emergency",                              // 398
+	"rescue.*",                               // 399
+	"emergency.*",                            // 400
+	"runlevel0*",                             // 401
+	"runlevel1*",                             // 402
+	"runlevel6*",                             // 403
+	"poweroff.*",                             // 404
+	"halt.*",                                 // 405
+	"reboot.*",                               // 406
+	"apt",                                    // 407
+	"apt-get",                                // 408
+	"aptitude",                               // 409
+	"dnf",                                    // 410
+	"yum",                                    // 411
+	"zypper",                                 // 412
+	"apk",                                    // 413
+	"remove",                                 // 414
+	"purge",                                  // 415
+	"autoremove",                             // 416
+	"erase",                                  // 417
+	"del",                                    // 418
+	"pacman",                                 // 419
+	"rpm",                                    // 420
+	"dpkg",                                   // 421
+	"-R",                                     // 422
+	"-e",                                     // 423
+	"-r",                                     // 424
+	"-P",                                     // 425
+	"--remove",                               // 426
+	"--erase",                                // 427
+	"--purge",                                // 428
+	"sysctl",                                 // 429
+	"modprobe",                               // 430
+	"-w",                                     // 431
+	"--write",                                // 432
+	"-r",                                     // 433
+	"--remove",                               // 434
+	"at",                                     // 435
+	"batch",                                  // 436
+	"-",                                      // 437
+	"*",                                      // 438
+	"-l",                                     // 439
+	"-e",                                     // 440
+	"-r",                                     // 441
+	"--list",                                 // 442
+	"--edit",                                 // 443
+	"--remove",                               // 444
+	"npm",                                    // 445
+	"pnpm",                                   // 446
+	"yarn",                                   // 447
+	"bun",                                    // 448
+	"pkg",                                    // 449
+	"set",                                    // 450
+	"launchctl",                              // 451
+	"load",                                   // 452
+	"bootstrap",                              // 453
+	"enable",                                 // 454
+	"submit",                                 // 455
+	"link",                                   // 456
+	"1",                                      // 457
+	"fdisk",                                  // 458
+	"gdisk",                                  // 459
+	"cfdisk",                                 // 460
+	"sfdisk",                                 // 461
+	"parted",                                 // 462
+	"device",                                 // 463
+	"dynamic",                                // 464
+	"system",                                 // 465
+	"-l",                                     // 466
+	"--list",                                 // 467
+	"--getsz",                                // 468
+	"--show-size",                            // 469
+	"--dump",                                 // 470
+	"-d",                                     // 471
+	"--json",                                 // 472
+	"--version",                              // 473
+	"-v",                                     // 474
+	"-V",                                     // 475
+	"--help",                                 // 476
+	"-h",                                     // 477
+	"parted",                                 // 478
+	"sfdisk",                                 // 479
+	"sgdisk",                                 // 480
+	"gdisk",                                  // 481
+	"-s",                                     // 482
+	"--script",                               // 483
+	"--delete",                               // 484
+	"--zap-all",                              // 485
+	"-Z",                                     // 486
+	"-o",                                     // 487
+	"--clear",                                // 488
+	"-e",                                     // 489
+	"-",                                      // 490
+	"--edit",                                 // 491
+	"terraform",                              // 492
+	"tofu",                                   // 493
+	"terragrunt",                             // 494
+	"apply",                                  // 495
+	"*",                                      // 496
 	"systemctl",                              // 497
-	"show",                                   // 498
+	"status",                                 // 498
 	"systemctl",                              // 499
-	"is-active",                              // 500
+	"show",                                   // 500
 	"systemctl",                              // 501
-	"is-enabled",                             // 502
+	"is-active",                              // 502
 	"systemctl",                              // 503
-	"is-failed",                              // 504
+	"is-enabled",                             // 504
 	"systemctl",                              // 505
-	"list-units",                             // 506
+	"is-failed",                              // 506
 	"systemctl",                              // 507
-	"list-unit-files",                        // 508
+	"list-units",                             // 508
 	"systemctl",                              // 509
-	"list-timers",                            // 510
+	"list-unit-files",                        // 510
 	"systemctl",                              // 511
-	"list-sockets",                           // 512
+	"list-timers",                            // 512
 	"systemctl",                              // 513
-	"list-dependencies",                      // 514
+	"list-sockets",                           // 514
 	"systemctl",                              // 515
-	"cat",                                    // 516
-	"service",                                // 517
-	"--status-all",                           // 518
-	"fdisk",                                  // 519
-	"-l",                                     // 520
-	"sfdisk",                                 // 521
+	"list-dependencies",                      // 516
+	"systemctl",                              // 517
+	"cat",                                    // 518
+	"service",                                // 519
+	"--status-all",                           // 520
+	"fdisk",                                  // 521
 	"-l",                                     // 522
 	"sfdisk",                                 // 523
-	"--list",                                 // 524
-	"parted",                                 // 525
-	"-l",                                     // 526
+	"-l",                                     // 524
+	"sfdisk",                                 // 525
+	"--list",                                 // 526
 	"parted",                                 // 527
-	"--list",                                 // 528
-	"lsblk",                                  // 529
-	"blkid",                                  // 530
-	"lsof",                                   // 531
-	"apt-get",                                // 532
-	"update",                                 // 533
+	"-l",                                     // 528
+	"parted",                                 // 529
+	"--list",                                 // 530
+	"lsblk",                                  // 531
+	"blkid",                                  // 532
+	"lsof",                                   // 533
 	"apt-get",                                // 534
-	"install",                                // 535
-	"apt",                                    // 536
-	"update",                                 // 537
+	"update",                                 // 535
+	"apt-get",                                // 536
+	"install",                                // 537
 	"apt",                                    // 538
-	"install",                                // 539
-	"dnf",                                    // 540
+	"update",                                 // 539
+	"apt",                                    // 540
 	"install",                                // 541
-	"yum",                                    // 542
+	"dnf",                                    // 542
 	"install",                                // 543
-	"zypper",                                 // 544
+	"yum",                                    // 544
 	"install",                                // 545
-	"apk",                                    // 546
-	"add",                                    // 547
+	"zypper",                                 // 546
+	"install",                                // 547
 	"apk",                                    // 548
-	"update",                                 // 549
-	"pacman",                                 // 550
-	"-S",                                     // 551
-	"apt",                                    // 552
-	"apt-get",                                // 553
-	"dnf",                                    // 554
-	"yum",                                    // 555
-	"zypper",                                 // 556
-	"apk",                                    // 557
-	"pacman",                                 // 558
-	"dpkg",                                   // 559
-	"rpm",                                    // 560
-	"pipe-to-shell",                          // 561
-	"dynamic-script",                         // 562
-	"shell-stdin",                            // 563
-	"windows-destroys",                       // 564
-	"code-dynamic",                           // 565
-	"parse-error",                            // 566
-	"too-deep",                               // 567
-	"push",                                   // 568
-	"-f",                                     // 569
-	"--force",                                // 570
-	"-n",                                     // 571
-	"--dry-run",                              // 572
-	"+*",                                     // 573
-	"--mirror",                               // 574
-	":main",                                  // 575
-	":master",                                // 576
-	":trunk",                                 // 577
-	":develop",                               // 578
-	":production",                            // 579
-	":refs/heads/main",                       // 580
-	":refs/heads/master",                     // 581
-	":refs/heads/trunk",                      // 582
-	":refs/heads/develop",                    // 583
-	":refs/heads/production",                 // 584
-	"--delete",                               // 585
-	"-d",                                     // 586
-	"main",                                   // 587
-	"master",                                 // 588
-	"trunk",                                  // 589
-	"develop",                                // 590
-	"production",                             // 591
-	"refs/heads/main",                        // 592
-	"refs/heads/master",                      // 593
-	"refs/heads/trunk",                       // 594
-	"refs/heads/develop",                     // 595
-	"refs/heads/production",                  // 596
-	"--prune",                                // 597
-	"--all",                                  // 598
-	"--branches",                             // 599
-	"--tags",                                 // 600
-	"--delete",                               // 601
-	"-d",                                     // 602
-	"--prune",                                // 603
-	"--force-with-lease",                     // 604
-	"--force-if-includes",                    // 605
-	"main",                                   // 606
-	"master",                                 // 607
-	"trunk",                                  // 608
-	"develop",                                // 609
-	"production",                             // 610
-	"*:main",                                 // 611
-	"*:master",                               // 612
-	"*:trunk",                                // 613
-	"*:develop",                              // 614
-	"*:production",                           // 615
-	"refs/heads/main",                        // 616
-	"refs/heads/master",                      // 617
-	"refs/heads/trunk",                       // 618
-	"refs/heads/develop",                     // 619
-	"refs/heads/production",                  // 620
-	"*:refs/heads/main",                      // 621
-	"*:refs/heads/master",                    // 622
-	"*:refs/heads/trunk",                     // 623
-	"*:refs/heads/develop",                   // 624
-	"*:refs/heads/production",                // 625
-	"HEAD",                                   // 626
-	"@",                                      // 627
-	"--all",                                  // 628
-	"--branches",                             // 629
-	"--tags",                                 // 630
-	":refs/tags/*",                           // 631
-	"--delete=refs/tags/*",                   // 632
-	"refs/tags/*",                            // 633
-	"tag",                                    // 634
-	"sed",                                    // 635
-	"gsed",                                   // 636
-	"perl",                                   // 637
-	"awk",                                    // 638
-	"gawk",                                   // 639
-	"GIT_SEQUENCE_EDITOR",                    // 640
-	"git config sequence.editor",             // 641
-	"git -c sequence.editor",                 // 642
-	":?*",                                    // 643
-	"update-ref",                             // 644
-	"-d",                                     // 645
-	"reflog",                                 // 646
-	"expire",                                 // 647
-	"--expire=now",                           // 648
-	"--expire=all",                           // 649
-	"--expire=0*",                            // 650
-	"--expire-unreachable=now",               // 651
-	"--expire-unreachable=all",               // 652
-	"--expire-unreachable=0*",                // 653
-	"checkout",                               // 654
-	"switch",                                 // 655
-	"-f",                                     // 656
-	"--force",                                // 657
-	"--discard-changes",                      // 658
-	"worktree",                               // 659
-	"remove",                                 // 660
-	"branch",                                 // 661
-	"-M",                                     // 662
-	"reset",                                  // 663
-	"--hard",                                 // 664
-	"clean",                                  // 665
-	"restore",                                // 666
-	"--staged",                               // 667
-	"-S",                                     // 668
+	"add",                                    // 549
+	"apk",                                    // 550
+	"update",                                 // 551
+	"pacman",                                 // 552
+	"-S",                                     // 553
+	"apt",                                    // 554
+	"apt-get",                                // 555
+	"dnf",                                    // 556
+	"yum",                                    // 557
+	"zypper",                                 // 558
+	"apk",                                    // 559
+	"pacman",                                 // 560
+	"dpkg",                                   // 561
+	"rpm",                                    // 562
+	"pipe-to-shell",                          // 563
+	"dynamic-script",                         // 564
+	"shell-stdin",                            // 565
+	"windows-destroys",                       // 566
+	"code-dynamic",                           // 567
+	"parse-error",                            // 568
+	"too-deep",                               // 569
+	"push",                                   // 570
+	"-f",                                     // 571
+	"--force",                                // 572
+	"-n",                                     // 573
+	"--dry-run",                              // 574
+	"+*",                                     // 575
+	"--mirror",                               // 576
+	":main",                                  // 577
+	":master",                                // 578
+	":trunk",                                 // 579
+	":develop",                               // 580
+	":production",                            // 581
+	":refs/heads/main",                       // 582
+	":refs/heads/master",                     // 583
+	":refs/heads/trunk",                      // 584
+	":refs/heads/develop",                    // 585
+	":refs/heads/production",                 // 586
+	"--delete",                               // 587
+	"-d",                                     // 588
+	"main",                                   // 589
+	"master",                                 // 590
+	"trunk",                                  // 591
+	"develop",                                // 592
+	"production",                             // 593
+	"refs/heads/main",                        // 594
+	"refs/heads/master",                      // 595
+	"refs/heads/trunk",                       // 596
+	"refs/heads/develop",                     // 597
+	"refs/heads/production",                  // 598
+	"--prune",                                // 599
+	"--all",                                  // 600
+	"--branches",                             // 601
+	"--tags",                                 // 602
+	"--delete",                               // 603
+	"-d",                                     // 604
+	"--prune",                                // 605
+	"--force-with-lease",                     // 606
+	"--force-if-includes",                    // 607
+	"main",                                   // 608
+	"master",                                 // 609
+	"trunk",                                  // 610
+	"develop",                                // 611
+	"production",                             // 612
+	"*:main",                                 // 613
+	"*:master",                               // 614
+	"*:trunk",                                // 615
+	"*:develop",                              // 616
+	"*:production",                           // 617
+	"refs/heads/main",                        // 618
+	"refs/heads/master",                      // 619
+	"refs/heads/trunk",                       // 620
+	"refs/heads/develop",                     // 621
+	"refs/heads/production",                  // 622
+	"*:refs/heads/main",                      // 623
+	"*:refs/heads/master",                    // 624
+	"*:refs/heads/trunk",                     // 625
+	"*:refs/heads/develop",                   // 626
+	"*:refs/heads/production",                // 627
+	"HEAD",                                   // 628
+	"@",                                      // 629
+	"--all",                                  // 630
+	"--branches",                             // 631
+	"--tags",                                 // 632
+	":refs/tags/*",                           // 633
+	"--delete=refs/tags/*",                   // 634
+	"refs/tags/*",                            // 635
+	"tag",                                    // 636
+	"sed",                                    // 637
+	"gsed",                                   // 638
+	"perl",                                   // 639
+	"awk",                                    // 640
+	"gawk",                                   // 641
+	"GIT_SEQUENCE_EDITOR",                    // 642
+	"git config sequence.editor",             // 643
+	"git -c sequence.editor",                 // 644
+	":?*",                                    // 645
+	"update-ref",                             // 646
+	"-d",                                     // 647
+	"reflog",                                 // 648
+	"expire",                                 // 649
+	"--expire=now",                           // 650
+	"--expire=all",                           // 651
+	"--expire=0*",                            // 652
+	"--expire-unreachable=now",               // 653
+	"--expire-unreachable=all",               // 654
+	"--expire-unreachable=0*",                // 655
+	"checkout",                               // 656
+	"switch",                                 // 657
+	"-f",                                     // 658
+	"--force",                                // 659
+	"--discard-changes",                      // 660
+	"worktree",                               // 661
+	"remove",                                 // 662
+	"branch",                                 // 663
+	"-M",                                     // 664
+	"reset",                                  // 665
+	"--hard",                                 // 666
+	"clean",                                  // 667
+	"restore",                                // 668
 	"--staged",                               // 669
 	"-S",                                     // 670
-	"-b",                                     // 671
-	"-B",                                     // 672
-	"--orphan",                               // 673
-	"symbolic-ref",                           // 674
-	"read-tree",                              // 675
-	"--empty",                                // 676
-	"submodule",                              // 677
-	"deinit",                                 // 678
-	"config",                                 // 679
-	"core.hooksPath",                         // 680
-	"core.hookspath",                         // 681
-	"--worktree",                             // 682
-	"-W",                                     // 683
-	"-D",                                     // 684
-	"-r",                                     // 685
-	"root",                                   // 686
-	"home",                                   // 687
-	"parent",                                 // 688
-	"project-root",                           // 689
-	"--cached",                               // 690
-	"filter-branch",                          // 691
-	"filter-repo",                            // 692
-	"--analyze",                              // 693
-	"--dry-run",                              // 694
-	"checkout-index",                         // 695
-	"--global",                               // 696
-	"--system",                               // 697
-	"stash",                                  // 698
-	"clear",                                  // 699
+	"--staged",                               // 671
+	"-S",                                     // 672
+	"-b",                                     // 673
+	"-B",                                     // 674
+	"--orphan",                               // 675
+	"symbolic-ref",                           // 676
+	"read-tree",                              // 677
+	"--empty",                                // 678
+	"submodule",                              // 679
+	"deinit",                                 // 680
+	"config",                                 // 681
+	"core.hooksPath",                         // 682
+	"core.hookspath",                         // 683
+	"--worktree",                             // 684
+	"-W",                                     // 685
+	"-D",                                     // 686
+	"-r",                                     // 687
+	"root",                                   // 688
+	"home",                                   // 689
+	"parent",                                 // 690
+	"project-root",                           // 691
+	"--cached",                               // 692
+	"filter-branch",                          // 693
+	"filter-repo",                            // 694
+	"--analyze",                              // 695
+	"--dry-run",                              // 696
+	"checkout-index",                         // 697
+	"--global",                               // 698
+	"--system",                               // 699
 	"stash",                                  // 700
-	"drop",                                   // 701
-	"sql-destroy",                            // 702
-	"sql-unknown",                            // 703
-	"kubectl",                                // 704
-	"oc",                                     // 705
-	"delete",                                 // 706
-	"namespace",                              // 707
-	"namespaces",                             // 708
-	"ns",                                     // 709
-	"namespace/*",                            // 710
-	"ns/*",                                   // 711
-	"project",                                // 712
-	"projects",                               // 713
-	"project/*",                              // 714
-	"kubectl",                                // 715
-	"--all",                                  // 716
-	"-A",                                     // 717
-	"--all-namespaces",                       // 718
-	"drain",                                  // 719
-	"adm",                                    // 720
+	"clear",                                  // 701
+	"stash",                                  // 702
+	"drop",                                   // 703
+	"sql-destroy",                            // 704
+	"sql-unknown",                            // 705
+	"kubectl",                                // 706
+	"oc",                                     // 707
+	"delete",                                 // 708
+	"namespace",                              // 709
+	"namespaces",                             // 710
+	"ns",                                     // 711
+	"namespace/*",                            // 712
+	"ns/*",                                   // 713
+	"project",                                // 714
+	"projects",                               // 715
+	"project/*",                              // 716
+	"kubectl",                                // 717
+	"--all",                                  // 718
+	"-A",                                     // 719
+	"--all-namespaces",                       // 720
 	"drain",                                  // 721
-	"--force",                                // 722
-	"--delete-emptydir-data",                 // 723
-	"--delete-local-data",                    // 724
-	"--disable-eviction",                     // 725
-	"--dry-run",                              // 726
-	"scale",                                  // 727
-	"--replicas=0",                           // 728
-	"--replicas=00",                          // 729
-	"helm",                                   // 730
-	"uninstall",                              // 731
-	"un",                                     // 732
-	"--purge",                                // 733
-	"root",                                   // 734
-	"home",                                   // 735
-	"home-data",                              // 736
-	"home-sub",                               // 737
-	"system",                                 // 738
-	"parent",                                 // 739
-	"other",                                  // 740
-	"dynamic",                                // 741
-	"project-root",                           // 742
-	"project",                                // 743
-	"kubectl exec",                           // 744
-	"oc exec",                                // 745
-	"oc rsh",                                 // 746
-	"kubectl debug",                          // 747
-	"docker",                                 // 748
-	"podman",                                 // 749
-	"nerdctl",                                // 750
-	"docker-compose",                         // 751
-	"podman-compose",                         // 752
-	"compose",                                // 753
-	"down",                                   // 754
-	"down",                                   // 755
-	"-v",                                     // 756
-	"--volumes",                              // 757
-	"terraform",                              // 758
-	"tofu",                                   // 759
-	"destroy",                                // 760
-	"terraform-destroy",                      // 761
-	"-destroy",                               // 762
-	"--destroy",                              // 763
-	"-replace",                               // 764
-	"--replace",                              // 765
-	"-auto-approve",                          // 766
-	"--auto-approve",                         // 767
-	"aws",                                    // 768
-	"s3",                                     // 769
-	"rm",                                     // 770
-	"--recursive",                            // 771
-	"s3",                                     // 772
-	"rb",                                     // 773
-	"--force",                                // 774
-	"allow",                                  // 775
-	"rm-recursive-danger",                    // 776
-	"files",                                  // 777
-	"deny",                                   // 778
-	"recursive delete of a protected folder", // 779
-	"package-deleter-danger",                 // 780
-	"a deletion tool removes a protected folder", // 781
-	"rm-elevated",                 // 782
-	"rm with elevated privileges", // 783
-	"rm-recursive-unknown-target", // 784
-	"ask",                         // 785
-	"recursive delete of a path that is not known until it runs",                 // 786
-	"rm-recursive-home-folder",                                                   // 787
-	"recursive delete of a folder outside the project and the temporary folders", // 788
-	"mv-protected-folder",                                                        // 789
-	"moves a protected folder away",                                              // 790
-	"rsync-delete-danger",                                                        // 791
-	"rsync --delete empties a protected folder down to its source",               // 792
-	"overwrite-system",                                                           // 793
-	"puts a file over a system folder's files",                                   // 794
-	"code-deletes-tree",                                                          // 795
-	"interpreter code deletes the root, home or .git",                            // 796
-	"device-write",                                                               // 797
-	"disks",                                                                      // 798
-	"writes onto a disk device",                                                  // 799
-	"mkfs",                                                                       // 800
-	"formats a file system",                                                      // 801
-	"wipefs",                                                                     // 802
-	"wipes file system signatures",                                               // 803
-	"shred-device",                                                               // 804
-	"shreds a disk device",                                                       // 805
-	"disk-discard",                                                               // 806
-	"destroys the data of a disk or a volume",                                    // 807
-	"disk-destroy",                                                               // 808
-	"destroys the data of a disk, a volume or a pool",                            // 809
-	"tar-remove-files",                                                           // 810
-	"tar --remove-files deletes a protected folder as it archives it", // 811
-	"zip-move", // 812
-	"zip -m deletes a protected folder once it is in the archive", // 813
-	"7z-sdel", // 814
-	"7z -sdel deletes a protected folder once it is in the archive", // 815
-	"partition",                        // 816
-	"changes a disk's partition table", // 817
-	"partition-sgdisk",                 // 818
-	"fork-bomb",                        // 819
-	"system",                           // 820
-	"fork bomb",                        // 821
-	"chmod-recursive-danger",           // 822
-	"recursive change of permissions or owner on a protected folder", // 823
-	"chmod-setuid", // 824
-	"persistence",  // 825
-	"sets the setuid bit on a program outside the project, which then runs with its owner's rights for anyone", // 826
-	"^0?[4-7][0-7]{3}$|(^|,)([ugoa]*[ua][ugoa]*)?[+=][rwxXt]*s",                                                // 827
-	"power",                                  // 828
-	"shuts down or restarts the machine",     // 829
-	"power-systemctl",                        // 830
-	"power-init",                             // 831
-	"kill-all-processes",                     // 832
-	"kills every process the user can reach", // 833
-	"kill-every-match",                       // 834
-	"a pattern that matches every process kills all of them",      // 835
-	"^(\\.|\\.\\*|\\^|\\^\\.\\*|\\.\\+|\\*|\\^\\.|)$",             // 836
-	"kill-user-processes",                                         // 837
-	"kills every process of a user",                               // 838
-	"killall",                                                     // 839
-	"kills processes by name",                                     // 840
-	"crontab-remove",                                              // 841
-	"removes the user's crontab",                                  // 842
-	"root-shell",                                                  // 843
-	"opens a shell as another user",                               // 844
-	"system-security-off",                                         // 845
-	"turns off a protection of the machine",                       // 846
-	"user-delete-home",                                            // 847
-	"deletes a user together with their home folder and files",    // 848
-	"password-removed",                                            // 849
-	"removes an account's password, so that it opens without one", // 850
-	"firewall-drop-all",                                           // 851
-	"makes the firewall drop all incoming or outgoing traffic by default, which cuts the machine off (ssh included)", // 852
-	"^(INPUT|OUTPUT)$", // 853
-	"system-accounts",  // 854
-	"changes the machine's users, passwords or sudoers", // 855
-	"system-maintenance", // 856
-	"repairs or reconfigures a file system, swap or the kernel", // 857
-	"kernel-module-untrusted",                                   // 858
-	"loads kernel code from a file that is not one of the system's installed modules (scratch space, a download, home)", // 859
-	"systemd-cut-off", // 860
-	"stops or masks the machine's remote access (ssh), which cuts everyone off", // 861
-	"systemd-rescue", // 862
-	"drops the machine to rescue or emergency mode, stopping every service (ssh included)", // 863
-	"systemd-rescue-bare",     // 864
-	"system-packages-removed", // 865
-	"removes a package the system itself runs on (its Python, init, C library, shell, package manager, ssh, kernel or boot loader)",                                                                                                                                                // 866
-	"^(python3?(\\.[0-9]+)?(-minimal)?\\*?|python3?\\*|libpython3.*|systemd\\*?|libc6|libc-bin|glibc\\*?|coreutils|bash|dash|util-linux|apt|dpkg|rpm|dnf|yum|sudo|openssh-server|openssh|linux-image.*|linux-generic|kernel(-core)?\\*?|grub.*|base-files|init|login|passwd|\\*)$", // 867
-	"system-packages-removed-flag",                             // 868
-	"system-kernel-settings",                                   // 869
-	"changes a kernel setting",                                 // 870
-	"scheduled-commands",                                       // 871
-	"schedules commands that run later on their own",           // 872
-	"crontab-install",                                          // 873
-	"installs a crontab, which runs commands later on its own", // 874
-	"package-install-script-download",                          // 875
-	"sets a package's install script to one that downloads or runs remote code, which runs on every install",                                                              // 876
-	"^scripts\\.(pre|post)?(install|prepare|prepublish|prepack|postpack|uninstall|preuninstall|postuninstall)=.*(curl|wget|https?://|[^a-z]nc |base64|\\| *(ba|z|da)?sh)", // 877
-	"launch-agent-load", // 878
-	"loads a launch agent or user service, which runs commands on its own", // 879
-	"systemd-user-enable",                      // 880
-	"enables a service that starts on its own", // 881
-	"kill-init", // 882
-	"signals init, which takes the whole machine down",                               // 883
-	"partition-fed-answers",                                                          // 884
-	"changes a disk's partition table with its answers fed on stdin, without asking", // 885
-	"partition-scripted",                                                             // 886
-	"changes a disk's partition table without asking",                                // 887
-	"crontab-change",                                                                 // 888
-	"changes the user's crontab, which runs commands on its own",                     // 889
-	"terraform-apply",                                                                // 890
-	"terraform",                                                                      // 891
-	"changes the managed infrastructure, which may replace or destroy resources", // 892
-	"elevated",                      // 893
-	"runs with elevated privileges", // 894
-	"elevated-package-file",         // 895
-	"installs with elevated privileges a package from a file or a URL, not from the system's repositories",                              // 896
-	"\\.(deb|rpm|apk)$|\\.pkg\\.tar(\\.[a-z0-9]+)?$|://|^--allow-unauthenticated$|^--nogpgcheck$|^--allow-untrusted$|^--no-gpg-checks$", // 897
-	"pipe-to-shell",               // 898
-	"remote-code",                 // 899
-	"runs a download as a script", // 900
-	"shell-runs-unknown-text",     // 901
-	"a shell or interpreter runs text that cannot be known before it runs", // 902
-	"windows-destroys", // 903
-	"windows",          // 904
-	"a PowerShell or cmd.exe command destroys what cannot be had again", // 905
-	"code-runs-computed", // 906
-	"interpreter code runs a command or code built at run time", // 907
-	"cannot-parse",                   // 908
-	"the command cannot be analysed", // 909
-	"git-push-force",                 // 910
-	"git",                            // 911
-	"force push rewrites the remote's history",                       // 912
-	"git-push-force-refspec",                                         // 913
-	"a +refspec force-pushes",                                        // 914
-	"git-push-mirror",                                                // 915
-	"a mirror push overwrites and deletes every ref on the remote",   // 916
-	"git-push-delete-default-branch",                                 // 917
-	"deletes the remote's default branch",                            // 918
-	"git-push-delete-default-branch-flag",                            // 919
-	"git-push-prune-wildcard",                                        // 920
-	"deletes every remote branch the local repository does not have", // 921
-	"\\*",                           // 922
-	"git-push-prune-all",            // 923
-	"git-push-delete",               // 924
-	"deletes remote branches",       // 925
-	"git-push-lease-default-branch", // 926
-	"rewrites the shared history of a default branch of the remote, even with a lease", // 927
-	"git-push-lease-every-branch", // 928
-	"rewrites the current branch (HEAD) or every branch of the remote, even with a lease", // 929
-	"git-push-lease-current-branch", // 930
-	"rewrites the remote's copy of the current branch, which it does not name, even with a lease", // 931
-	"git-push-lease-unknown-branch",                                                              // 932
-	"rewrites a remote branch not known until it runs, even with a lease",                        // 933
-	"git-push-delete-tag",                                                                        // 934
-	"deletes a tag on the remote (a release others build, pin and verify against)",               // 935
-	"git-push-delete-tag-flag",                                                                   // 936
-	"git-rebase-scripted-drop",                                                                   // 937
-	"a rebase whose todo list a script edits drops or deletes commits, unseen",                   // 938
-	"(^|[^a-z])(drop|d)([^a-z]|$)|^[0-9,$]+d$|/d$|^/.*/d",                                        // 939
-	"git-push-delete-refspec",                                                                    // 940
-	"an empty-source refspec deletes a remote branch",                                            // 941
-	"git-update-ref-delete",                                                                      // 942
-	"git update-ref -d deletes a ref and what only it reaches",                                   // 943
-	"git-reflog-expire-now",                                                                      // 944
-	"expiring the reflog now destroys what git could recover",                                    // 945
-	"git-checkout-force",                                                                         // 946
-	"a forced checkout or switch discards uncommitted changes",                                   // 947
-	"git-worktree-remove-force",                                                                  // 948
-	"a forced worktree removal discards its uncommitted changes",                                 // 949
-	"git-branch-force-move",                                                                      // 950
-	"git branch -M replaces the branch it renames onto",                                          // 951
-	"git-reset-hard",                                                                             // 952
-	"git reset --hard discards uncommitted work",                                                 // 953
-	"git-clean-force",                                                                            // 954
-	"git clean -f deletes untracked files",                                                       // 955
-	"git-checkout-discard",                                                                       // 956
-	"git checkout . discards every uncommitted change",                                           // 957
-	"git-restore-discard",                                                                        // 958
-	"git restore . discards every uncommitted change",                                            // 959
-	"git-checkout-discard-all",                                                                   // 960
-	"a pathspec of the whole tree (*, :/, :(top)) discards every uncommitted change",             // 961
-	"^(\\*|\\./\\*|:|:/|:/\\*|:\\((top|top,glob|glob,top)\\)\\**|:\\(glob\\)\\*\\*(/\\*)?)$",     // 962
-	"git-symbolic-ref-delete",                                                                    // 963
-	"deleting HEAD leaves the repository without a current branch",                               // 964
-	"git-read-tree-empty",                                                                        // 965
-	"git read-tree --empty empties the index, losing what was staged",                            // 966
-	"git-submodule-deinit-force",                                                                 // 967
-	"git submodule deinit --force removes submodules' work trees with their uncommitted changes", // 968
-	"git-hooks-path-away",                                                                        // 969
-	"core.hooksPath pointed at nothing or at a scratch folder skips the project's hooks or runs planted ones", // 970
-	"^(/dev/null|/tmp(/.*)?|/var/tmp(/.*)?|/private/tmp(/.*)?)$",                                              // 971
-	"git-restore-staged-worktree",                                              // 972
-	"git restore --staged --worktree discards staged and unstaged work",        // 973
-	"git-branch-force-delete",                                                  // 974
-	"git branch -D deletes a branch whether or not it is merged",               // 975
-	"git-branch-delete-force",                                                  // 976
-	"git branch --delete --force deletes a branch whether or not it is merged", // 977
-	"git-rm-everything",                                                        // 978
-	"git rm -r of the whole project deletes every tracked file",                // 979
-	"git-history-rewrite",                                                      // 980
-	"rewrites the repository's whole history",                                  // 981
-	"git-checkout-index-force",                                                 // 982
-	"git checkout-index --force overwrites the work tree's changes",            // 983
-	"git-global-hooks-path",                                                    // 984
-	"a global core.hooksPath makes every repository run hooks from one folder", // 985
-	"git-stash-destroy",                                                        // 986
-	"drops stashed work",                                                       // 987
-	"sql-destroy",                                                              // 988
-	"database",                                                                 // 989
-	"destroys data in a database",                                              // 990
-	"sql-unknown",                                                              // 991
-	"SQL that cannot be known before it runs",                                  // 992
-	"kubectl-delete-namespace",                                                 // 993
-	"kubernetes",                                                               // 994
-	"deletes a Kubernetes namespace",                                           // 995
-	"kubectl-delete-all",                                                       // 996
-	"deletes every resource of a kind",                                         // 997
-	"kubectl-drain-force",                                                      // 998
-	"drains a node, deleting the pods no controller recreates and the data of their emptyDir volumes", // 999
-	"kubectl-drain", // 1000
-	"drains a node, evicting every pod on it",                                     // 1001
-	"kubectl-scale-all-zero",                                                      // 1002
-	"scales every workload of a kind to zero replicas, which takes them all down", // 1003
-	"kubectl-scale-zero",                                                          // 1004
-	"scales a workload to zero replicas, which takes it down",                     // 1005
-	"helm-delete-purge",                                                           // 1006
-	"removes a release together with its history, so nothing can roll it back",    // 1007
-	"pod-recursive-delete",                                                        // 1008
-	"recursive delete of a folder of a running pod or container (its data), outside its temporary folders", // 1009
-	"compose-down-volumes", // 1010
-	"containers",           // 1011
-	"removes the project's named volumes with the data in them (a database's, typically)", // 1012
-	"terraform-destroy",                   // 1013
-	"destroys the managed infrastructure", // 1014
-	"terraform-destroy-indirect",          // 1015
-	"terraform-apply-destroy",             // 1016
-	"terraform-apply-replace",             // 1017
-	"destroys and recreates a managed resource without a plan to review (its data goes with it)", // 1018
-	"aws-s3-rm-recursive", // 1019
-	"cloud",               // 1020
-	"deletes every object under an S3 prefix", // 1021
-	"aws-s3-rb-force",                         // 1022
-	"deletes an S3 bucket and its contents",   // 1023
+	"adm",                                    // 722
+	"drain",                                  // 723
+	"--force",                                // 724
+	"--delete-emptydir-data",                 // 725
+	"--delete-local-data",                    // 726
+	"--disable-eviction",                     // 727
+	"--dry-run",                              // 728
+	"scale",                                  // 729
+	"--replicas=0",                           // 730
+	"--replicas=00",                          // 731
+	"helm",                                   // 732
+	"uninstall",                              // 733
+	"un",                                     // 734
+	"--purge",                                // 735
+	"root",                                   // 736
+	"home",                                   // 737
+	"home-data",                              // 738
+	"home-sub",                               // 739
+	"system",                                 // 740
+	"parent",                                 // 741
+	"other",                                  // 742
+	"dynamic",                                // 743
+	"project-root",                           // 744
+	"project",                                // 745
+	"kubectl exec",                           // 746
+	"oc exec",                                // 747
+	"oc rsh",                                 // 748
+	"kubectl debug",                          // 749
+	"docker",                                 // 750
+	"podman",                                 // 751
+	"nerdctl",                                // 752
+	"docker-compose",                         // 753
+	"podman-compose",                         // 754
+	"compose",                                // 755
+	"down",                                   // 756
+	"down",                                   // 757
+	"-v",                                     // 758
+	"--volumes",                              // 759
+	"terraform",                              // 760
+	"tofu",                                   // 761
+	"destroy",                                // 762
+	"terraform-destroy",                      // 763
+	"-destroy",                               // 764
+	"--destroy",                              // 765
+	"-replace",                               // 766
+	"--replace",                              // 767
+	"-auto-approve",                          // 768
+	"--auto-approve",                         // 769
+	"aws",                                    // 770
+	"s3",                                     // 771
+	"rm",                                     // 772
+	"--recursive",                            // 773
+	"s3",                                     // 774
+	"rb",                                     // 775
+	"--force",                                // 776
+	"allow",                                  // 777
+	"rm-recursive-danger",                    // 778
+	"files",                                  // 779
+	"deny",                                   // 780
+	"recursive delete of a protected folder", // 781
+	"package-deleter-danger",                 // 782
+	"a deletion tool removes a protected folder", // 783
+	"rm-elevated",                 // 784
+	"rm with elevated privileges", // 785
+	"rm-recursive-unknown-target", // 786
+	"ask",                         // 787
+	"recursive delete of a path that is not known until it runs",                 // 788
+	"rm-recursive-home-folder",                                                   // 789
+	"recursive delete of a folder outside the project and the temporary folders", // 790
+	"mv-protected-folder",                                                        // 791
+	"moves a protected folder away",                                              // 792
+	"rsync-delete-danger",                                                        // 793
+	"rsync --delete empties a protected folder down to its source",               // 794
+	"overwrite-system",                                                           // 795
+	"puts a file over a system folder's files",                                   // 796
+	"code-deletes-tree",                                                          // 797
+	"interpreter code deletes the root, home or .git",                            // 798
+	"device-write",                                                               // 799
+	"disks",                                                                      // 800
+	"writes onto a disk device",                                                  // 801
+	"mkfs",                                                                       // 802
+	"formats a file system",                                                      // 803
+	"wipefs",                                                                     // 804
+	"wipes file system signatures",                                               // 805
+	"shred-device",                                                               // 806
+	"shreds a disk device",                                                       // 807
+	"disk-discard",                                                               // 808
+	"destroys the data of a disk or a volume",                                    // 809
+	"disk-destroy",                                                               // 810
+	"destroys the data of a disk, a volume or a pool",                            // 811
+	"tar-remove-files",                                                           // 812
+	"tar --remove-files deletes a protected folder as it archives it", // 813
+	"zip-move", // 814
+	"zip -m deletes a protected folder once it is in the archive", // 815
+	"7z-sdel", // 816
+	"7z -sdel deletes a protected folder once it is in the archive", // 817
+	"partition",                        // 818
+	"changes a disk's partition table", // 819
+	"partition-sgdisk",                 // 820
+	"fork-bomb",                        // 821
+	"system",                           // 822
+	"fork bomb",                        // 823
+	"chmod-recursive-danger",           // 824
+	"recursive change of permissions or owner on a protected folder", // 825
+	"chmod-setuid", // 826
+	"persistence",  // 827
+	"sets the setuid bit on a program outside the project, which then runs with its owner's rights for anyone", // 828
+	"^0?[4-7][0-7]{3}$|(^|,)([ugoa]*[ua][ugoa]*)?[+=][rwxXt]*s",                                                // 829
+	"power",                                  // 830
+	"shuts down or restarts the machine",     // 831
+	"power-systemctl",                        // 832
+	"power-init",                             // 833
+	"kill-all-processes",                     // 834
+	"kills every process the user can reach", // 835
+	"kill-every-match",                       // 836
+	"a pattern that matches every process kills all of them", // 837
+	"^(\\.|\\.\\*|\\^|\\^\\.\\*|\\.\\+|\\*|\\^\\.|)$",        // 838
+	"kill-user-processes",                                    // 839
+	"kills every process of a user",                          // 840
+	"kill-broad-name",                                        // 841
+	"kills every process of a program that unrelated processes share (an interpreter, a shell, the session), the user's other work with them",                                                                                                                       // 842
+	"^(node|nodejs|python[0-9.]*|pypy[0-9.]*|ruby|java|perl|php|deno|bun|dotnet|bash|sh|zsh|fish|dash|ksh|tcsh|tmux|screen|ssh|sshd|login|Xorg|Xwayland|gnome-shell|plasmashell|WindowServer|loginwindow|Terminal|iTerm2|launchd|systemd|init|dockerd|containerd)$", // 843
+	"killall5", // 844
+	"kills every process but the kernel's and its own session's", // 845
+	"crontab-remove",                        // 846
+	"removes the user's crontab",            // 847
+	"root-shell",                            // 848
+	"opens a shell as another user",         // 849
+	"system-security-off",                   // 850
+	"turns off a protection of the machine", // 851
+	"user-delete-home",                      // 852
+	"deletes a user together with their home folder and files", // 853
+	"password-removed", // 854
+	"removes an account's password, so that it opens without one", // 855
+	"firewall-drop-all", // 856
+	"makes the firewall drop all incoming or outgoing traffic by default, which cuts the machine off (ssh included)", // 857
+	"^(INPUT|OUTPUT)$", // 858
+	"system-accounts",  // 859
+	"changes the machine's users, passwords or sudoers", // 860
+	"system-maintenance", // 861
+	"repairs or reconfigures a file system, swap or the kernel", // 862
+	"kernel-module-untrusted",                                   // 863
+	"loads kernel code from a file that is not one of the system's installed modules (scratch space, a download, home)", // 864
+	"systemd-cut-off", // 865
+	"stops or masks the machine's remote access (ssh), which cuts everyone off", // 866
+	"systemd-rescue", // 867
+	"drops the machine to rescue or emergency mode, stopping every service (ssh included)", // 868
+	"systemd-rescue-bare",     // 869
+	"system-packages-removed", // 870
+	"removes a package the system itself runs on (its Python, init, C library, shell, package manager, ssh, kernel or boot loader)",                                                                                                                                                // 871
+	"^(python3?(\\.[0-9]+)?(-minimal)?\\*?|python3?\\*|libpython3.*|systemd\\*?|libc6|libc-bin|glibc\\*?|coreutils|bash|dash|util-linux|apt|dpkg|rpm|dnf|yum|sudo|openssh-server|openssh|linux-image.*|linux-generic|kernel(-core)?\\*?|grub.*|base-files|init|login|passwd|\\*)$", // 872
+	"system-packages-removed-flag",                             // 873
+	"system-kernel-settings",                                   // 874
+	"changes a kernel setting",                                 // 875
+	"scheduled-commands",                                       // 876
+	"schedules commands that run later on their own",           // 877
+	"crontab-install",                                          // 878
+	"installs a crontab, which runs commands later on its own", // 879
+	"package-install-script-download",                          // 880
+	"sets a package's install script to one that downloads or runs remote code, which runs on every install",                                                              // 881
+	"^scripts\\.(pre|post)?(install|prepare|prepublish|prepack|postpack|uninstall|preuninstall|postuninstall)=.*(curl|wget|https?://|[^a-z]nc |base64|\\| *(ba|z|da)?sh)", // 882
+	"launch-agent-load", // 883
+	"loads a launch agent or user service, which runs commands on its own", // 884
+	"systemd-user-enable",                      // 885
+	"enables a service that starts on its own", // 886
+	"kill-init", // 887
+	"signals init, which takes the whole machine down",                               // 888
+	"partition-fed-answers",                                                          // 889
+	"changes a disk's partition table with its answers fed on stdin, without asking", // 890
+	"partition-scripted",                                                             // 891
+	"changes a disk's partition table without asking",                                // 892
+	"crontab-change",                                                                 // 893
+	"changes the user's crontab, which runs commands on its own",                     // 894
+	"terraform-apply",                                                                // 895
+	"terraform",                                                                      // 896
+	"changes the managed infrastructure, which may replace or destroy resources", // 897
+	"elevated",                      // 898
+	"runs with elevated privileges", // 899
+	"elevated-package-file",         // 900
+	"installs with elevated privileges a package from a file or a URL, not from the system's repositories",                              // 901
+	"\\.(deb|rpm|apk)$|\\.pkg\\.tar(\\.[a-z0-9]+)?$|://|^--allow-unauthenticated$|^--nogpgcheck$|^--allow-untrusted$|^--no-gpg-checks$", // 902
+	"pipe-to-shell",               // 903
+	"remote-code",                 // 904
+	"runs a download as a script", // 905
+	"shell-runs-unknown-text",     // 906
+	"a shell or interpreter runs text that cannot be known before it runs", // 907
+	"windows-destroys", // 908
+	"windows",          // 909
+	"a PowerShell or cmd.exe command destroys what cannot be had again", // 910
+	"code-runs-computed", // 911
+	"interpreter code runs a command or code built at run time", // 912
+	"cannot-parse",                   // 913
+	"the command cannot be analysed", // 914
+	"git-push-force",                 // 915
+	"git",                            // 916
+	"force push rewrites the remote's history",                       // 917
+	"git-push-force-refspec",                                         // 918
+	"a +refspec force-pushes",                                        // 919
+	"git-push-mirror",                                                // 920
+	"a mirror push overwrites and deletes every ref on the remote",   // 921
+	"git-push-delete-default-branch",                                 // 922
+	"deletes the remote's default branch",                            // 923
+	"git-push-delete-default-branch-flag",                            // 924
+	"git-push-prune-wildcard",                                        // 925
+	"deletes every remote branch the local repository does not have", // 926
+	"\\*",                           // 927
+	"git-push-prune-all",            // 928
+	"git-push-delete",               // 929
+	"deletes remote branches",       // 930
+	"git-push-lease-default-branch", // 931
+	"rewrites the shared history of a default branch of the remote, even with a lease", // 932
+	"git-push-lease-every-branch", // 933
+	"rewrites the current branch (HEAD) or every branch of the remote, even with a lease", // 934
+	"git-push-lease-current-branch", // 935
+	"rewrites the remote's copy of the current branch, which it does not name, even with a lease", // 936
+	"git-push-lease-unknown-branch",                                                              // 937
+	"rewrites a remote branch not known until it runs, even with a lease",                        // 938
+	"git-push-delete-tag",                                                                        // 939
+	"deletes a tag on the remote (a release others build, pin and verify against)",               // 940
+	"git-push-delete-tag-flag",                                                                   // 941
+	"git-rebase-scripted-drop",                                                                   // 942
+	"a rebase whose todo list a script edits drops or deletes commits, unseen",                   // 943
+	"(^|[^a-z])(drop|d)([^a-z]|$)|^[0-9,$]+d$|/d$|^/.*/d",                                        // 944
+	"git-push-delete-refspec",                                                                    // 945
+	"an empty-source refspec deletes a remote branch",                                            // 946
+	"git-update-ref-delete",                                                                      // 947
+	"git update-ref -d deletes a ref and what only it reaches",                                   // 948
+	"git-reflog-expire-now",                                                                      // 949
+	"expiring the reflog now destroys what git could recover",                                    // 950
+	"git-checkout-force",                                                                         // 951
+	"a forced checkout or switch discards uncommitted changes",                                   // 952
+	"git-worktree-remove-force",                                                                  // 953
+	"a forced worktree removal discards its uncommitted changes",                                 // 954
+	"git-branch-force-move",                                                                      // 955
+	"git branch -M replaces the branch it renames onto",                                          // 956
+	"git-reset-hard",                                                                             // 957
+	"git reset --hard discards uncommitted work",                                                 // 958
+	"git-clean-force",                                                                            // 959
+	"git clean -f deletes untracked files",                                                       // 960
+	"git-checkout-discard",                                                                       // 961
+	"git checkout . discards every uncommitted change",                                           // 962
+	"git-restore-discard",                                                                        // 963
+	"git restore . discards every uncommitted change",                                            // 964
+	"git-checkout-discard-all",                                                                   // 965
+	"a pathspec of the whole tree (*, :/, :(top)) discards every uncommitted change",             // 966
+	"^(\\*|\\./\\*|:|:/|:/\\*|:\\((top|top,glob|glob,top)\\)\\**|:\\(glob\\)\\*\\*(/\\*)?)$",     // 967
+	"git-symbolic-ref-delete",                                                                    // 968
+	"deleting HEAD leaves the repository without a current branch",                               // 969
+	"git-read-tree-empty",                                                                        // 970
+	"git read-tree --empty empties the index, losing what was staged",                            // 971
+	"git-submodule-deinit-force",                                                                 // 972
+	"git submodule deinit --force removes submodules' work trees with their uncommitted changes", // 973
+	"git-hooks-path-away",                                                                        // 974
+	"core.hooksPath pointed at nothing or at a scratch folder skips the project's hooks or runs planted ones", // 975
+	"^(/dev/null|/tmp(/.*)?|/var/tmp(/.*)?|/private/tmp(/.*)?)$",                                              // 976
+	"git-restore-staged-worktree",                                              // 977
+	"git restore --staged --worktree discards staged and unstaged work",        // 978
+	"git-branch-force-delete",                                                  // 979
+	"git branch -D deletes a branch whether or not it is merged",               // 980
+	"git-branch-delete-force",                                                  // 981
+	"git branch --delete --force deletes a branch whether or not it is merged", // 982
+	"git-rm-everything",                                                        // 983
+	"git rm -r of the whole project deletes every tracked file",                // 984
+	"git-history-rewrite",                                                      // 985
+	"rewrites the repository's whole history",                                  // 986
+	"git-checkout-index-force",                                                 // 987
+	"git checkout-index --force overwrites the work tree's changes",            // 988
+	"git-global-hooks-path",                                                    // 989
+	"a global core.hooksPath makes every repository run hooks from one folder", // 990
+	"git-stash-destroy",                                                        // 991
+	"drops stashed work",                                                       // 992
+	"sql-destroy",                                                              // 993
+	"database",                                                                 // 994
+	"destroys data in a database",                                              // 995
+	"sql-unknown",                                                              // 996
+	"SQL that cannot be known before it runs",                                  // 997
+	"kubectl-delete-namespace",                                                 // 998
+	"kubernetes",                                                               // 999
+	"deletes a Kubernetes namespace",                                           // 1000
+	"kubectl-delete-all",                                                       // 1001
+	"deletes every resource of a kind",                                         // 1002
+	"kubectl-drain-force",                                                      // 1003
+	"drains a node, deleting the pods no controller recreates and the data of their emptyDir volumes", // 1004
+	"kubectl-drain", // 1005
+	"drains a node, evicting every pod on it",                                     // 1006
+	"kubectl-scale-all-zero",                                                      // 1007
+	"scales every workload of a kind to zero replicas, which takes them all down", // 1008
+	"kubectl-scale-zero",                                                          // 1009
+	"scales a workload to zero replicas, which takes it down",                     // 1010
+	"helm-delete-purge",                                                           // 1011
+	"removes a release together with its history, so nothing can roll it back",    // 1012
+	"pod-recursive-delete",                                                        // 1013
+	"recursive delete of a folder of a running pod or container (its data), outside its temporary folders", // 1014
+	"compose-down-volumes", // 1015
+	"containers",           // 1016
+	"removes the project's named volumes with the data in them (a database's, typically)", // 1017
+	"terraform-destroy",                   // 1018
+	"destroys the managed infrastructure", // 1019
+	"terraform-destroy-indirect",          // 1020
+	"terraform-apply-destroy",             // 1021
+	"terraform-apply-replace",             // 1022
+	"destroys and recreates a managed resource without a plan to review (its data goes with it)", // 1023
+	"aws-s3-rm-recursive", // 1024
+	"cloud",               // 1025
+	"deletes every object under an S3 prefix", // 1026
+	"aws-s3-rb-force",                         // 1027
+	"deletes an S3 bucket and its contents",   // 1028
 }
 
 // defaultGroupLists are the groups' lists, group after group: runs of defaultStrs.
@@ -1047,146 +1052,147 @@ var defaultGroupLists = [...]span{
 	{116, 117}, {117, 118}, {118, 119}, {119, 120}, {120, 121}, {121, 122}, {122, 123}, {123, 124}, {124, 125}, {125, 126},
 	{126, 127}, {127, 128}, {128, 129}, {129, 130}, {130, 131}, {131, 132}, {132, 133}, {133, 134}, {134, 135}, {135, 136},
 	{136, 137}, {137, 138}, {138, 139}, {139, 140}, {140, 141}, {141, 142}, {142, 143}, {143, 146}, {169, 177}, {243, 244},
-	{244, 246}, {250, 251}, {274, 276}, {288, 289}, {289, 290}, {290, 291}, {291, 292}, {292, 293}, {293, 294}, {309, 311},
-	{334, 338}, {339, 341}, {345, 347}, {382, 383}, {383, 384}, {384, 385}, {141, 142}, {391, 392}, {392, 393}, {393, 394},
-	{394, 395}, {391, 392}, {392, 393}, {412, 413}, {413, 414}, {414, 415}, {415, 416}, {416, 417}, {88, 89}, {420, 427},
-	{429, 433}, {447, 449}, {450, 451}, {451, 452}, {452, 453}, {453, 454}, {452, 453}, {454, 455}, {487, 490}, {493, 494},
-	{495, 497}, {497, 499}, {499, 501}, {501, 503}, {503, 505}, {505, 507}, {507, 509}, {509, 511}, {511, 513}, {513, 515},
-	{515, 517}, {517, 519}, {519, 521}, {521, 523}, {523, 525}, {525, 527}, {527, 529}, {529, 530}, {530, 531}, {531, 532},
-	{532, 534}, {534, 536}, {536, 538}, {538, 540}, {540, 542}, {542, 544}, {544, 546}, {546, 548}, {548, 550}, {550, 552},
-	{568, 569}, {569, 571}, {574, 575}, {585, 587}, {597, 598}, {597, 598}, {598, 601}, {601, 604}, {604, 606}, {644, 645},
-	{645, 646}, {646, 648}, {654, 655}, {655, 656}, {656, 659}, {659, 661}, {661, 662}, {662, 663}, {663, 664}, {664, 665},
-	{665, 666}, {654, 655}, {666, 667}, {654, 655}, {666, 667}, {674, 675}, {675, 676}, {676, 677}, {677, 679}, {679, 680},
-	{667, 669}, {682, 684}, {684, 685}, {339, 341}, {569, 571}, {88, 89}, {685, 686}, {691, 692}, {692, 693}, {695, 696},
-	{696, 698}, {698, 700}, {700, 702}, {706, 707}, {716, 719}, {719, 720}, {720, 722}, {722, 726}, {727, 728}, {706, 707},
-	{416, 417}, {731, 732}, {732, 733}, {733, 734}, {753, 755}, {755, 756}, {756, 758}, {760, 761}, {762, 764}, {764, 766},
-	{766, 768}, {769, 771}, {771, 772}, {772, 774}, {774, 775},
+	{244, 246}, {250, 251}, {274, 276}, {288, 289}, {289, 290}, {290, 291}, {291, 292}, {292, 293}, {293, 294}, {311, 313},
+	{336, 340}, {341, 343}, {347, 349}, {384, 385}, {385, 386}, {386, 387}, {141, 142}, {393, 394}, {394, 395}, {395, 396},
+	{396, 397}, {393, 394}, {394, 395}, {414, 415}, {415, 416}, {416, 417}, {417, 418}, {418, 419}, {88, 89}, {422, 429},
+	{431, 435}, {449, 451}, {452, 453}, {453, 454}, {454, 455}, {455, 456}, {454, 455}, {456, 457}, {489, 492}, {495, 496},
+	{497, 499}, {499, 501}, {501, 503}, {503, 505}, {505, 507}, {507, 509}, {509, 511}, {511, 513}, {513, 515}, {515, 517},
+	{517, 519}, {519, 521}, {521, 523}, {523, 525}, {525, 527}, {527, 529}, {529, 531}, {531, 532}, {532, 533}, {533, 534},
+	{534, 536}, {536, 538}, {538, 540}, {540, 542}, {542, 544}, {544, 546}, {546, 548}, {548, 550}, {550, 552}, {552, 554},
+	{570, 571}, {571, 573}, {576, 577}, {587, 589}, {599, 600}, {599, 600}, {600, 603}, {603, 606}, {606, 608}, {646, 647},
+	{647, 648}, {648, 650}, {656, 657}, {657, 658}, {658, 661}, {661, 663}, {663, 664}, {664, 665}, {665, 666}, {666, 667},
+	{667, 668}, {656, 657}, {668, 669}, {656, 657}, {668, 669}, {676, 677}, {677, 678}, {678, 679}, {679, 681}, {681, 682},
+	{669, 671}, {684, 686}, {686, 687}, {341, 343}, {571, 573}, {88, 89}, {687, 688}, {693, 694}, {694, 695}, {697, 698},
+	{698, 700}, {700, 702}, {702, 704}, {708, 709}, {718, 721}, {721, 722}, {722, 724}, {724, 728}, {729, 730}, {708, 709},
+	{418, 419}, {733, 734}, {734, 735}, {735, 736}, {755, 757}, {757, 758}, {758, 760}, {762, 763}, {764, 766}, {766, 768},
+	{768, 770}, {771, 773}, {773, 774}, {774, 776}, {776, 777},
 }
 
 // defaultRules are the rules, in order.
 var defaultRules = [...]packedRule{
-	{id: 776, pack: 777, decision: 778, message: 779, commands: span{88, 89}, flags: span{127, 128}, targets: span{146, 153}},                                                          // rm-recursive-danger
-	{id: 780, pack: 777, decision: 778, message: 781, commands: span{153, 160}, targets: span{146, 153}},                                                                               // package-deleter-danger
-	{id: 782, pack: 777, decision: 778, message: 783, commands: span{88, 89}, under: span{160, 163}},                                                                                   // rm-elevated
-	{id: 784, pack: 777, decision: 785, message: 786, commands: span{88, 89}, flags: span{127, 128}, targets: span{163, 164}},                                                          // rm-recursive-unknown-target
-	{id: 787, pack: 777, decision: 785, message: 788, commands: span{88, 89}, flags: span{127, 128}, targets: span{164, 166}},                                                          // rm-recursive-home-folder
-	{id: 789, pack: 777, decision: 778, message: 790, commands: span{166, 168}, targets: span{146, 153}},                                                                               // mv-protected-folder
-	{id: 791, pack: 777, decision: 778, message: 792, commands: span{168, 169}, flags: span{128, 129}, destination: span{177, 183}},                                                    // rsync-delete-danger
-	{id: 793, pack: 777, decision: 785, message: 794, commands: span{183, 189}, destination: span{189, 191}},                                                                           // overwrite-system
-	{id: 795, pack: 777, decision: 778, message: 796, findings: span{191, 192}},                                                                                                        // code-deletes-tree
-	{id: 797, pack: 798, decision: 778, message: 799, findings: span{192, 193}},                                                                                                        // device-write
-	{id: 800, pack: 798, decision: 778, message: 801, commands: span{193, 199}, targets: span{199, 210}},                                                                               // mkfs
-	{id: 802, pack: 798, decision: 778, message: 803, commands: span{210, 211}},                                                                                                        // wipefs
-	{id: 804, pack: 798, decision: 778, message: 805, commands: span{211, 212}, targets: span{212, 213}},                                                                               // shred-device
-	{id: 806, pack: 798, decision: 778, message: 807, commands: span{213, 217}},                                                                                                        // disk-discard
-	{id: 808, pack: 798, decision: 778, message: 809, commands: span{217, 226}, argsAny: span{226, 240}},                                                                               // disk-destroy
-	{id: 810, pack: 777, decision: 778, message: 811, commands: span{240, 243}, flags: span{129, 130}, targets: span{146, 153}},                                                        // tar-remove-files
-	{id: 812, pack: 777, decision: 778, message: 813, commands: span{108, 109}, flags: span{130, 131}, targets: span{146, 153}},                                                        // zip-move
-	{id: 814, pack: 777, decision: 778, message: 815, commands: span{246, 250}, flags: span{131, 132}, targets: span{146, 153}},                                                        // 7z-sdel
-	{id: 816, pack: 798, decision: 785, message: 817, commands: span{251, 256}, unless: span{256, 269}},                                                                                // partition
-	{id: 818, pack: 798, decision: 785, message: 817, commands: span{269, 270}},                                                                                                        // partition-sgdisk
-	{id: 819, pack: 820, decision: 778, message: 821, findings: span{270, 271}},                                                                                                        // fork-bomb
-	{id: 822, pack: 777, decision: 778, message: 823, commands: span{271, 274}, flags: span{132, 133}, targets: span{276, 280}},                                                        // chmod-recursive-danger
-	{id: 824, pack: 825, decision: 778, message: 826, argPattern: 827, commands: span{95, 96}, targets: span{280, 283}},                                                                // chmod-setuid
-	{id: 828, pack: 820, decision: 778, message: 829, commands: span{283, 287}},                                                                                                        // power
-	{id: 830, pack: 820, decision: 778, message: 829, commands: span{287, 288}, subcommands: span{133, 139}},                                                                           // power-systemctl
-	{id: 831, pack: 820, decision: 778, message: 829, commands: span{294, 296}, argsAny: span{296, 298}},                                                                               // power-init
-	{id: 832, pack: 820, decision: 778, message: 833, commands: span{141, 142}, args: span{298, 299}},                                                                                  // kill-all-processes
-	{id: 834, pack: 820, decision: 778, message: 835, argPattern: 836, commands: span{299, 302}},                                                                                       // kill-every-match
-	{id: 837, pack: 820, decision: 778, message: 838, findings: span{302, 303}},                                                                                                        // kill-user-processes
-	{id: 839, pack: 820, decision: 778, message: 840, commands: span{303, 305}, unless: span{305, 308}},                                                                                // killall
-	{id: 841, pack: 825, decision: 778, message: 842, commands: span{308, 309}, flags: span{139, 140}},                                                                                 // crontab-remove
-	{id: 843, pack: 820, decision: 785, message: 844, commands: span{311, 316}},                                                                                                        // root-shell
-	{id: 845, pack: 820, decision: 785, message: 846, commands: span{316, 324}, argsAny: span{324, 332}},                                                                               // system-security-off
-	{id: 847, pack: 820, decision: 778, message: 848, commands: span{332, 334}, flags: span{140, 141}},                                                                                 // user-delete-home
-	{id: 849, pack: 820, decision: 778, message: 850, commands: span{338, 339}, flags: span{141, 142}},                                                                                 // password-removed
-	{id: 851, pack: 820, decision: 778, message: 852, argPattern: 853, commands: span{341, 345}, flags: span{142, 143}, argsAny: span{347, 349}},                                       // firewall-drop-all
-	{id: 854, pack: 820, decision: 785, message: 855, commands: span{349, 362}, unless: span{362, 364}},                                                                                // system-accounts
-	{id: 856, pack: 820, decision: 785, message: 857, commands: span{364, 373}},                                                                                                        // system-maintenance
-	{id: 858, pack: 820, decision: 778, message: 859, commands: span{373, 374}, targets: span{374, 382}},                                                                               // kernel-module-untrusted
-	{id: 860, pack: 820, decision: 778, message: 861, commands: span{287, 288}, subcommands: span{143, 147}, argsAny: span{385, 391}},                                                  // systemd-cut-off
-	{id: 862, pack: 820, decision: 778, message: 863, commands: span{287, 288}, subcommands: span{147, 151}, argsAny: span{395, 405}},                                                  // systemd-rescue
-	{id: 864, pack: 820, decision: 778, message: 863, commands: span{287, 288}, subcommands: span{151, 153}},                                                                           // systemd-rescue-bare
-	{id: 865, pack: 820, decision: 778, message: 866, argPattern: 867, commands: span{405, 412}, subcommands: span{153, 159}},                                                          // system-packages-removed
-	{id: 868, pack: 820, decision: 778, message: 866, argPattern: 867, commands: span{417, 420}, flags: span{159, 160}},                                                                // system-packages-removed-flag
-	{id: 869, pack: 820, decision: 785, message: 870, commands: span{427, 429}, flags: span{160, 161}},                                                                                 // system-kernel-settings
-	{id: 871, pack: 825, decision: 785, message: 872, commands: span{433, 435}},                                                                                                        // scheduled-commands
-	{id: 873, pack: 825, decision: 778, message: 874, commands: span{308, 309}, argsAny: span{435, 437}, unless: span{437, 443}},                                                       // crontab-install
-	{id: 875, pack: 825, decision: 778, message: 876, argPattern: 877, commands: span{443, 447}, subcommands: span{161, 162}},                                                          // package-install-script-download
-	{id: 878, pack: 825, decision: 778, message: 879, commands: span{449, 450}, subcommands: span{162, 166}},                                                                           // launch-agent-load
-	{id: 880, pack: 825, decision: 785, message: 881, commands: span{287, 288}, subcommands: span{166, 168}},                                                                           // systemd-user-enable
-	{id: 882, pack: 820, decision: 778, message: 883, commands: span{141, 142}, args: span{455, 456}},                                                                                  // kill-init
-	{id: 884, pack: 798, decision: 778, message: 885, commands: span{456, 461}, targets: span{461, 464}, unless: span{464, 476}, stdinFed: true},                                       // partition-fed-answers
-	{id: 886, pack: 798, decision: 778, message: 887, commands: span{476, 480}, argsAny: span{480, 487}},                                                                               // partition-scripted
-	{id: 888, pack: 825, decision: 785, message: 889, commands: span{308, 309}, flags: span{168, 169}},                                                                                 // crontab-change
-	{id: 890, pack: 891, decision: 785, message: 892, commands: span{490, 493}, subcommands: span{169, 170}},                                                                           // terraform-apply
-	{id: 893, pack: 820, decision: 785, message: 894, commands: span{494, 495}, under: span{311, 316}, except: span{170, 200}},                                                         // elevated
-	{id: 895, pack: 820, decision: 785, message: 896, argPattern: 897, commands: span{552, 561}, under: span{311, 316}},                                                                // elevated-package-file
-	{id: 898, pack: 899, decision: 778, message: 900, findings: span{561, 562}},                                                                                                        // pipe-to-shell
-	{id: 901, pack: 899, decision: 778, message: 902, findings: span{562, 564}},                                                                                                        // shell-runs-unknown-text
-	{id: 903, pack: 904, decision: 778, message: 905, findings: span{564, 565}},                                                                                                        // windows-destroys
-	{id: 906, pack: 899, decision: 785, message: 907, findings: span{565, 566}},                                                                                                        // code-runs-computed
-	{id: 908, pack: 899, decision: 785, message: 909, findings: span{566, 568}},                                                                                                        // cannot-parse
-	{id: 910, pack: 911, decision: 778, message: 912, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{201, 202}, unless: span{571, 573}},                                // git-push-force
-	{id: 913, pack: 911, decision: 778, message: 914, commands: span{1, 2}, subcommands: span{200, 201}, argsAny: span{573, 574}, unless: span{571, 573}},                              // git-push-force-refspec
-	{id: 915, pack: 911, decision: 778, message: 916, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{202, 203}, unless: span{571, 573}},                                // git-push-mirror
-	{id: 917, pack: 911, decision: 778, message: 918, commands: span{1, 2}, subcommands: span{200, 201}, argsAny: span{575, 585}, unless: span{571, 573}},                              // git-push-delete-default-branch
-	{id: 919, pack: 911, decision: 778, message: 918, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{203, 204}, argsAny: span{587, 597}, unless: span{571, 573}},       // git-push-delete-default-branch-flag
-	{id: 920, pack: 911, decision: 778, message: 921, argPattern: 922, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{204, 205}, unless: span{571, 573}},               // git-push-prune-wildcard
-	{id: 923, pack: 911, decision: 778, message: 921, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{205, 207}, unless: span{571, 573}},                                // git-push-prune-all
-	{id: 924, pack: 911, decision: 785, message: 925, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{207, 208}, unless: span{571, 573}},                                // git-push-delete
-	{id: 926, pack: 911, decision: 778, message: 927, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{208, 209}, argsAny: span{606, 626}, unless: span{571, 573}},       // git-push-lease-default-branch
-	{id: 928, pack: 911, decision: 785, message: 929, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{208, 209}, argsAny: span{626, 631}, unless: span{571, 573}},       // git-push-lease-every-branch
-	{id: 930, pack: 911, decision: 785, message: 931, maxArgs: 2, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{208, 209}, unless: span{571, 573}},                    // git-push-lease-current-branch
-	{id: 932, pack: 911, decision: 785, message: 933, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{208, 209}, unless: span{571, 573}, argsUnknown: true},             // git-push-lease-unknown-branch
-	{id: 934, pack: 911, decision: 778, message: 935, commands: span{1, 2}, subcommands: span{200, 201}, argsAny: span{631, 633}, unless: span{571, 573}},                              // git-push-delete-tag
-	{id: 936, pack: 911, decision: 778, message: 935, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{203, 204}, argsAny: span{633, 635}, unless: span{571, 573}},       // git-push-delete-tag-flag
-	{id: 937, pack: 911, decision: 778, message: 938, argPattern: 939, commands: span{635, 640}, under: span{640, 643}},                                                                // git-rebase-scripted-drop
-	{id: 940, pack: 911, decision: 785, message: 941, commands: span{1, 2}, subcommands: span{200, 201}, argsAny: span{643, 644}, unless: span{571, 573}},                              // git-push-delete-refspec
-	{id: 942, pack: 911, decision: 778, message: 943, commands: span{1, 2}, subcommands: span{209, 210}, flags: span{210, 211}},                                                        // git-update-ref-delete
-	{id: 944, pack: 911, decision: 778, message: 945, commands: span{1, 2}, subcommands: span{211, 212}, argsAny: span{648, 654}},                                                      // git-reflog-expire-now
-	{id: 946, pack: 911, decision: 778, message: 947, commands: span{1, 2}, subcommands: span{212, 214}, flags: span{214, 215}},                                                        // git-checkout-force
-	{id: 948, pack: 911, decision: 778, message: 949, commands: span{1, 2}, subcommands: span{215, 216}, flags: span{201, 202}},                                                        // git-worktree-remove-force
-	{id: 950, pack: 911, decision: 785, message: 951, commands: span{1, 2}, subcommands: span{216, 217}, flags: span{217, 218}},                                                        // git-branch-force-move
-	{id: 952, pack: 911, decision: 778, message: 953, commands: span{1, 2}, subcommands: span{218, 219}, flags: span{219, 220}},                                                        // git-reset-hard
-	{id: 954, pack: 911, decision: 778, message: 955, commands: span{1, 2}, subcommands: span{220, 221}, flags: span{201, 202}},                                                        // git-clean-force
-	{id: 956, pack: 911, decision: 778, message: 957, commands: span{1, 2}, subcommands: span{221, 222}, args: span{138, 139}},                                                         // git-checkout-discard
-	{id: 958, pack: 911, decision: 778, message: 959, commands: span{1, 2}, subcommands: span{222, 223}, args: span{138, 139}, unless: span{667, 669}},                                 // git-restore-discard
-	{id: 960, pack: 911, decision: 778, message: 961, argPattern: 962, commands: span{1, 2}, subcommands: span{223, 225}, unless: span{669, 674}},                                      // git-checkout-discard-all
-	{id: 963, pack: 911, decision: 778, message: 964, commands: span{1, 2}, subcommands: span{225, 226}, flags: span{141, 142}},                                                        // git-symbolic-ref-delete
-	{id: 965, pack: 911, decision: 778, message: 966, commands: span{1, 2}, subcommands: span{226, 227}, flags: span{227, 228}},                                                        // git-read-tree-empty
-	{id: 967, pack: 911, decision: 778, message: 968, commands: span{1, 2}, subcommands: span{228, 229}, flags: span{201, 202}},                                                        // git-submodule-deinit-force
-	{id: 969, pack: 911, decision: 778, message: 970, argPattern: 971, commands: span{1, 2}, subcommands: span{229, 230}, argsAny: span{680, 682}},                                     // git-hooks-path-away
-	{id: 972, pack: 911, decision: 778, message: 973, commands: span{1, 2}, subcommands: span{222, 223}, flags: span{230, 232}},                                                        // git-restore-staged-worktree
-	{id: 974, pack: 911, decision: 778, message: 975, commands: span{1, 2}, subcommands: span{216, 217}, flags: span{232, 233}},                                                        // git-branch-force-delete
-	{id: 976, pack: 911, decision: 778, message: 977, commands: span{1, 2}, subcommands: span{216, 217}, flags: span{233, 235}},                                                        // git-branch-delete-force
-	{id: 978, pack: 911, decision: 778, message: 979, commands: span{1, 2}, subcommands: span{235, 236}, flags: span{236, 237}, targets: span{686, 690}, unless: span{690, 691}},       // git-rm-everything
-	{id: 980, pack: 911, decision: 778, message: 981, commands: span{1, 2}, subcommands: span{237, 239}, unless: span{693, 695}},                                                       // git-history-rewrite
-	{id: 982, pack: 911, decision: 778, message: 983, commands: span{1, 2}, subcommands: span{239, 240}, flags: span{201, 202}},                                                        // git-checkout-index-force
-	{id: 984, pack: 825, decision: 778, message: 985, commands: span{1, 2}, subcommands: span{229, 230}, flags: span{240, 241}, argsAny: span{680, 682}},                               // git-global-hooks-path
-	{id: 986, pack: 911, decision: 778, message: 987, commands: span{1, 2}, subcommands: span{241, 243}},                                                                               // git-stash-destroy
-	{id: 988, pack: 989, decision: 778, message: 990, findings: span{702, 703}},                                                                                                        // sql-destroy
-	{id: 991, pack: 989, decision: 785, message: 992, findings: span{703, 704}},                                                                                                        // sql-unknown
-	{id: 993, pack: 994, decision: 778, message: 995, commands: span{704, 706}, subcommands: span{243, 244}, argsAny: span{707, 715}},                                                  // kubectl-delete-namespace
-	{id: 996, pack: 994, decision: 778, message: 997, commands: span{715, 716}, subcommands: span{243, 244}, flags: span{244, 245}},                                                    // kubectl-delete-all
-	{id: 998, pack: 994, decision: 778, message: 999, commands: span{704, 706}, subcommands: span{245, 247}, flags: span{247, 248}, unless: span{726, 727}},                            // kubectl-drain-force
-	{id: 1000, pack: 994, decision: 785, message: 1001, commands: span{704, 706}, subcommands: span{245, 247}, unless: span{726, 727}},                                                 // kubectl-drain
-	{id: 1002, pack: 994, decision: 778, message: 1003, commands: span{704, 706}, subcommands: span{248, 249}, flags: span{244, 245}, argsAny: span{728, 730}, unless: span{726, 727}}, // kubectl-scale-all-zero
-	{id: 1004, pack: 994, decision: 785, message: 1005, commands: span{704, 706}, subcommands: span{248, 249}, argsAny: span{728, 730}, unless: span{726, 727}},                        // kubectl-scale-zero
-	{id: 1006, pack: 994, decision: 778, message: 1007, commands: span{730, 731}, subcommands: span{249, 253}, flags: span{253, 254}, unless: span{726, 727}},                          // helm-delete-purge
-	{id: 1008, pack: 994, decision: 778, message: 1009, commands: span{88, 89}, flags: span{127, 128}, targets: span{734, 744}, under: span{744, 748}},                                 // pod-recursive-delete
-	{id: 1010, pack: 1011, decision: 778, message: 1012, commands: span{748, 753}, subcommands: span{254, 256}, flags: span{256, 257}},                                                 // compose-down-volumes
-	{id: 1013, pack: 891, decision: 778, message: 1014, commands: span{758, 760}, subcommands: span{257, 258}},                                                                         // terraform-destroy
-	{id: 1015, pack: 891, decision: 778, message: 1014, findings: span{761, 762}},                                                                                                      // terraform-destroy-indirect
-	{id: 1016, pack: 891, decision: 778, message: 1014, commands: span{758, 760}, subcommands: span{169, 170}, flags: span{258, 259}},                                                  // terraform-apply-destroy
-	{id: 1017, pack: 891, decision: 778, message: 1018, commands: span{490, 493}, subcommands: span{169, 170}, flags: span{259, 261}},                                                  // terraform-apply-replace
-	{id: 1019, pack: 1020, decision: 778, message: 1021, commands: span{768, 769}, subcommands: span{261, 262}, flags: span{262, 263}},                                                 // aws-s3-rm-recursive
-	{id: 1022, pack: 1020, decision: 778, message: 1023, commands: span{768, 769}, subcommands: span{263, 264}, flags: span{264, 265}},                                                 // aws-s3-rb-force
+	{id: 778, pack: 779, decision: 780, message: 781, commands: span{88, 89}, flags: span{127, 128}, targets: span{146, 153}},                                                          // rm-recursive-danger
+	{id: 782, pack: 779, decision: 780, message: 783, commands: span{153, 160}, targets: span{146, 153}},                                                                               // package-deleter-danger
+	{id: 784, pack: 779, decision: 780, message: 785, commands: span{88, 89}, under: span{160, 163}},                                                                                   // rm-elevated
+	{id: 786, pack: 779, decision: 787, message: 788, commands: span{88, 89}, flags: span{127, 128}, targets: span{163, 164}},                                                          // rm-recursive-unknown-target
+	{id: 789, pack: 779, decision: 787, message: 790, commands: span{88, 89}, flags: span{127, 128}, targets: span{164, 166}},                                                          // rm-recursive-home-folder
+	{id: 791, pack: 779, decision: 780, message: 792, commands: span{166, 168}, targets: span{146, 153}},                                                                               // mv-protected-folder
+	{id: 793, pack: 779, decision: 780, message: 794, commands: span{168, 169}, flags: span{128, 129}, destination: span{177, 183}},                                                    // rsync-delete-danger
+	{id: 795, pack: 779, decision: 787, message: 796, commands: span{183, 189}, destination: span{189, 191}},                                                                           // overwrite-system
+	{id: 797, pack: 779, decision: 780, message: 798, findings: span{191, 192}},                                                                                                        // code-deletes-tree
+	{id: 799, pack: 800, decision: 780, message: 801, findings: span{192, 193}},                                                                                                        // device-write
+	{id: 802, pack: 800, decision: 780, message: 803, commands: span{193, 199}, targets: span{199, 210}},                                                                               // mkfs
+	{id: 804, pack: 800, decision: 780, message: 805, commands: span{210, 211}},                                                                                                        // wipefs
+	{id: 806, pack: 800, decision: 780, message: 807, commands: span{211, 212}, targets: span{212, 213}},                                                                               // shred-device
+	{id: 808, pack: 800, decision: 780, message: 809, commands: span{213, 217}},                                                                                                        // disk-discard
+	{id: 810, pack: 800, decision: 780, message: 811, commands: span{217, 226}, argsAny: span{226, 240}},                                                                               // disk-destroy
+	{id: 812, pack: 779, decision: 780, message: 813, commands: span{240, 243}, flags: span{129, 130}, targets: span{146, 153}},                                                        // tar-remove-files
+	{id: 814, pack: 779, decision: 780, message: 815, commands: span{108, 109}, flags: span{130, 131}, targets: span{146, 153}},                                                        // zip-move
+	{id: 816, pack: 779, decision: 780, message: 817, commands: span{246, 250}, flags: span{131, 132}, targets: span{146, 153}},                                                        // 7z-sdel
+	{id: 818, pack: 800, decision: 787, message: 819, commands: span{251, 256}, unless: span{256, 269}},                                                                                // partition
+	{id: 820, pack: 800, decision: 787, message: 819, commands: span{269, 270}},                                                                                                        // partition-sgdisk
+	{id: 821, pack: 822, decision: 780, message: 823, findings: span{270, 271}},                                                                                                        // fork-bomb
+	{id: 824, pack: 779, decision: 780, message: 825, commands: span{271, 274}, flags: span{132, 133}, targets: span{276, 280}},                                                        // chmod-recursive-danger
+	{id: 826, pack: 827, decision: 780, message: 828, argPattern: 829, commands: span{95, 96}, targets: span{280, 283}},                                                                // chmod-setuid
+	{id: 830, pack: 822, decision: 780, message: 831, commands: span{283, 287}},                                                                                                        // power
+	{id: 832, pack: 822, decision: 780, message: 831, commands: span{287, 288}, subcommands: span{133, 139}},                                                                           // power-systemctl
+	{id: 833, pack: 822, decision: 780, message: 831, commands: span{294, 296}, argsAny: span{296, 298}},                                                                               // power-init
+	{id: 834, pack: 822, decision: 780, message: 835, commands: span{141, 142}, args: span{298, 299}},                                                                                  // kill-all-processes
+	{id: 836, pack: 822, decision: 780, message: 837, argPattern: 838, commands: span{299, 302}},                                                                                       // kill-every-match
+	{id: 839, pack: 822, decision: 780, message: 840, findings: span{302, 303}},                                                                                                        // kill-user-processes
+	{id: 841, pack: 822, decision: 780, message: 842, argPattern: 843, commands: span{303, 305}, unless: span{305, 308}},                                                               // kill-broad-name
+	{id: 844, pack: 822, decision: 780, message: 845, commands: span{308, 309}, unless: span{309, 310}},                                                                                // killall5
+	{id: 846, pack: 827, decision: 780, message: 847, commands: span{310, 311}, flags: span{139, 140}},                                                                                 // crontab-remove
+	{id: 848, pack: 822, decision: 787, message: 849, commands: span{313, 318}},                                                                                                        // root-shell
+	{id: 850, pack: 822, decision: 787, message: 851, commands: span{318, 326}, argsAny: span{326, 334}},                                                                               // system-security-off
+	{id: 852, pack: 822, decision: 780, message: 853, commands: span{334, 336}, flags: span{140, 141}},                                                                                 // user-delete-home
+	{id: 854, pack: 822, decision: 780, message: 855, commands: span{340, 341}, flags: span{141, 142}},                                                                                 // password-removed
+	{id: 856, pack: 822, decision: 780, message: 857, argPattern: 858, commands: span{343, 347}, flags: span{142, 143}, argsAny: span{349, 351}},                                       // firewall-drop-all
+	{id: 859, pack: 822, decision: 787, message: 860, commands: span{351, 364}, unless: span{364, 366}},                                                                                // system-accounts
+	{id: 861, pack: 822, decision: 787, message: 862, commands: span{366, 375}},                                                                                                        // system-maintenance
+	{id: 863, pack: 822, decision: 780, message: 864, commands: span{375, 376}, targets: span{376, 384}},                                                                               // kernel-module-untrusted
+	{id: 865, pack: 822, decision: 780, message: 866, commands: span{287, 288}, subcommands: span{143, 147}, argsAny: span{387, 393}},                                                  // systemd-cut-off
+	{id: 867, pack: 822, decision: 780, message: 868, commands: span{287, 288}, subcommands: span{147, 151}, argsAny: span{397, 407}},                                                  // systemd-rescue
+	{id: 869, pack: 822, decision: 780, message: 868, commands: span{287, 288}, subcommands: span{151, 153}},                                                                           // systemd-rescue-bare
+	{id: 870, pack: 822, decision: 780, message: 871, argPattern: 872, commands: span{407, 414}, subcommands: span{153, 159}},                                                          // system-packages-removed
+	{id: 873, pack: 822, decision: 780, message: 871, argPattern: 872, commands: span{419, 422}, flags: span{159, 160}},                                                                // system-packages-removed-flag
+	{id: 874, pack: 822, decision: 787, message: 875, commands: span{429, 431}, flags: span{160, 161}},                                                                                 // system-kernel-settings
+	{id: 876, pack: 827, decision: 787, message: 877, commands: span{435, 437}},                                                                                                        // scheduled-commands
+	{id: 878, pack: 827, decision: 780, message: 879, commands: span{310, 311}, argsAny: span{437, 439}, unless: span{439, 445}},                                                       // crontab-install
+	{id: 880, pack: 827, decision: 780, message: 881, argPattern: 882, commands: span{445, 449}, subcommands: span{161, 162}},                                                          // package-install-script-download
+	{id: 883, pack: 827, decision: 780, message: 884, commands: span{451, 452}, subcommands: span{162, 166}},                                                                           // launch-agent-load
+	{id: 885, pack: 827, decision: 787, message: 886, commands: span{287, 288}, subcommands: span{166, 168}},                                                                           // systemd-user-enable
+	{id: 887, pack: 822, decision: 780, message: 888, commands: span{141, 142}, args: span{457, 458}},                                                                                  // kill-init
+	{id: 889, pack: 800, decision: 780, message: 890, commands: span{458, 463}, targets: span{463, 466}, unless: span{466, 478}, stdinFed: true},                                       // partition-fed-answers
+	{id: 891, pack: 800, decision: 780, message: 892, commands: span{478, 482}, argsAny: span{482, 489}},                                                                               // partition-scripted
+	{id: 893, pack: 827, decision: 787, message: 894, commands: span{310, 311}, flags: span{168, 169}},                                                                                 // crontab-change
+	{id: 895, pack: 896, decision: 787, message: 897, commands: span{492, 495}, subcommands: span{169, 170}},                                                                           // terraform-apply
+	{id: 898, pack: 822, decision: 787, message: 899, commands: span{496, 497}, under: span{313, 318}, except: span{170, 200}},                                                         // elevated
+	{id: 900, pack: 822, decision: 787, message: 901, argPattern: 902, commands: span{554, 563}, under: span{313, 318}},                                                                // elevated-package-file
+	{id: 903, pack: 904, decision: 780, message: 905, findings: span{563, 564}},                                                                                                        // pipe-to-shell
+	{id: 906, pack: 904, decision: 780, message: 907, findings: span{564, 566}},                                                                                                        // shell-runs-unknown-text
+	{id: 908, pack: 909, decision: 780, message: 910, findings: span{566, 567}},                                                                                                        // windows-destroys
+	{id: 911, pack: 904, decision: 787, message: 912, findings: span{567, 568}},                                                                                                        // code-runs-computed
+	{id: 913, pack: 904, decision: 787, message: 914, findings: span{568, 570}},                                                                                                        // cannot-parse
+	{id: 915, pack: 916, decision: 780, message: 917, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{201, 202}, unless: span{573, 575}},                                // git-push-force
+	{id: 918, pack: 916, decision: 780, message: 919, commands: span{1, 2}, subcommands: span{200, 201}, argsAny: span{575, 576}, unless: span{573, 575}},                              // git-push-force-refspec
+	{id: 920, pack: 916, decision: 780, message: 921, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{202, 203}, unless: span{573, 575}},                                // git-push-mirror
+	{id: 922, pack: 916, decision: 780, message: 923, commands: span{1, 2}, subcommands: span{200, 201}, argsAny: span{577, 587}, unless: span{573, 575}},                              // git-push-delete-default-branch
+	{id: 924, pack: 916, decision: 780, message: 923, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{203, 204}, argsAny: span{589, 599}, unless: span{573, 575}},       // git-push-delete-default-branch-flag
+	{id: 925, pack: 916, decision: 780, message: 926, argPattern: 927, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{204, 205}, unless: span{573, 575}},               // git-push-prune-wildcard
+	{id: 928, pack: 916, decision: 780, message: 926, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{205, 207}, unless: span{573, 575}},                                // git-push-prune-all
+	{id: 929, pack: 916, decision: 787, message: 930, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{207, 208}, unless: span{573, 575}},                                // git-push-delete
+	{id: 931, pack: 916, decision: 780, message: 932, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{208, 209}, argsAny: span{608, 628}, unless: span{573, 575}},       // git-push-lease-default-branch
+	{id: 933, pack: 916, decision: 787, message: 934, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{208, 209}, argsAny: span{628, 633}, unless: span{573, 575}},       // git-push-lease-every-branch
+	{id: 935, pack: 916, decision: 787, message: 936, maxArgs: 2, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{208, 209}, unless: span{573, 575}},                    // git-push-lease-current-branch
+	{id: 937, pack: 916, decision: 787, message: 938, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{208, 209}, unless: span{573, 575}, argsUnknown: true},             // git-push-lease-unknown-branch
+	{id: 939, pack: 916, decision: 780, message: 940, commands: span{1, 2}, subcommands: span{200, 201}, argsAny: span{633, 635}, unless: span{573, 575}},                              // git-push-delete-tag
+	{id: 941, pack: 916, decision: 780, message: 940, commands: span{1, 2}, subcommands: span{200, 201}, flags: span{203, 204}, argsAny: span{635, 637}, unless: span{573, 575}},       // git-push-delete-tag-flag
+	{id: 942, pack: 916, decision: 780, message: 943, argPattern: 944, commands: span{637, 642}, under: span{642, 645}},                                                                // git-rebase-scripted-drop
+	{id: 945, pack: 916, decision: 787, message: 946, commands: span{1, 2}, subcommands: span{200, 201}, argsAny: span{645, 646}, unless: span{573, 575}},                              // git-push-delete-refspec
+	{id: 947, pack: 916, decision: 780, message: 948, commands: span{1, 2}, subcommands: span{209, 210}, flags: span{210, 211}},                                                        // git-update-ref-delete
+	{id: 949, pack: 916, decision: 780, message: 950, commands: span{1, 2}, subcommands: span{211, 212}, argsAny: span{650, 656}},                                                      // git-reflog-expire-now
+	{id: 951, pack: 916, decision: 780, message: 952, commands: span{1, 2}, subcommands: span{212, 214}, flags: span{214, 215}},                                                        // git-checkout-force
+	{id: 953, pack: 916, decision: 780, message: 954, commands: span{1, 2}, subcommands: span{215, 216}, flags: span{201, 202}},                                                        // git-worktree-remove-force
+	{id: 955, pack: 916, decision: 787, message: 956, commands: span{1, 2}, subcommands: span{216, 217}, flags: span{217, 218}},                                                        // git-branch-force-move
+	{id: 957, pack: 916, decision: 780, message: 958, commands: span{1, 2}, subcommands: span{218, 219}, flags: span{219, 220}},                                                        // git-reset-hard
+	{id: 959, pack: 916, decision: 780, message: 960, commands: span{1, 2}, subcommands: span{220, 221}, flags: span{201, 202}},                                                        // git-clean-force
+	{id: 961, pack: 916, decision: 780, message: 962, commands: span{1, 2}, subcommands: span{221, 222}, args: span{138, 139}},                                                         // git-checkout-discard
+	{id: 963, pack: 916, decision: 780, message: 964, commands: span{1, 2}, subcommands: span{222, 223}, args: span{138, 139}, unless: span{669, 671}},                                 // git-restore-discard
+	{id: 965, pack: 916, decision: 780, message: 966, argPattern: 967, commands: span{1, 2}, subcommands: span{223, 225}, unless: span{671, 676}},                                      // git-checkout-discard-all
+	{id: 968, pack: 916, decision: 780, message: 969, commands: span{1, 2}, subcommands: span{225, 226}, flags: span{141, 142}},                                                        // git-symbolic-ref-delete
+	{id: 970, pack: 916, decision: 780, message: 971, commands: span{1, 2}, subcommands: span{226, 227}, flags: span{227, 228}},                                                        // git-read-tree-empty
+	{id: 972, pack: 916, decision: 780, message: 973, commands: span{1, 2}, subcommands: span{228, 229}, flags: span{201, 202}},                                                        // git-submodule-deinit-force
+	{id: 974, pack: 916, decision: 780, message: 975, argPattern: 976, commands: span{1, 2}, subcommands: span{229, 230}, argsAny: span{682, 684}},                                     // git-hooks-path-away
+	{id: 977, pack: 916, decision: 780, message: 978, commands: span{1, 2}, subcommands: span{222, 223}, flags: span{230, 232}},                                                        // git-restore-staged-worktree
+	{id: 979, pack: 916, decision: 780, message: 980, commands: span{1, 2}, subcommands: span{216, 217}, flags: span{232, 233}},                                                        // git-branch-force-delete
+	{id: 981, pack: 916, decision: 780, message: 982, commands: span{1, 2}, subcommands: span{216, 217}, flags: span{233, 235}},                                                        // git-branch-delete-force
+	{id: 983, pack: 916, decision: 780, message: 984, commands: span{1, 2}, subcommands: span{235, 236}, flags: span{236, 237}, targets: span{688, 692}, unless: span{692, 693}},       // git-rm-everything
+	{id: 985, pack: 916, decision: 780, message: 986, commands: span{1, 2}, subcommands: span{237, 239}, unless: span{695, 697}},                                                       // git-history-rewrite
+	{id: 987, pack: 916, decision: 780, message: 988, commands: span{1, 2}, subcommands: span{239, 240}, flags: span{201, 202}},                                                        // git-checkout-index-force
+	{id: 989, pack: 827, decision: 780, message: 990, commands: span{1, 2}, subcommands: span{229, 230}, flags: span{240, 241}, argsAny: span{682, 684}},                               // git-global-hooks-path
+	{id: 991, pack: 916, decision: 780, message: 992, commands: span{1, 2}, subcommands: span{241, 243}},                                                                               // git-stash-destroy
+	{id: 993, pack: 994, decision: 780, message: 995, findings: span{704, 705}},                                                                                                        // sql-destroy
+	{id: 996, pack: 994, decision: 787, message: 997, findings: span{705, 706}},                                                                                                        // sql-unknown
+	{id: 998, pack: 999, decision: 780, message: 1000, commands: span{706, 708}, subcommands: span{243, 244}, argsAny: span{709, 717}},                                                 // kubectl-delete-namespace
+	{id: 1001, pack: 999, decision: 780, message: 1002, commands: span{717, 718}, subcommands: span{243, 244}, flags: span{244, 245}},                                                  // kubectl-delete-all
+	{id: 1003, pack: 999, decision: 780, message: 1004, commands: span{706, 708}, subcommands: span{245, 247}, flags: span{247, 248}, unless: span{728, 729}},                          // kubectl-drain-force
+	{id: 1005, pack: 999, decision: 787, message: 1006, commands: span{706, 708}, subcommands: span{245, 247}, unless: span{728, 729}},                                                 // kubectl-drain
+	{id: 1007, pack: 999, decision: 780, message: 1008, commands: span{706, 708}, subcommands: span{248, 249}, flags: span{244, 245}, argsAny: span{730, 732}, unless: span{728, 729}}, // kubectl-scale-all-zero
+	{id: 1009, pack: 999, decision: 787, message: 1010, commands: span{706, 708}, subcommands: span{248, 249}, argsAny: span{730, 732}, unless: span{728, 729}},                        // kubectl-scale-zero
+	{id: 1011, pack: 999, decision: 780, message: 1012, commands: span{732, 733}, subcommands: span{249, 253}, flags: span{253, 254}, unless: span{728, 729}},                          // helm-delete-purge
+	{id: 1013, pack: 999, decision: 780, message: 1014, commands: span{88, 89}, flags: span{127, 128}, targets: span{736, 746}, under: span{746, 750}},                                 // pod-recursive-delete
+	{id: 1015, pack: 1016, decision: 780, message: 1017, commands: span{750, 755}, subcommands: span{254, 256}, flags: span{256, 257}},                                                 // compose-down-volumes
+	{id: 1018, pack: 896, decision: 780, message: 1019, commands: span{760, 762}, subcommands: span{257, 258}},                                                                         // terraform-destroy
+	{id: 1020, pack: 896, decision: 780, message: 1019, findings: span{763, 764}},                                                                                                      // terraform-destroy-indirect
+	{id: 1021, pack: 896, decision: 780, message: 1019, commands: span{760, 762}, subcommands: span{169, 170}, flags: span{258, 259}},                                                  // terraform-apply-destroy
+	{id: 1022, pack: 896, decision: 780, message: 1023, commands: span{492, 495}, subcommands: span{169, 170}, flags: span{259, 261}},                                                  // terraform-apply-replace
+	{id: 1024, pack: 1025, decision: 780, message: 1026, commands: span{770, 771}, subcommands: span{261, 262}, flags: span{262, 263}},                                                 // aws-s3-rm-recursive
+	{id: 1027, pack: 1025, decision: 780, message: 1028, commands: span{770, 771}, subcommands: span{263, 264}, flags: span{264, 265}},                                                 // aws-s3-rb-force
 }
 
 func defaultCompiled() *Policy {
 	return (&packed{
-		strs: defaultStrs[:], groupLists: defaultGroupLists[:], unknown: 775, allow: span{0, 127},
+		strs: defaultStrs[:], groupLists: defaultGroupLists[:], unknown: 777, allow: span{0, 127},
 		rules: defaultRules[:],
 	}).unpack(DefaultName)
 }
