@@ -380,9 +380,10 @@ func (f *firsts) holds(e string) bool {
 		return true
 	}
 	for _, p := range f.patterns {
-		if lit := p[1:]; p[0] == '*' && !hasMeta(lit) && strings.IndexByte(e, '/') < 0 {
+		if lit := p[1:]; p[0] == '*' && !hasMeta(lit) && strings.IndexByte(lit, '\\') < 0 && strings.IndexByte(e, '/') < 0 {
 			// * and a literal (*.code-workspace): what path.Match answers, without its
-			// backtracking
+			// backtracking (a backslash escapes for path.Match on every system, where
+			// hasMeta follows filepath.Match, which has no escape on Windows)
 			if strings.HasSuffix(e, lit) {
 				return true
 			}
