@@ -22,6 +22,12 @@ func TestOwnArgs(t *testing.T) {
 		{"agenthooks-admin", []string{"log"}, nil, false},
 		{"agenthooks-guardx", []string{"bash"}, nil, false},
 		{"my-agenthooks", []string{"run"}, nil, false},
+		// a Windows path, as the shell analyser names it (it splits at slashes only), and ".exe"
+		{`C:\Users\me\bin\agenthooks.exe`, []string{"run"}, []string{"run"}, true},
+		{`C:\Program Files\agenthooks\AGENTHOOKS-GUARD.EXE`, []string{"bash"}, []string{"guard", "bash"}, true},
+		{"agenthooks.exe", nil, nil, true},
+		{`C:\x\agenthooks-admin.exe`, []string{"log"}, nil, false},
+		{"agenthooks.exe.bak", nil, nil, false},
 	} {
 		got, ok := dialect.OwnArgs(c.name, c.args)
 		if ok != c.ok || !slices.Equal(got, c.want) {

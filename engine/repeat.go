@@ -257,7 +257,7 @@ func (e *Engine) selfCall(h *config.Hook) ([]string, bool) {
 		out = append(out, w.Value)
 	}
 	args, own := dialect.OwnArgs(inv.Name, out[1:])
-	if prog := out[0]; !own || prog != inv.Name && !e.isSelf(prog, inv.Name) {
+	if prog := out[0]; !own || prog != inv.Name && !e.isSelf(prog, dialect.OwnName(inv.Name)) {
 		return nil, false
 	}
 	return args, true

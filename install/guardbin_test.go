@@ -154,3 +154,21 @@ func TestGuardBesideNeedsAnExecutable(t *testing.T) {
 		t.Errorf("a folder: %q", got)
 	}
 }
+
+// TestCallWindowsPaths: the entries install writes on Windows ('C:\…\agenthooks.exe …') are
+// its own: a second install finds them, uninstall takes them out, doctor sees them.
+func TestCallWindowsPaths(t *testing.T) {
+	for _, c := range []struct{ command, prog, args string }{
+		{`'C:\Users\me\bin\agenthooks.exe' guard bash --fail-closed`, `C:\Users\me\bin\agenthooks.exe`, "guard bash --fail-closed"},
+		{`'C:\Program Files\agenthooks\agenthooks-guard.exe' bash --fail-closed --agent claude`, `C:\Program Files\agenthooks\agenthooks-guard.exe`, "guard bash --fail-closed --agent claude"},
+		{`C:/tools/Agenthooks.EXE run --agent claude Stop`, `C:/tools/Agenthooks.EXE`, "run --agent claude Stop"},
+	} {
+		prog, args, ok := install.Call(c.command)
+		if !ok || prog != c.prog || strings.Join(args, " ") != c.args {
+			t.Errorf("Call(%s) = %q %q %v, want %q %q", c.command, prog, args, ok, c.prog, c.args)
+		}
+	}
+	if _, _, ok := install.Call(`'C:\x\agenthooks-admin.exe' log`); ok {
+		t.Error("agenthooks-admin is taken for a hook of agenthooks'")
+	}
+}
