@@ -85,7 +85,5 @@ func isAgenthooksCall(command string) bool {
 	if len(s.Invocations) != 1 || len(s.Invocations[0].Args) == 0 {
 		return false
 	}
-	prog := s.Invocations[0].Args[0].Value
-	prog = strings.TrimSuffix(strings.ToLower(prog[strings.LastIndexAny(prog, `/\`)+1:]), ".exe")
-	return prog == "agenthooks" || prog == dialect.GuardProgram
+	return dialect.OwnName(strings.ToLower(s.Invocations[0].Args[0].Value)) != ""
 }

@@ -43,7 +43,7 @@ type program struct{ cmd, path, guard, guardPath string }
 func (o Options) program() program {
 	p := program{cmd: cmp.Or(o.Program, "agenthooks")}
 	p.path = p.cmd
-	if unquoted, args, ok := Call(p.cmd + " run"); ok && len(args) == 1 {
+	if unquoted, _, ok := Call(p.cmd + " run"); ok {
 		p.path = unquoted
 	}
 	if g := GuardBeside(p.path); g != "" {

@@ -1,6 +1,7 @@
 package wiring
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -76,13 +77,4 @@ func resolve(ctx context.Context, prog, dir, path string, probe bool) reach {
 
 // ownName is the name the agenthooks program at path answers --version with: agenthooks-guard
 // for the shell guard's own binary (dialect.GuardProgram), else agenthooks.
-func ownName(path string) string {
-	base := filepath.Base(path)
-	if ext := filepath.Ext(base); strings.EqualFold(ext, ".exe") {
-		base = strings.ToLower(strings.TrimSuffix(base, ext))
-	}
-	if base == dialect.GuardProgram {
-		return base
-	}
-	return "agenthooks"
-}
+func ownName(path string) string { return cmp.Or(dialect.OwnName(path), "agenthooks") }

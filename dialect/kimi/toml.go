@@ -125,7 +125,7 @@ func installed(h Hook, prog string, entries []dialect.InstallEntry) bool {
 // ownArgs is args as agenthooks takes them: after "guard" when prog is agenthooks-guard
 // (dialect.GuardProgram), which runs agenthooks' guards alone.
 func ownArgs(prog, args string) string {
-	if strings.HasPrefix(path.Base(strings.ReplaceAll(prog, `\`, "/")), dialect.GuardProgram) {
+	if dialect.OwnName(prog) == dialect.GuardProgram {
 		return "guard " + args
 	}
 	return args
