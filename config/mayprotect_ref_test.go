@@ -1,7 +1,10 @@
 package config
 
-// The MayProtect test as round 2's sixth session built it, kept as the reference the faster
-// construction is held equal to (TestMayProtectAsReference, FuzzMayProtectAsReference).
+// The MayProtect test as round 2's sixth session built it from the descriptors, kept as the
+// reference the construction from mayTables is held equal to (TestMayProtectAsReference,
+// FuzzMayProtectAsReference). The walk of the symlinks and the test itself (linked, may) are
+// MayProtect's own: only how the roots and the first elements are found differs. firsts.holds'
+// shortcut is held to path.Match by FuzzFirstsHoldAsMatch.
 
 import (
 	"cmp"
@@ -23,7 +26,7 @@ func refMayProtectOf(env Env, files, binaries []string, descriptors []*dialect.A
 	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" || goos != runtime.GOOS {
 		return nil
 	}
-	m := &refMayProtect{home: env.Home, workspaces: env.Workspaces}
+	m := &mayProtect{home: env.Home, workspaces: env.Workspaces, homeFirst: &firsts{}, wsFirst: &firsts{}}
 	if m.home != "" {
 		m.homes = []string{m.home}
 	}
@@ -45,7 +48,7 @@ func refMayProtectOf(env Env, files, binaries []string, descriptors []*dialect.A
 		}
 		m.roots = append(m.roots, p)
 	}
-	first := func(to *refFirsts, rel string) {
+	first := func(to *firsts, rel string) {
 		e, _, _ := strings.Cut(rel, "/")
 		if !cleanRel(rel) {
 			ok = false
@@ -72,16 +75,16 @@ func refMayProtectOf(env Env, files, binaries []string, descriptors []*dialect.A
 				}
 				switch l.Root {
 				case dialect.RootWorkspace:
-					first(&m.wsFirst, l.Path)
+					first(m.wsFirst, l.Path)
 				case dialect.RootHome:
 					if a.Dir != "" && !cleanRel(a.Dir) {
 						ok = false
 					}
-					first(&m.homeFirst, cmp.Or(a.Dir, l.Path)) // the agent's folder's first element, or the path's
+					first(m.homeFirst, cmp.Or(a.Dir, l.Path)) // the agent's folder's first element, or the path's
 				case dialect.RootUserHome:
-					first(&m.homeFirst, l.Path)
+					first(m.homeFirst, l.Path)
 				case dialect.RootTeam:
-					first(&m.homeFirst, teamDir)
+					first(m.homeFirst, teamDir)
 				case dialect.RootManaged:
 					root(managedDir(env, a))
 				case dialect.RootEnv:
@@ -94,15 +97,15 @@ func refMayProtectOf(env Env, files, binaries []string, descriptors []*dialect.A
 	root(claudeManaged(env))
 	root(env.EnterpriseDir)
 	root(env.CodexHome)
-	first(&m.homeFirst, teamDir)
-	first(&m.homeFirst, stateDir)
+	first(m.homeFirst, teamDir)
+	first(m.homeFirst, stateDir)
 	for _, c := range credentialPaths {
-		first(&m.homeFirst, c.path)
+		first(m.homeFirst, c.path)
 	}
 	for _, a := range autorunPaths {
-		first(&m.homeFirst, a.path)
+		first(m.homeFirst, a.path)
 	}
-	first(&m.wsFirst, stateDir) // the project's .agenthooks
+	first(m.wsFirst, stateDir) // the project's .agenthooks
 	for _, f := range files {
 		if f != "" {
 			root(path.Dir(absPath(f))) // the file, and the files beside it a database keeps
@@ -120,179 +123,6 @@ func refMayProtectOf(env Env, files, binaries []string, descriptors []*dialect.A
 		return nil
 	}
 	return m.may
-}
-
-// linked makes the test hold where symlinks lead, as the kernel opens a path: the home folder
-// and each workspace are tested at where they resolve too (a home or a project reached through
-// a link), and an entry of theirs that one of their first elements names and that is a
-// symlink (~/.claude a link into a dotfiles folder, made by GNU stow or by hand), or a symlink
-// inside such a folder (~/.claude/settings.json), makes where it leads a root. One read of
-// each folder's names (their types come with them, dirLinks); false, no test, when one could
-// not be read to the end. A link deeper still (~/.config/gh/hosts.yml) is not looked at:
-// docs/guard.md.
-func (m *refMayProtect) linked() bool {
-	if m.home != "" {
-		real, ok := m.survey(m.home, &m.homeFirst)
-		if !ok {
-			return false
-		}
-		if real != m.home {
-			m.homes = append(m.homes, real)
-		}
-	}
-	var more []string
-	for _, ws := range m.workspaces {
-		real, ok := m.survey(ws, &m.wsFirst)
-		if !ok {
-			return false
-		}
-		if real != ws && !slices.Contains(m.workspaces, real) {
-			more = append(more, real)
-		}
-	}
-	if len(more) > 0 {
-		m.workspaces = append(slices.Clip(m.workspaces), more...) // never the caller's array
-	}
-	return true
-}
-
-// survey adds as roots where base's symlinked entries that fs holds lead, and where the
-// symlinks inside its folders that fs holds lead (~/.claude/settings.json a link, as GNU
-// stow makes them when ~/.claude is a folder already), and returns base with its symlinks
-// resolved. A base that cannot be read as a folder (not there yet) has no entries; one whose
-// names cannot all be read makes the test give no answer (false).
-func (m *refMayProtect) survey(base string, fs *refFirsts) (string, bool) {
-	real, links, dirs, opened, ok := dirLinks(base, fs.holdsName())
-	if !opened {
-		return resolvedPath(base), true
-	}
-	if !ok {
-		return "", false // opened, but not read to the end
-	}
-	if real == "" || strings.HasSuffix(real, " (deleted)") {
-		real = resolvedPath(base)
-	}
-	for _, name := range links {
-		if fs.holds(name) {
-			m.follow(real, name)
-		}
-	}
-	for _, name := range dirs {
-		dir := real + "/" + name
-		if real == "/" {
-			dir = "/" + name
-		}
-		_, inner, _, opened, ok := dirLinks(dir, nil)
-		if opened && !ok {
-			return "", false
-		}
-		for _, l := range inner {
-			m.follow(dir, l)
-		}
-	}
-	return real, true
-}
-
-// follow makes where the entry name of the folder dir (its symlinks resolved) leads a root, when
-// it is a symlink: a dangling link leads where it points.
-func (m *refMayProtect) follow(dir, name string) {
-	to, err := os.Readlink(dir + "/" + name)
-	if err != nil {
-		return // not a link after all (a type the file system did not give)
-	}
-	if !path.IsAbs(to) {
-		to = path.Join(dir, to)
-	}
-	m.roots = append(m.roots, resolvedPath(path.Clean(to)))
-}
-
-type refMayProtect struct {
-	home       string
-	homes      []string  // home, and where it resolves when that differs
-	workspaces []string  // and where they resolve
-	roots      []string  // clean absolute paths: anything on one line with one may be protected
-	homeFirst  refFirsts // the first elements under home of the protected places there
-	wsFirst    refFirsts // and under each workspace
-}
-
-// refFirsts are the first elements of protected places under a folder: names, and patterns
-// (*.code-workspace) apart, so that a name is compared only as a string.
-type refFirsts struct{ names, patterns []string }
-
-func (f *refFirsts) add(e string) {
-	to := &f.names
-	if hasMeta(e) {
-		to = &f.patterns
-	}
-	if n := len(*to); n == 0 || (*to)[n-1] != e { // most repeat the one before (.claude, .claude/...)
-		*to = append(*to, e)
-	}
-}
-
-// holds reports whether e is one of the names or matches one of the patterns (or a pattern is
-// malformed: then anything may be protected).
-func (f *refFirsts) holds(e string) bool {
-	if slices.Contains(f.names, e) {
-		return true
-	}
-	for _, p := range f.patterns {
-		if ok, err := path.Match(p, e); ok || err != nil {
-			return true
-		}
-	}
-	return false
-}
-
-// holdsName is holds for a name read from a folder, without making it a string unless a
-// pattern needs one: most names are passed over by a bit set of the names' hashes.
-func (f *refFirsts) holdsName() func(name []byte) bool {
-	var set [16]uint64 // 1,024 bits for the fifty-odd names
-	for _, n := range f.names {
-		h := nameHash(n)
-		set[h>>6&15] |= 1 << (h & 63)
-	}
-	return func(name []byte) bool {
-		if h := nameHash(name); set[h>>6&15]&(1<<(h&63)) != 0 && slices.Contains(f.names, string(name)) {
-			return true
-		}
-		return len(f.patterns) > 0 && f.holds(string(name))
-	}
-}
-
-func (m *refMayProtect) may(target string) bool {
-	if !cleanAbs(target) || hasMeta(target) {
-		return true // a pattern (/*) may stand for any protected place: the guard never asks, but the test holds alone
-	}
-	for _, r := range m.roots {
-		if oneLine(target, r) {
-			return true
-		}
-	}
-	for _, h := range m.homes {
-		if m.under(target, h, &m.homeFirst) {
-			return true
-		}
-	}
-	for _, ws := range m.workspaces {
-		if m.under(target, ws, &m.wsFirst) {
-			return true
-		}
-	}
-	return false
-}
-
-// under reports whether target is base or above it, or inside it with a first element that one
-// of fs (names or patterns) matches.
-func (m *refMayProtect) under(target, base string, fs *refFirsts) bool {
-	if within(target, base) {
-		return true // base itself or above: it holds protected places
-	}
-	if !within(base, target) {
-		return false
-	}
-	rest := strings.TrimPrefix(target[len(base):], "/")
-	e, _, _ := strings.Cut(rest, "/")
-	return fs.holds(e)
 }
 
 // sameAsReference fails t when MayProtect (or mayProtectOf, for descriptors given) answers
@@ -460,6 +290,32 @@ func FuzzFirstOfAsCleanRel(f *testing.F) {
 	})
 }
 
+// refFirsts are firsts as they were, a plain list and path.Match: FuzzFirstsHoldAsMatch's
+// reference.
+type refFirsts struct{ names, patterns []string }
+
+func (f *refFirsts) add(e string) {
+	if hasMeta(e) {
+		f.patterns = append(f.patterns, e)
+	} else {
+		f.names = append(f.names, e)
+	}
+}
+
+// holds reports whether e is one of the names or matches one of the patterns (or a pattern is
+// malformed: then anything may be protected).
+func (f *refFirsts) holds(e string) bool {
+	if slices.Contains(f.names, e) {
+		return true
+	}
+	for _, p := range f.patterns {
+		if ok, err := path.Match(p, e); ok || err != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // FuzzFirstsHoldAsMatch: firsts.holds answers as the names and path.Match would, whatever the
 // pattern (its shortcut for * and a literal included) and the name.
 func FuzzFirstsHoldAsMatch(f *testing.F) {
@@ -477,7 +333,7 @@ func FuzzFirstsHoldAsMatch(f *testing.F) {
 		if g, w := got.holds(e), fs.holds(e); g != w {
 			t.Fatalf("firsts %q holds %q: %v, path.Match: %v", p, e, g, w)
 		}
-		if g, w := got.holdsName()([]byte(e)), fs.holdsName()([]byte(e)); g != w {
+		if g, w := got.holdsName()([]byte(e)), fs.holds(e); g != w {
 			t.Fatalf("firsts %q holdsName %q: %v, path.Match: %v", p, e, g, w)
 		}
 	})
