@@ -21,11 +21,18 @@ var updatePayloads = flag.Bool("update-payloads", false, "rewrite dialect/testda
 var goldenDir = filepath.Join("..", "dialect", "testdata", "payloads")
 
 // captureCommand is a hook that saves its payload and says nothing.
-func captureCommand(dir string) string { return "cat > " + dir + "/$$.json" }
+func captureCommand(dir string) string { return capture(dir, "$$.json") }
 
 // captureAs is a hook that saves its payload under its event's name and says nothing, for
 // agents whose payloads do not name their event.
-func captureAs(dir, event string) string { return "cat > " + dir + "/" + event + "-$$.json" }
+func captureAs(dir, event string) string { return capture(dir, event+"-$$.json") }
+
+// capture saves stdin as dir/name, complete or not at all: written beside it first and renamed,
+// so that a hook the agent leaves running as it exits (Kimi Code's last events) is never read
+// half-written.
+func capture(dir, name string) string {
+	return "cat > " + dir + "/." + name + ".part && mv " + dir + "/." + name + ".part " + dir + "/" + name
+}
 
 // checkPayloads compares what an agent sent with the golden payloads: the same events, and for
 // each the same fields (top level and tool_input). With -update-payloads it rewrites them.
