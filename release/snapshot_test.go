@@ -454,7 +454,7 @@ func checkScoop(t *testing.T, dist, version string, sums map[string]string, targ
 		name := fmt.Sprintf("agenthooks_%s_windows_%s.zip", version, tg.goarch)
 		a, ok := m.Architecture[arch[tg.goarch]]
 		if !ok || path.Base(a.URL) != name || a.Hash != sums[name] ||
-			!slices.Equal(a.Bin, []string{"agenthooks.exe", "agenthooks-admin.exe", "agenthooks-scan.exe", "agenthooks-guard.exe"}) {
+			!slices.Equal(slices.Sorted(slices.Values(a.Bin)), []string{"agenthooks-admin.exe", "agenthooks-guard.exe", "agenthooks-scan.exe", "agenthooks.exe"}) {
 			t.Errorf("scoop manifest for %s: %+v; want %s with hash %s and the four binaries", tg, a, name, sums[name])
 		}
 	}
